@@ -1,0 +1,29 @@
+/**
+ * The service names a workspace after the storefront's domain: the host name in lower case with
+ * every dot replaced by a hyphen (spec §5.6). Accepts a bare host or any URL; scheme, port, path,
+ * credentials and a trailing dot are dropped, and international names become punycode, as a
+ * browser's Origin header would carry them.
+ */
+export function workspaceIdFromDomain(domainOrUrl: string): string {
+  const trimmed = domainOrUrl.trim();
+  if (trimmed === "") throw new InvalidDomainError(domainOrUrl);
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ? trimmed : `https://${trimmed}`;
+  let host: string;
+  try {
+    host = new URL(withScheme).hostname;
+  } catch {
+    throw new InvalidDomainError(domainOrUrl);
+  }
+  host = host.replace(/\.$/, "").toLowerCase();
+  if (host === "" || host.startsWith("[") || !/^[a-z0-9.-]+$/.test(host)) {
+    throw new InvalidDomainError(domainOrUrl);
+  }
+  return host.replace(/\./g, "-");
+}
+
+export class InvalidDomainError extends Error {
+  constructor(input: string) {
+    super(`"${input}" is not a domain name or URL a workspace id can be made from`);
+    this.name = "InvalidDomainError";
+  }
+}
