@@ -1,0 +1,154 @@
+import { databaseUrlFrom } from "./database-url";
+
+/**
+ * Every environment variable the app reads, validated in one place. A bad configuration stops
+ * start-up with one message listing every problem and how to fix it.
+ */
+export interface AppEnvironment {
+  nodeEnv: "development" | "production" | "test";
+  shopifyApiKey: string;
+  shopifyApiSecret: string;
+  appUrl: string;
+  scopes: string[];
+  databaseUrl: string;
+  /** 32-byte key for encrypting the service's secret keys at rest. */
+  encryptionKey: Buffer;
+  /** Base URL of the hosted search and chat service. */
+  indexApiUrl: string;
+  shopCustomDomain: string | undefined;
+}
+
+export class ConfigurationError extends Error {
+  constructor(readonly problems: string[]) {
+    super(
+      `The app cannot start: its configuration has ${problems.length} problem${problems.length === 1 ? "" : "s"}.\n` +
+        problems.map((p) => `  - ${p}`).join("\n") +
+        "\nSet these environment variables (see README.md, Configuration) and start again.",
+    );
+    this.name = "ConfigurationError";
+  }
+}
+
+const NODE_ENVS = ["development", "production", "test"] as const;
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): AppEnvironment {
+  const problems: string[] = [];
+  const text = (name: string, fix: string): string => {
+    const value = env[name]?.trim();
+    if (!value) {
+      problems.push(`${name} is missing: ${fix}`);
+      return "";
+    }
+    return value;
+  };
+  const url = (name: string, fix: string, fallback?: string): string => {
+    const value = env[name]?.trim() || fallback;
+    if (!value) {
+      problems.push(`${name} is missing: ${fix}`);
+      return "";
+    }
+    try {
+      const parsed = new URL(value);
+      if (parsed.protocol !== "https:" && parsed.protocol !== "http:") throw new Error();
+      return value.replace(/\/+$/, "");
+    } catch {
+      problems.push(`${name} must be an http(s) URL, got "${value}": ${fix}`);
+      return "";
+    }
+  };
+
+  const nodeEnvRaw = env.NODE_ENV?.trim() || "development";
+  const nodeEnv = (NODE_ENVS as readonly string[]).includes(nodeEnvRaw)
+    ? (nodeEnvRaw as AppEnvironment["nodeEnv"])
+    : (problems.push(`NODE_ENV must be one of ${NODE_ENVS.join(", ")}, got "${nodeEnvRaw}"`),
+      "development" as const);
+
+  const shopifyApiKey = text(
+    "SHOPIFY_API_KEY",
+    "the app's client id from the Partner Dashboard (the Shopify CLI sets it during `shopify app dev`)",
+  );
+  const shopifyApiSecret = text(
+    "SHOPIFY_API_SECRET",
+    "the app's client secret from the Partner Dashboard",
+  );
+  const appUrl = url(
+    "SHOPIFY_APP_URL",
+    "the public https URL the app is served from (the Shopify CLI sets it during `shopify app dev`)",
+  );
+  if (nodeEnv === "production" && appUrl.startsWith("http:")) {
+    problems.push("SHOPIFY_APP_URL must use https in production");
+  }
+
+  const scopes = (env.SCOPES ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (env.SCOPES !== undefined && scopes.length === 0) {
+    problems.push("SCOPES is set but empty: leave it unset or give a comma-separated list");
+  }
+
+  const databaseUrl = databaseUrlFrom(env);
+  if (!/^file:/.test(databaseUrl)) {
+    problems.push(
+      `DATABASE_URL must be a SQLite file URL such as "file:./prisma/app.db", got "${databaseUrl.replace(/\/\/[^@]*@/, "//***@")}"`,
+    );
+  }
+
+  const encryptionKey = readEncryptionKey(env.ENCRYPTION_KEY, nodeEnv, problems);
+
+  const indexApiUrl = url(
+    "INDEX_API_URL",
+    "the base URL of the search and chat service (for local work, the emulator: http://127.0.0.1:4010)",
+    nodeEnv === "production" ? undefined : "http://127.0.0.1:4010",
+  );
+
+  if (problems.length > 0) throw new ConfigurationError(problems);
+  return {
+    nodeEnv,
+    shopifyApiKey,
+    shopifyApiSecret,
+    appUrl,
+    scopes,
+    databaseUrl,
+    encryptionKey,
+    indexApiUrl,
+    shopCustomDomain: env.SHOP_CUSTOM_DOMAIN?.trim() || undefined,
+  };
+}
+
+// Outside production a fixed development key keeps local databases readable across restarts;
+// production must bring its own.
+const DEVELOPMENT_ENCRYPTION_KEY = Buffer.alloc(32, "catalog-chat-development-key");
+
+function readEncryptionKey(
+  raw: string | undefined,
+  nodeEnv: AppEnvironment["nodeEnv"],
+  problems: string[],
+): Buffer {
+  const value = raw?.trim();
+  if (!value) {
+    if (nodeEnv === "production") {
+      problems.push(
+        "ENCRYPTION_KEY is missing: 32 random bytes as base64, e.g. from `openssl rand -base64 32`",
+      );
+    }
+    return DEVELOPMENT_ENCRYPTION_KEY;
+  }
+  const key = /^[0-9a-f]{64}$/i.test(value)
+    ? Buffer.from(value, "hex")
+    : Buffer.from(value, "base64");
+  if (key.length !== 32) {
+    problems.push(
+      "ENCRYPTION_KEY must be 32 bytes as base64 (44 characters) or hex (64 characters): `openssl rand -base64 32`",
+    );
+  }
+  return key;
+}
+
+let cached: AppEnvironment | undefined;
+
+/** The validated configuration of this process, read once. */
+export function config(): AppEnvironment {
+  cached ??= readConfig();
+  return cached;
+}

@@ -1,0 +1,34 @@
+import type { Shop } from "@prisma/client";
+
+export type ConnectionState =
+  | { kind: "not-connected"; message: string }
+  | { kind: "connected"; tier: string | null; message: string }
+  | { kind: "paused"; reason: string; message: string }
+  | { kind: "uninstalled"; message: string };
+
+type ShopConnectionFields = Pick<
+  Shop,
+  "state" | "pauseReason" | "secretKeyCiphertext" | "publishableKey" | "tier"
+>;
+
+/** What the dashboard tells the store admin about the link between the shop and the service. */
+export function connectionStateOf(shop: ShopConnectionFields): ConnectionState {
+  if (shop.state === "uninstalled") {
+    return { kind: "uninstalled", message: "The app is uninstalled from this shop." };
+  }
+  if (shop.state === "paused") {
+    const reason = shop.pauseReason ?? "Sync is paused.";
+    return { kind: "paused", reason, message: `Sync is paused: ${reason}` };
+  }
+  if (!shop.secretKeyCiphertext || !shop.publishableKey) {
+    return {
+      kind: "not-connected",
+      message: "Not connected yet: add the service's secret and publishable keys in Settings.",
+    };
+  }
+  return {
+    kind: "connected",
+    tier: shop.tier,
+    message: shop.tier ? `Connected on the ${shop.tier} plan.` : "Connected.",
+  };
+}

@@ -1,0 +1,96 @@
+import type { Prisma, Shop } from "@prisma/client";
+import prisma from "../db.server";
+import { workspaceIdFromDomain } from "../index-service/workspace-id";
+
+export type ShopState = "active" | "paused" | "uninstalled";
+
+export interface InstalledShop {
+  shopDomain: string;
+  primaryDomain: string;
+  currencyCode?: string;
+  scopes?: string;
+}
+
+/** Creates or refreshes a shop's record after Shopify authenticates it (install or re-auth). */
+export async function recordInstalledShop(shop: InstalledShop): Promise<Shop> {
+  const fields = {
+    primaryDomain: shop.primaryDomain,
+    workspaceId: workspaceIdFromDomain(shop.primaryDomain),
+    currencyCode: shop.currencyCode ?? null,
+    scopes: shop.scopes ?? null,
+  } satisfies Prisma.ShopUpdateInput;
+  const existing = await prisma.shop.findUnique({ where: { shopDomain: shop.shopDomain } });
+  // A reinstall brings back a shop that was uninstalled; a pause for any other reason stays.
+  const reinstalled =
+    existing?.state === "uninstalled"
+      ? { state: "active", pauseReason: null, uninstalledAt: null }
+      : {};
+  return prisma.shop.upsert({
+    where: { shopDomain: shop.shopDomain },
+    create: { shopDomain: shop.shopDomain, ...fields },
+    update: { ...fields, ...reinstalled },
+  });
+}
+
+export function findShop(shopDomain: string): Promise<Shop | null> {
+  return prisma.shop.findUnique({ where: { shopDomain } });
+}
+
+/** The workspace the shop's content is written to: the admin's override, else the derived one. */
+export function workspaceOf(shop: Pick<Shop, "workspaceId" | "workspaceOverride">): string | null {
+  return shop.workspaceOverride ?? shop.workspaceId;
+}
+
+/** app/uninstalled: the shop's tokens are gone, so its sessions go and its work stops. */
+export async function markShopUninstalled(shopDomain: string): Promise<void> {
+  await prisma.$transaction([
+    prisma.session.deleteMany({ where: { shop: shopDomain } }),
+    prisma.shop.updateMany({
+      where: { shopDomain },
+      data: { state: "uninstalled", uninstalledAt: new Date(), pauseReason: "App uninstalled" },
+    }),
+  ]);
+}
+
+export async function updateShopScopes(shopDomain: string, scopes: string[]): Promise<void> {
+  const scope = scopes.join(",");
+  await prisma.$transaction([
+    prisma.session.updateMany({ where: { shop: shopDomain }, data: { scope } }),
+    prisma.shop.updateMany({ where: { shopDomain }, data: { scopes: scope } }),
+  ]);
+}
+
+/** shop/redact (48 hours after uninstall): every row that belongs to the shop is deleted. */
+export async function deleteAllShopData(shopDomain: string): Promise<void> {
+  await prisma.$transaction([
+    prisma.session.deleteMany({ where: { shop: shopDomain } }),
+    prisma.complianceRequest.deleteMany({ where: { shopDomain } }),
+    prisma.shop.deleteMany({ where: { shopDomain } }),
+  ]);
+}
+
+/** The customer privacy topics: the app keeps no customer data, and records that it said so. */
+export async function recordComplianceRequest(
+  shopDomain: string,
+  topic: string,
+  webhookId: string | undefined,
+): Promise<void> {
+  await prisma.complianceRequest.create({
+    data: {
+      shopDomain,
+      topic,
+      webhookId: webhookId ?? null,
+      outcome: "No customer data is stored by this app; nothing to export or delete.",
+    },
+  });
+}
+
+export interface SyncChoices {
+  syncProducts: boolean;
+  syncPages: boolean;
+  syncArticles: boolean;
+}
+
+export async function saveSyncChoices(shopDomain: string, choices: SyncChoices): Promise<void> {
+  await prisma.shop.update({ where: { shopDomain }, data: choices });
+}

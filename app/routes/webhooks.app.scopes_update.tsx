@@ -1,0 +1,13 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { updateShopScopes } from "../models/shops.server";
+import { authenticate } from "../shopify.server";
+
+export const action = async ({ request }: ActionFunctionArgs) => {
+  const { shop, payload } = await authenticate.webhook(request);
+  const current = (payload as { current?: unknown }).current;
+  if (!Array.isArray(current) || !current.every((s) => typeof s === "string")) {
+    return new Response("app/scopes_update payload has no list of current scopes", { status: 400 });
+  }
+  await updateShopScopes(shop, current);
+  return new Response();
+};

@@ -1,0 +1,1 @@
+export { customerPrivacyAction as action } from "../webhooks/customer-privacy.server";

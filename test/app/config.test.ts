@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { ConfigurationError, readConfig } from "../../app/config.server";
+
+const valid = {
+  NODE_ENV: "production",
+  SHOPIFY_API_KEY: "key",
+  SHOPIFY_API_SECRET: "secret",
+  SHOPIFY_APP_URL: "https://app.example.com",
+  INDEX_API_URL: "https://api.service.example",
+  ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
+};
+
+describe("configuration", () => {
+  it("reads a complete production configuration", () => {
+    const config = readConfig(valid);
+    expect(config.appUrl).toBe("https://app.example.com");
+    expect(config.encryptionKey).toHaveLength(32);
+    expect(config.databaseUrl).toBe("file:./prisma/app.db");
+  });
+
+  it("lists every problem at once, each with how to fix it", () => {
+    let error: unknown;
+    try {
+      readConfig({
+        NODE_ENV: "production",
+        SHOPIFY_APP_URL: "not a url",
+        ENCRYPTION_KEY: "short",
+        DATABASE_URL: "mysql://u:pw@h/db",
+      });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigurationError);
+    const { problems, message } = error as ConfigurationError;
+    expect(problems).toHaveLength(6);
+    expect(message).toMatch(/SHOPIFY_API_KEY is missing: .*Partner Dashboard/);
+    expect(message).toMatch(/SHOPIFY_API_SECRET is missing/);
+    expect(message).toMatch(/SHOPIFY_APP_URL must be an http\(s\) URL, got "not a url"/);
+    expect(message).toMatch(/ENCRYPTION_KEY must be 32 bytes.*openssl rand -base64 32/);
+    expect(message).toMatch(/INDEX_API_URL is missing/);
+    expect(message).toMatch(/DATABASE_URL must be a SQLite file URL/);
+    expect(message).not.toContain(":pw@");
+  });
+
+  it("refuses plain http for the app in production", () => {
+    expect(() => readConfig({ ...valid, SHOPIFY_APP_URL: "http://app.example.com" })).toThrow(
+      /https in production/,
+    );
+  });
+
+  it("outside production, works with the local emulator and a development encryption key", () => {
+    const { NODE_ENV: _n, INDEX_API_URL: _i, ENCRYPTION_KEY: _e, ...rest } = valid;
+    const config = readConfig({ ...rest, NODE_ENV: "development" });
+    expect(config.indexApiUrl).toBe("http://127.0.0.1:4010");
+    expect(config.encryptionKey).toHaveLength(32);
+  });
+});

@@ -1,0 +1,120 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import type { PrismaClient } from "@prisma/client";
+import { RequestType, setUpValidRequest } from "@shopify/shopify-api/test-helpers";
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  prepareAppEnvironment,
+  TEST_API_KEY,
+  TEST_API_SECRET,
+  TEST_APP_URL,
+} from "../support/app-environment";
+
+const SHOP = "dashboard-shop.myshopify.com";
+let prisma: PrismaClient;
+let loader: (args: LoaderFunctionArgs) => Promise<unknown>;
+let recordShopAfterAuth: typeof import("../../app/shopify.server").recordShopAfterAuth;
+
+beforeAll(async () => {
+  await prepareAppEnvironment();
+  prisma = (await import("../../app/db.server")).default;
+  loader = (await import("../../app/routes/app._index")).loader as typeof loader;
+  ({ recordShopAfterAuth } = await import("../../app/shopify.server"));
+  await prisma.session.create({
+    data: {
+      id: `offline_${SHOP}`,
+      shop: SHOP,
+      state: "",
+      isOnline: false,
+      accessToken: "shpat_test",
+      scope: "read_products,read_online_store_pages",
+      expires: new Date(Date.now() + 24 * 3600_000),
+      refreshToken: "shprt_test",
+      refreshTokenExpires: new Date(Date.now() + 30 * 24 * 3600_000),
+    },
+  });
+});
+
+/** The shop's primary domain as Shopify's Admin API answers the app's ShopInfo query. */
+function adminAnswering(primaryDomainHost: string) {
+  return {
+    graphql: async (query: string) => {
+      expect(query).toMatch(/primaryDomain/);
+      return Response.json({
+        data: {
+          shop: {
+            myshopifyDomain: SHOP,
+            currencyCode: "EUR",
+            primaryDomain: { host: primaryDomainHost, url: `https://${primaryDomainHost}` },
+          },
+        },
+      });
+    },
+  };
+}
+
+async function loadDashboard() {
+  const request = await setUpValidRequest(
+    {
+      type: RequestType.Bearer,
+      store: SHOP.replace(".myshopify.com", ""),
+      apiKey: TEST_API_KEY,
+      apiSecretKey: TEST_API_SECRET,
+    },
+    new Request(`${TEST_APP_URL}/app`),
+  );
+  return (await loader({ request, params: {}, context: {} })) as Record<string, unknown>;
+}
+
+describe("install and dashboard", () => {
+  it("afterAuth stores the shop with its storefront domain and the workspace id made from it", async () => {
+    await recordShopAfterAuth(SHOP, "read_products", adminAnswering("Shop.Example.com"));
+    const shop = await prisma.shop.findUniqueOrThrow({ where: { shopDomain: SHOP } });
+    expect(shop).toMatchObject({
+      primaryDomain: "Shop.Example.com",
+      workspaceId: "shop-example-com",
+      currencyCode: "EUR",
+      state: "active",
+    });
+  });
+
+  it("the dashboard shows the shop's real state from the database", async () => {
+    const data = await loadDashboard();
+    expect(data).toMatchObject({
+      shopDomain: SHOP,
+      primaryDomain: "Shop.Example.com",
+      workspaceId: "shop-example-com",
+      connection: { kind: "not-connected" },
+    });
+
+    await prisma.shop.update({
+      where: { shopDomain: SHOP },
+      data: { state: "paused", pauseReason: "The service refused the secret key (revoked)." },
+    });
+    expect(await loadDashboard()).toMatchObject({
+      connection: { kind: "paused", message: expect.stringContaining("revoked") },
+    });
+  });
+
+  it("a reinstall after an uninstall makes the shop active again with a fresh domain", async () => {
+    await prisma.shop.update({
+      where: { shopDomain: SHOP },
+      data: { state: "uninstalled", uninstalledAt: new Date() },
+    });
+    await recordShopAfterAuth(SHOP, "read_products", adminAnswering("www.new-domain.example"));
+    const shop = await prisma.shop.findUniqueOrThrow({ where: { shopDomain: SHOP } });
+    expect(shop).toMatchObject({
+      state: "active",
+      uninstalledAt: null,
+      workspaceId: "www-new-domain-example",
+    });
+  });
+
+  it("a request without a valid session token is not let in", async () => {
+    const request = new Request(`${TEST_APP_URL}/app`, {
+      headers: { Authorization: "Bearer not-a-jwt" },
+    });
+    await expect(loader({ request, params: {}, context: {} })).rejects.toSatisfy(
+      (thrown) => thrown instanceof Response && thrown.status >= 400,
+    );
+  });
+});
