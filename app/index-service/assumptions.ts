@@ -1,0 +1,124 @@
+/**
+ * Every choice the app makes where the service's specification says "not shown"
+ * (see docs/service-gaps.md). Each one is a named constant here and nowhere else, so that a wrong
+ * guess is corrected in one line. The README lists them under "Assumptions about the service".
+ */
+
+/** Bulk upsert and bulk delete take 1–100 items (service OpenAPI). */
+export const BULK_MAX_ITEMS = 100;
+
+/** On HTTP 413 a bulk batch is split in half and each half is sent again (see ./bulk). */
+export const SPLIT_BULK_BATCH_ON_413 = true;
+
+/** Spec §4 says `{products: [...]}`; the public SDK sends `{entities: [...]}`. */
+export const PRODUCTS_BULK_BODY_KEY = "products";
+
+/** By analogy with the products key (SDK route `/posts/bulk`). */
+export const POSTS_BULK_BODY_KEY = "posts";
+
+/** `DELETE /products/bulk` and `DELETE /posts/bulk` with `{ids: [...]}` (SDK). */
+export const BULK_DELETE_BODY_KEY = "ids";
+
+/** The fields of a bulk result inside `data` (SDK v2). */
+export const BULK_RESULT_FIELDS = {
+  successfulIds: "successfulIds",
+  failedItems: "failedItems",
+  processed: "processed",
+} as const;
+
+/**
+ * Routes. The spec shows search, product upsert, product bulk, chat, webhook create and webhook
+ * test; the rest are the SDK's routes (posts, get, delete, bulk delete, feedback, webhook CRUD).
+ */
+export const ROUTES = {
+  productsSearch: "/products/search",
+  products: "/products",
+  productsBulk: "/products/bulk",
+  product: (id: string) => `/products/${encodeURIComponent(id)}`,
+  posts: "/posts",
+  postsBulk: "/posts/bulk",
+  post: (id: string) => `/posts/${encodeURIComponent(id)}`,
+  chat: "/chat",
+  feedback: "/feedback",
+  webhooks: "/webhooks",
+  webhook: (id: string) => `/webhooks/${encodeURIComponent(id)}`,
+  webhookTest: (id: string) => `/webhooks/${encodeURIComponent(id)}/test`,
+} as const;
+
+/** The 429 body's top-level `retryAfter` is in seconds (docs example `"retryAfter": 30`). */
+export const RETRY_AFTER_UNIT_MS = 1_000;
+
+/** Honour a standard `Retry-After` header too, and wait for the larger of the two. */
+export const HONOUR_RETRY_AFTER_HEADER = true;
+
+/** Our own choice when a 429 carries neither: wait out a whole minute window. */
+export const DEFAULT_RETRY_AFTER_MS = 60_000;
+
+/** `usage.rateLimit.resetTime` is epoch milliseconds (spec §2, stated; kept here for the unit). */
+export const RATE_LIMIT_RESET_TIME_UNIT_MS = 1;
+
+/** A content write without X-Workspace-ID: 400 with the §7 error body. */
+export const WORKSPACE_REQUIRED_STATUS = 400;
+export const WORKSPACE_REQUIRED_CODE = "WORKSPACE_REQUIRED";
+
+/** The 402 body carries these top-level fields next to `error` (SDK client). */
+export const TRIAL_EXPIRED_CODE = "TRIAL_EXPIRED";
+export const TRIAL_EXPIRED_FIELDS = {
+  trialEndedAt: "trial_ended_at",
+  upgradeUrl: "upgrade_url",
+} as const;
+
+/** The codes of a 403; a spent monthly quota is a 403 too (a 429 means the rate limit). */
+export const FORBIDDEN_CODES = {
+  forbidden: "FORBIDDEN",
+  subscriptionInactive: "SUBSCRIPTION_INACTIVE",
+  quotaExceeded: "QUOTA_EXCEEDED",
+} as const;
+export const QUOTA_EXCEEDED_STATUS = 403;
+
+/** The field of the success envelope that names the tier (see tierFromSearchQueriesPerMonth). */
+export const TIER_DETECTION_FIELD = "tierLimits.search.queriesPerMonth";
+
+/** SDK ProductDto `stock_status` values and the `source` the app writes. */
+export const PRODUCT_STOCK_STATUSES = ["instock", "outofstock", "onbackorder"] as const;
+export const CONTENT_SOURCE = "shopify";
+
+/** SDK PostDto `post_type` values. */
+export const POST_TYPES = ["page", "article"] as const;
+
+/**
+ * The shape of search results inside `data` is not shown: the client accepts `data` as a list, or
+ * the first of these keys that holds a list.
+ */
+export const SEARCH_RESULT_LIST_KEYS = ["results", "products", "hits", "items"] as const;
+
+/** Extra chat request fields the SDK sends in the body. */
+export const CHAT_REQUEST_STREAM_KEY = "stream";
+export const OFFER_RESPONSE_KEY = "offerResponse";
+
+/**
+ * A non-streamed chat reply (`stream: false`) is not shown either: the client reads `data` as a
+ * {@link ChatReply} (text, products, posts, prompts, offer, offerResult) and fills what is missing.
+ */
+export const CHAT_REPLY_TEXT_KEYS = ["text", "message", "answer"] as const;
+
+/** Progress objects: show `message` (or `label`) when it is a string, else a generic indicator. */
+export const PROGRESS_TEXT_KEYS = ["message", "label"] as const;
+
+/** `prompts` items are strings in the spec and `{prompt}` objects in the SDK: accept both. */
+export const PROMPT_OBJECT_TEXT_KEY = "prompt";
+
+/** A chunk may carry `metadata: {source: "ai" | "human", agentName, agentAvatar}`. */
+export const CHUNK_METADATA_KEY = "metadata";
+
+/**
+ * Chunk types beyond spec §6.4 (the SDK also knows analytics, usage, metadata,
+ * orchestration_interrupted): "ignore" drops them; "pass" yields them as `{type: "unknown"}`.
+ */
+export const UNKNOWN_CHAT_EVENTS: "ignore" | "pass" = "ignore";
+
+/** Thread ids are client-made, stable per browser session, never empty. */
+export const THREAD_ID_PREFIX = "web_";
+
+/** `POST /feedback` ratings (SDK). */
+export const FEEDBACK_RATINGS = ["positive", "negative"] as const;
