@@ -1,17 +1,5 @@
 import { queryAdmin, type AdminGraphql } from "./admin-graphql";
-
-export const SHOP_INFO_QUERY = `#graphql
-  query ShopInfo {
-    shop {
-      myshopifyDomain
-      currencyCode
-      primaryDomain {
-        host
-        url
-      }
-    }
-  }
-`;
+import { SHOP_QUERY, type ShopDomainsData } from "./queries";
 
 export interface ShopInfo {
   myshopifyDomain: string;
@@ -20,17 +8,9 @@ export interface ShopInfo {
   currencyCode: string;
 }
 
-interface ShopInfoResponse {
-  shop: {
-    myshopifyDomain: string;
-    currencyCode: string;
-    primaryDomain: { host: string; url: string };
-  };
-}
-
 /** The shop's storefront (primary) domain, which names its workspace in the service. */
 export async function readShopInfo(admin: AdminGraphql): Promise<ShopInfo> {
-  const { shop } = await queryAdmin<ShopInfoResponse>(admin, SHOP_INFO_QUERY);
+  const { shop } = await queryAdmin<ShopDomainsData>(admin, SHOP_QUERY);
   return {
     myshopifyDomain: shop.myshopifyDomain,
     primaryDomainHost: shop.primaryDomain.host,

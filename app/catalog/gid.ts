@@ -1,0 +1,53 @@
+/**
+ * Shopify global ids (`gid://shopify/<Type>/<id>`) and the ids the service knows items by.
+ * Products keep Shopify's numeric id; pages and articles share the service's post id space, so
+ * they are prefixed to keep a page and an article with the same number apart.
+ */
+
+const GID_PATTERN = /^gid:\/\/shopify\/([A-Za-z0-9_]+)\/([^/?#]+)/;
+
+export interface ParsedGid {
+  type: string;
+  id: string;
+}
+
+export function parseGid(gid: string): ParsedGid | null {
+  const match = GID_PATTERN.exec(gid);
+  if (!match || match[1] === undefined || match[2] === undefined) return null;
+  return { type: match[1], id: match[2] };
+}
+
+const GID_PREFIX = "gid://shopify/";
+
+/** The `<Type>` of a gid, or null when the string is not a Shopify gid. Called for every line. */
+export function gidType(gid: string): string | null {
+  if (!gid.startsWith(GID_PREFIX)) return null;
+  const end = gid.indexOf("/", GID_PREFIX.length);
+  if (end <= GID_PREFIX.length || end === gid.length - 1) return null;
+  return gid.slice(GID_PREFIX.length, end);
+}
+
+/** The numeric part of a gid; accepts a bare number too (webhooks carry `id: 632910392`). */
+export function numericId(gidOrId: string | number): string {
+  if (typeof gidOrId === "number") return String(gidOrId);
+  const parsed = parseGid(gidOrId);
+  if (parsed) return parsed.id;
+  if (/^\d+$/.test(gidOrId)) return gidOrId;
+  throw new Error(`"${gidOrId}" is neither a Shopify gid nor a numeric id`);
+}
+
+export function toGid(type: "Product" | "Page" | "Article", gidOrId: string | number): string {
+  return `gid://shopify/${type}/${numericId(gidOrId)}`;
+}
+
+export function productServiceId(gidOrId: string | number): string {
+  return numericId(gidOrId);
+}
+
+export function pageServiceId(gidOrId: string | number): string {
+  return `page-${numericId(gidOrId)}`;
+}
+
+export function articleServiceId(gidOrId: string | number): string {
+  return `article-${numericId(gidOrId)}`;
+}

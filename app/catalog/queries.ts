@@ -1,0 +1,209 @@
+/**
+ * The app's Admin GraphQL documents (API 2026-10). The bulk exports and the `nodes(ids:)` re-read
+ * select the very same fields (the selection strings below are shared), so one mapper serves the
+ * full sync and live updates. Bulk documents avoid fragments and keep to Shopify's bulk limits:
+ * one top-level connection, at most 5 connections, nested at most 2 levels.
+ */
+
+const IMAGE_SELECTION = "url altText";
+
+// An image's preview is the image itself; a video's or 3D model's is its poster.
+const MEDIA_SELECTION = `
+  id
+  mediaContentType
+  alt
+  preview { image { url } }`;
+
+const PRODUCT_SELECTION = `
+  id
+  legacyResourceId
+  title
+  handle
+  descriptionHtml
+  productType
+  vendor
+  tags
+  status
+  onlineStoreUrl
+  createdAt
+  updatedAt
+  publishedAt
+  totalInventory
+  tracksInventory
+  options { name values }
+  featuredMedia { ${MEDIA_SELECTION} }`;
+
+// Variants come in position order (the connection's default sort key).
+const VARIANT_SELECTION = `
+  id
+  sku
+  price
+  compareAtPrice
+  inventoryQuantity
+  inventoryPolicy
+  availableForSale
+  selectedOptions { name value }
+  inventoryItem { tracked }`;
+
+const COLLECTION_SELECTION = `
+  id
+  title
+  handle`;
+
+const PAGE_SELECTION = `
+  id
+  title
+  handle
+  body
+  bodySummary
+  isPublished
+  createdAt
+  updatedAt
+  publishedAt`;
+
+const ARTICLE_SELECTION = `
+  id
+  title
+  handle
+  body
+  summary
+  isPublished
+  createdAt
+  updatedAt
+  publishedAt
+  tags
+  author { name }
+  image { ${IMAGE_SELECTION} }
+  blog { id handle title }`;
+
+/** Bulk export of every product (all statuses: the sync deletes the ones no longer indexable). */
+export const PRODUCTS_BULK_QUERY = `{
+  products {
+    edges {
+      node {
+        ${PRODUCT_SELECTION}
+        variants { edges { node { ${VARIANT_SELECTION} } } }
+        collections { edges { node { ${COLLECTION_SELECTION} } } }
+        media { edges { node { ${MEDIA_SELECTION} } } }
+      }
+    }
+  }
+}`;
+
+/** Bulk export of the online store's pages. */
+export const PAGES_BULK_QUERY = `{
+  pages {
+    edges {
+      node { ${PAGE_SELECTION} }
+    }
+  }
+}`;
+
+/** Bulk export of every blog's articles. */
+export const ARTICLES_BULK_QUERY = `{
+  articles {
+    edges {
+      node { ${ARTICLE_SELECTION} }
+    }
+  }
+}`;
+
+/**
+ * The `first:` sizes the `nodes(ids:)` re-read asks for; a product with more is marked truncated
+ * (re-read it alone with larger sizes). Shopify refuses a query whose requested cost exceeds
+ * 1,000 points; it grows with `ids × (about 3 × variantsFirst + collectionsFirst + 3 × mediaFirst)`,
+ * some 185 points per id with these sizes, so send at most 5 ids per query.
+ */
+export const PRODUCT_NODES_DEFAULT_PAGE_SIZES = {
+  variantsFirst: 50,
+  collectionsFirst: 10,
+  mediaFirst: 5,
+} as const;
+
+/** Re-reads products by gid for live updates (variables: `ids` and the sizes above). */
+export const PRODUCTS_BY_IDS_QUERY = `query ProductsByIds(
+  $ids: [ID!]!
+  $variantsFirst: Int!
+  $collectionsFirst: Int!
+  $mediaFirst: Int!
+) {
+  nodes(ids: $ids) {
+    __typename
+    ... on Product {
+      ${PRODUCT_SELECTION}
+      variants(first: $variantsFirst) {
+        nodes { ${VARIANT_SELECTION} }
+        pageInfo { hasNextPage }
+      }
+      collections(first: $collectionsFirst) {
+        nodes { ${COLLECTION_SELECTION} }
+        pageInfo { hasNextPage }
+      }
+      media(first: $mediaFirst) {
+        nodes { ${MEDIA_SELECTION} }
+        pageInfo { hasNextPage }
+      }
+    }
+  }
+}`;
+
+/** Starts a bulk export; `query` is one of the *_BULK_QUERY documents. Check `userErrors`. */
+export const BULK_OPERATION_RUN_QUERY_MUTATION = `mutation BulkOperationRunQuery($query: String!) {
+  bulkOperationRunQuery(query: $query) {
+    bulkOperation { id status }
+    userErrors { field message code }
+  }
+}`;
+
+/** Polls a bulk operation by its gid. */
+export const BULK_OPERATION_STATUS_QUERY = `query BulkOperationStatus($id: ID!) {
+  node(id: $id) {
+    ... on BulkOperation {
+      id
+      status
+      errorCode
+      objectCount
+      url
+      partialDataUrl
+    }
+  }
+}`;
+
+/** The shop's domains (the primary domain builds storefront URLs) and currency. */
+export const SHOP_QUERY = `query ShopDomains {
+  shop {
+    myshopifyDomain
+    primaryDomain { host url }
+    currencyCode
+  }
+}`;
+
+export type BulkOperationStatus =
+  "CANCELED" | "CANCELING" | "COMPLETED" | "CREATED" | "EXPIRED" | "FAILED" | "RUNNING";
+
+export interface BulkOperationRunQueryData {
+  bulkOperationRunQuery: {
+    bulkOperation: { id: string; status: BulkOperationStatus } | null;
+    userErrors: { field: string[] | null; message: string; code: string | null }[];
+  } | null;
+}
+
+export interface BulkOperationStatusData {
+  node: {
+    id: string;
+    status: BulkOperationStatus;
+    errorCode: "ACCESS_DENIED" | "INTERNAL_SERVER_ERROR" | "TIMEOUT" | null;
+    /** UnsignedInt64, serialised as a string. */
+    objectCount: string;
+    url: string | null;
+    partialDataUrl: string | null;
+  } | null;
+}
+
+export interface ShopDomainsData {
+  shop: {
+    myshopifyDomain: string;
+    primaryDomain: { host: string; url: string };
+    currencyCode: string;
+  };
+}
