@@ -122,3 +122,9 @@ export const THREAD_ID_PREFIX = "web_";
 
 /** `POST /feedback` ratings (SDK). */
 export const FEEDBACK_RATINGS = ["positive", "negative"] as const;
+
+/**
+ * A bulk delete lists ids the service does not hold as failed items whose error starts with this
+ * code (the emulator's reading of the SDK's per-item errors): for a delete, that item is gone.
+ */
+export const BULK_DELETE_NOT_FOUND_CODE = "NOT_FOUND";

@@ -1,0 +1,184 @@
+import { access, constants } from "node:fs/promises";
+import { parseArgs } from "node:util";
+import { BulkJsonlSyntaxError, fileSource } from "../catalog";
+import { IndexServiceClient } from "../index-service/client";
+import { isTier, TIERS, type Tier } from "../index-service/tiers";
+import { workspaceIdFromDomain } from "../index-service/workspace-id";
+import { migrateDatabase } from "./migrate-database";
+import { ProgressLine } from "./progress-line";
+
+export const USAGE = `Usage: npm run sync -- --input <file.jsonl> [--input <more.jsonl>] --domain <storefront domain>
+                     [--tier ${TIERS.join("|")}] [--json]
+
+Sends a Shopify bulk-operation export (products, pages, articles) to the search service.
+Environment: INDEX_API_URL (the service), INDEX_SECRET_KEY (a secret key, svc_sk_…),
+             DATABASE_URL (default: the embedded SQLite file, created when missing).
+Exit status: 0 synced, 1 the run failed or items were refused, 2 bad arguments or input.`;
+
+export interface CommandIo {
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown; isTTY?: boolean };
+}
+
+class UsageError extends Error {}
+
+interface Arguments {
+  inputs: string[];
+  domain: string;
+  tier: Tier | undefined;
+  json: boolean;
+  apiUrl: string;
+  secretKey: string;
+}
+
+function parse(argv: string[], env: Readonly<Record<string, string | undefined>>): Arguments {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        input: { type: "string", multiple: true },
+        domain: { type: "string" },
+        tier: { type: "string" },
+        json: { type: "boolean", default: false },
+        help: { type: "boolean", default: false },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (values.help) throw new UsageError("");
+  const problems: string[] = [];
+  if (!values.input?.length) problems.push("--input <file.jsonl> is required");
+  if (!values.domain) problems.push("--domain <storefront domain> is required");
+  if (values.tier !== undefined && !isTier(values.tier)) {
+    problems.push(`--tier must be one of ${TIERS.join(", ")}, not "${values.tier}"`);
+  }
+  const apiUrl = env.INDEX_API_URL?.trim() ?? "";
+  const secretKey = env.INDEX_SECRET_KEY?.trim() ?? "";
+  if (!apiUrl) problems.push("INDEX_API_URL is not set (the service's base URL)");
+  if (!secretKey) problems.push("INDEX_SECRET_KEY is not set (a secret key, svc_sk_…)");
+  let domain = "";
+  if (values.domain) {
+    try {
+      domain = new URL(
+        /^[a-z]+:\/\//i.test(values.domain) ? values.domain : `https://${values.domain}`,
+      ).hostname;
+      workspaceIdFromDomain(domain);
+    } catch {
+      problems.push(`--domain "${values.domain}" is not a domain name`);
+    }
+  }
+  if (problems.length > 0) throw new UsageError(problems.join("\n"));
+  return {
+    inputs: values.input ?? [],
+    domain,
+    tier: values.tier as Tier | undefined,
+    json: values.json ?? false,
+    apiUrl,
+    secretKey,
+  };
+}
+
+/** The sync command: parses, syncs through the app's own engine, reports. Returns the exit status. */
+export async function runSyncCommand(
+  argv: string[],
+  env: Readonly<Record<string, string | undefined>>,
+  io: CommandIo,
+): Promise<number> {
+  let args: Arguments;
+  try {
+    args = parse(argv, env);
+    for (const input of args.inputs) {
+      await access(input, constants.R_OK).catch(() => {
+        throw new UsageError(`cannot read --input ${input}`);
+      });
+    }
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.stderr.write(`${error.message ? `${error.message}\n\n` : ""}${USAGE}\n`);
+    return 2;
+  }
+
+  await migrateDatabase(env);
+  // Loaded after the database exists: the engine opens it when loaded.
+  const { runFullSync, SyncStoppedError } = await import("../sync/full-sync.server");
+  const workspaceId = workspaceIdFromDomain(args.domain);
+  const client = new IndexServiceClient({
+    baseUrl: args.apiUrl,
+    apiKey: args.secretKey,
+    workspaceId,
+  });
+  const progress = !args.json && io.stderr.isTTY ? new ProgressLine(io.stderr) : undefined;
+
+  try {
+    const result = await runFullSync({
+      shopDomain: args.domain,
+      workspaceId,
+      primaryDomain: args.domain,
+      client,
+      sources: args.inputs.map((input) => ({ label: input, open: fileSource(input) })),
+      types: ["product", "page", "article"],
+      trigger: "cli",
+      tier: args.tier,
+      onProgress: progress ? (p) => progress.update(p) : undefined,
+    });
+    progress?.end();
+    const { counts } = result;
+    const summary = {
+      workspaceId,
+      tier: result.tier,
+      products: counts.products,
+      posts: counts.posts,
+      requests: result.requests,
+      rateLimited: result.rateLimited,
+      durationMs: result.durationMs,
+    };
+    const failed = counts.products.failed + counts.posts.failed;
+    if (args.json) io.stdout.write(`${JSON.stringify(summary)}\n`);
+    else io.stdout.write(readableSummary(summary));
+    if (failed > 0) {
+      io.stderr.write(
+        `${failed} item(s) were refused by the service; see the run's items for why.\n`,
+      );
+      return 1;
+    }
+    return 0;
+  } catch (error) {
+    progress?.end();
+    if (error instanceof BulkJsonlSyntaxError) {
+      io.stderr.write(`${error.message}\nNothing was sent.\n`);
+      return 2;
+    }
+    if (error instanceof SyncStoppedError) {
+      io.stderr.write(`The sync stopped: ${error.message}\n`);
+      return 1;
+    }
+    io.stderr.write(`The sync failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}
+
+interface Summary {
+  workspaceId: string;
+  tier: Tier;
+  products: Record<"sent" | "unchanged" | "deleted" | "overQuota" | "failed", number>;
+  posts: Record<"sent" | "unchanged" | "deleted" | "overQuota" | "failed", number>;
+  requests: number;
+  rateLimited: number;
+  durationMs: number;
+}
+
+function readableSummary(s: Summary): string {
+  const row = (label: string, c: Summary["products"]) =>
+    `  ${label.padEnd(9)} ${String(c.sent).padStart(7)} ${String(c.unchanged).padStart(9)} ${String(c.deleted).padStart(7)} ${String(c.overQuota).padStart(10)} ${String(c.failed).padStart(6)}\n`;
+  return (
+    `Synced into workspace ${s.workspaceId} (${s.tier} tier) in ${(s.durationMs / 1000).toFixed(1)} s\n` +
+    `            sent unchanged deleted over quota failed\n` +
+    row("products", s.products) +
+    row("posts", s.posts) +
+    `  ${s.requests} requests to the service, ${s.rateLimited} answered "rate limited"\n`
+  );
+}

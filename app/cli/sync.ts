@@ -1,0 +1,3 @@
+import { runSyncCommand } from "./sync-command";
+
+process.exitCode = await runSyncCommand(process.argv.slice(2), process.env, process);

@@ -1,0 +1,177 @@
+import type { SyncItem } from "@prisma/client";
+import prisma from "../db.server";
+import type { IndexServiceClient } from "../index-service/client";
+import { QuotaExceededError } from "../index-service/errors";
+import { sendInBatches } from "../index-service/bulk";
+import type { Tier } from "../index-service/tiers";
+import type { BulkResult, IndexPost, IndexProduct, ServiceResponse } from "../index-service/types";
+import { BULK_DELETE_NOT_FOUND_CODE, BULK_MAX_ITEMS } from "../index-service/assumptions";
+import type { ContentKind } from "./content-kinds";
+import { recordDelivered, recordDeleted, type LedgerScope } from "./ledger.server";
+import type { Pacer } from "./pacer";
+import { markOverQuota, overQuotaReason } from "./plan-quota.server";
+import { quotaStanding, recordQuotaSpent, recordReportedQuota } from "./quota-usage.server";
+
+/** An item refused inside a batch is tried once more, then reported as failed. */
+export const ATTEMPTS_PER_ITEM = 2;
+
+export interface DeliveryContext {
+  runId: string;
+  scope: LedgerScope;
+  tier: Tier;
+  client: IndexServiceClient;
+  pacer: Pacer;
+  now: () => Date;
+  /** Upserts, deletes, or both (upserts first). */
+  actions?: readonly Action[];
+  /** After each acknowledged batch. */
+  onBatch?: () => Promise<void> | void;
+}
+
+type Action = "upsert" | "delete";
+
+/**
+ * Sends everything the run still owes the service, batch by batch (at most 100 items, a 413
+ * halves the batch), through the shop's pacer. A batch is marked delivered and written to the
+ * ledger in one transaction, only once the service acknowledged it: a crash before that resends
+ * it, a crash after it never does.
+ */
+export async function deliverPending(context: DeliveryContext): Promise<void> {
+  for (const kind of ["product", "post"] as const) {
+    for (const action of context.actions ?? (["upsert", "delete"] as const)) {
+      for (;;) {
+        const rows = await prisma.syncItem.findMany({
+          where: { runId: context.runId, kind, action, status: "pending" },
+          orderBy: { itemId: "asc" },
+          take: BULK_MAX_ITEMS,
+        });
+        if (rows.length === 0) break;
+        await deliverBatch(context, kind, action, rows);
+        await context.onBatch?.();
+      }
+    }
+  }
+}
+
+async function deliverBatch(
+  context: DeliveryContext,
+  kind: ContentKind,
+  action: Action,
+  rows: SyncItem[],
+): Promise<void> {
+  const { client, pacer, scope } = context;
+  let result: BulkResult;
+  try {
+    result = await sendInBatches(
+      rows,
+      async (batch) => {
+        const response = await pacer.send(() => request(client, kind, action, batch));
+        pacer.observeUsage(response.usage);
+        if (action === "upsert" && response.usage) {
+          await recordReportedQuota(scope.shopDomain, kind, context.now(), response.usage.quota);
+        }
+        return response.data;
+      },
+      { idOf: (row) => row.itemId },
+    );
+  } catch (error) {
+    if (error instanceof QuotaExceededError && action === "upsert") {
+      await holdBackOverQuota(context, kind, rows);
+      return;
+    }
+    throw error;
+  }
+  await settle(context, kind, action, rows, result);
+}
+
+function request(
+  client: IndexServiceClient,
+  kind: ContentKind,
+  action: Action,
+  rows: SyncItem[],
+): Promise<ServiceResponse<BulkResult>> {
+  if (action === "delete") {
+    const ids = rows.map((row) => row.itemId);
+    return kind === "product" ? client.bulkDeleteProducts(ids) : client.bulkDeletePosts(ids);
+  }
+  const items = rows.map((row) => JSON.parse(row.payload ?? "null") as unknown);
+  return kind === "product"
+    ? client.bulkUpsertProducts(items as IndexProduct[])
+    : client.bulkUpsertPosts(items as IndexPost[]);
+}
+
+/** Records what the service acknowledged, and what it refused (retried once, then reported). */
+async function settle(
+  context: DeliveryContext,
+  kind: ContentKind,
+  action: Action,
+  rows: SyncItem[],
+  result: BulkResult,
+): Promise<void> {
+  const acknowledged = new Set(result.successfulIds);
+  // Deleting what the service does not hold leaves it as wanted: gone.
+  if (action === "delete") {
+    for (const failure of result.failedItems) {
+      if (failure.error.startsWith(BULK_DELETE_NOT_FOUND_CODE)) acknowledged.add(failure.id);
+    }
+  }
+  const refusals = new Map(result.failedItems.map((failure) => [failure.id, failure.error]));
+  const delivered = rows.filter((row) => acknowledged.has(row.itemId));
+  const refused = rows.filter((row) => !acknowledged.has(row.itemId));
+  const sentAt = context.now();
+
+  await prisma.$transaction(async (tx) => {
+    await tx.syncItem.updateMany({
+      where: { runId: context.runId, kind, itemId: { in: delivered.map((row) => row.itemId) } },
+      data: { status: "sent", payload: null, attempts: { increment: 1 }, error: null },
+    });
+    if (delivered.length > 0) {
+      if (action === "upsert") {
+        const items = delivered.map((row) => ({
+          itemId: row.itemId,
+          contentHash: row.contentHash ?? "",
+        }));
+        await recordDelivered(context.scope, kind, items, context.runId, sentAt, tx);
+      } else {
+        await recordDeleted(
+          context.scope,
+          kind,
+          delivered.map((row) => row.itemId),
+          tx,
+        );
+      }
+    }
+    for (const row of refused) {
+      const attempts = row.attempts + 1;
+      await tx.syncItem.update({
+        where: { runId_kind_itemId: { runId: context.runId, kind, itemId: row.itemId } },
+        data: {
+          attempts,
+          status: attempts >= ATTEMPTS_PER_ITEM ? "failed" : "pending",
+          error: refusals.get(row.itemId) ?? "The service did not acknowledge this item.",
+        },
+      });
+    }
+  });
+}
+
+/** The service says the month's quota is spent: new items wait for next month, updates go on. */
+async function holdBackOverQuota(
+  context: DeliveryContext,
+  kind: ContentKind,
+  rows: SyncItem[],
+): Promise<void> {
+  const { scope, tier, runId } = context;
+  const now = context.now();
+  await recordQuotaSpent(scope.shopDomain, kind, tier, now);
+  const standing = await quotaStanding(scope.shopDomain, tier, kind, now);
+  const reason = overQuotaReason(kind, standing, now);
+  const pendingNew = await prisma.syncItem.findMany({
+    where: { runId, kind, action: "upsert", status: "pending", isNew: true },
+    select: { itemId: true },
+  });
+  const held = pendingNew.map((row) => row.itemId);
+  // A batch of updates only, refused all the same: those cannot go this month either.
+  if (!rows.some((row) => row.isNew)) held.push(...rows.map((row) => row.itemId));
+  await markOverQuota(runId, kind, held, reason);
+}

@@ -1,0 +1,141 @@
+import PQueue from "p-queue";
+import { IndexServiceError, RateLimitedError } from "../index-service/errors";
+import type { RateLimits } from "../index-service/tiers";
+import type { Usage } from "../index-service/types";
+
+export interface PacerOptions {
+  limits: RateLimits;
+  /** Requests in flight at once for the shop. */
+  concurrency?: number;
+  /** Retries of a 5xx or network failure before giving up; Infinity for live updates. */
+  maxServerRetries?: number;
+  /** First backoff step; doubles each retry up to maxBackoffMs; the wait is half of it plus a random half. */
+  baseBackoffMs?: number;
+  maxBackoffMs?: number;
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+  /** Told before every retry wait, e.g. to show "retrying (3)" on the dashboard. */
+  onRetry?: (event: RetryEvent) => void;
+}
+
+export interface RetryEvent {
+  reason: "rate-limited" | "server-error";
+  attempt: number;
+  waitMs: number;
+  error: IndexServiceError;
+}
+
+export interface PacerStats {
+  requests: number;
+  rateLimited: number;
+  serverRetries: number;
+}
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Paces one shop's requests to the service: never more than the tier's per-minute and per-hour
+ * limits in any rolling window (so never over the service's fixed clock windows either), nothing
+ * at all until a 429's retryAfter has passed or while the service reports no requests left, and
+ * 5xx or network failures retried with bounded exponential backoff and jitter.
+ */
+export class Pacer {
+  private readonly perMinute: PQueue;
+  private readonly perHour: PQueue;
+  private readonly now: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly random: () => number;
+  private notBefore = 0;
+  readonly stats: PacerStats = { requests: 0, rateLimited: 0, serverRetries: 0 };
+
+  constructor(private readonly options: PacerOptions) {
+    const { limits, concurrency = 2 } = options;
+    this.perMinute = new PQueue({
+      concurrency,
+      intervalCap: limits.perMinute,
+      interval: 60_000,
+      strict: true,
+    });
+    this.perHour = new PQueue({ intervalCap: limits.perHour, interval: 3_600_000, strict: true });
+    this.now = options.now ?? Date.now;
+    this.sleep = options.sleep ?? defaultSleep;
+    this.random = options.random ?? Math.random;
+  }
+
+  /** Runs one request to the service under the shop's limits, retrying what can be retried. */
+  async send<T>(request: () => Promise<T>): Promise<T> {
+    const maxServerRetries = this.options.maxServerRetries ?? 6;
+    for (let serverFailures = 0; ;) {
+      try {
+        return await this.perMinute.add(() => this.perHour.add(() => this.sendNow(request)));
+      } catch (error) {
+        if (error instanceof RateLimitedError) {
+          this.stats.rateLimited += 1;
+          this.holdUntil(error.retryAt);
+          this.options.onRetry?.({
+            reason: "rate-limited",
+            attempt: this.stats.rateLimited,
+            waitMs: Math.max(0, error.retryAt - this.now()),
+            error,
+          });
+          continue;
+        }
+        if (
+          error instanceof IndexServiceError &&
+          error.retryable &&
+          serverFailures < maxServerRetries
+        ) {
+          serverFailures += 1;
+          this.stats.serverRetries += 1;
+          const waitMs = this.backoff(serverFailures);
+          this.options.onRetry?.({
+            reason: "server-error",
+            attempt: serverFailures,
+            waitMs,
+            error,
+          });
+          await this.sleep(waitMs);
+          continue;
+        }
+        throw error;
+      }
+    }
+  }
+
+  /** Feeds the remaining counts of a success envelope: at zero, wait for the window's reset. */
+  observeUsage(usage: Usage | undefined): void {
+    if (!usage) return;
+    const { remaining, resetTime } = usage.rateLimit;
+    if (remaining.perMinute <= 0 || remaining.perHour <= 0) this.holdUntil(resetTime);
+  }
+
+  /** Epoch milliseconds before which nothing is sent, or 0. */
+  get pausedUntil(): number {
+    return this.notBefore > this.now() ? this.notBefore : 0;
+  }
+
+  async idle(): Promise<void> {
+    await this.perMinute.onIdle();
+  }
+
+  private holdUntil(epochMs: number): void {
+    this.notBefore = Math.max(this.notBefore, epochMs);
+  }
+
+  private async sendNow<T>(request: () => Promise<T>): Promise<T> {
+    // Re-check after every wait: a 429 answered meanwhile may have pushed the deadline further.
+    for (let wait = this.notBefore - this.now(); wait > 0; wait = this.notBefore - this.now()) {
+      await this.sleep(wait);
+    }
+    this.stats.requests += 1;
+    return request();
+  }
+
+  private backoff(failures: number): number {
+    const base = this.options.baseBackoffMs ?? 500;
+    const cap = this.options.maxBackoffMs ?? 30_000;
+    const ceiling = Math.min(cap, base * 2 ** (failures - 1));
+    return Math.round(ceiling / 2 + (this.random() * ceiling) / 2);
+  }
+}

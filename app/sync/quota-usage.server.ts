@@ -1,0 +1,57 @@
+import prisma from "../db.server";
+import { monthlyQuotaOf, quotaMonthOf, type ContentKind } from "./content-kinds";
+import type { Tier } from "../index-service/tiers";
+
+export interface QuotaStanding {
+  kind: ContentKind;
+  used: number;
+  limit: number;
+  remaining: number;
+}
+
+/** The month's quota for a kind, less what the service reported (or the app counted) as used. */
+export async function quotaStanding(
+  shopDomain: string,
+  tier: Tier,
+  kind: ContentKind,
+  now: Date,
+): Promise<QuotaStanding> {
+  const row = await prisma.quotaUsage.findUnique({
+    where: { shopDomain_month_kind: { shopDomain, month: quotaMonthOf(now), kind } },
+  });
+  const limit = row?.limit ?? monthlyQuotaOf(tier, kind);
+  const used = row?.used ?? 0;
+  return { kind, used, limit, remaining: Math.max(0, limit - used) };
+}
+
+/** Records the service's own count after a write (`usage.quota` of the success envelope). */
+export async function recordReportedQuota(
+  shopDomain: string,
+  kind: ContentKind,
+  now: Date,
+  quota: { current: number; limit: number },
+): Promise<void> {
+  const key = { shopDomain, month: quotaMonthOf(now), kind };
+  await prisma.quotaUsage.upsert({
+    where: { shopDomain_month_kind: key },
+    create: { ...key, used: quota.current, limit: quota.limit },
+    update: { used: quota.current, limit: quota.limit },
+  });
+}
+
+/** After the service refused a write for a spent quota: nothing more of that kind this month. */
+export async function recordQuotaSpent(
+  shopDomain: string,
+  kind: ContentKind,
+  tier: Tier,
+  now: Date,
+): Promise<void> {
+  const key = { shopDomain, month: quotaMonthOf(now), kind };
+  const row = await prisma.quotaUsage.findUnique({ where: { shopDomain_month_kind: key } });
+  const limit = row?.limit ?? monthlyQuotaOf(tier, kind);
+  await prisma.quotaUsage.upsert({
+    where: { shopDomain_month_kind: key },
+    create: { ...key, used: limit, limit },
+    update: { used: limit },
+  });
+}

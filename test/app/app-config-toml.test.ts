@@ -1,0 +1,53 @@
+import { readFileSync } from "node:fs";
+import { parse } from "@iarna/toml";
+import { describe, expect, it } from "vitest";
+
+interface Subscription {
+  topics?: string[];
+  compliance_topics?: string[];
+  uri: string;
+}
+
+const toml = parse(readFileSync(`${__dirname}/../../shopify.app.toml`, "utf8")) as unknown as {
+  name: string;
+  embedded: boolean;
+  access_scopes: { scopes: string };
+  webhooks: { api_version: string; subscriptions: Subscription[] };
+};
+
+describe("shopify.app.toml", () => {
+  it("asks for read-only scopes covering products, pages and articles, and nothing to write", () => {
+    const scopes = toml.access_scopes.scopes.split(",").map((s) => s.trim());
+    expect(scopes).toEqual(expect.arrayContaining(["read_products", "read_online_store_pages"]));
+    expect(scopes.filter((s) => s.startsWith("write_"))).toEqual([]);
+    expect(scopes).not.toContain("read_content");
+  });
+
+  it("subscribes every topic the app handles, on the 2026-10 API", () => {
+    expect(toml.webhooks.api_version).toBe("2026-10");
+    const topics = toml.webhooks.subscriptions.flatMap((s) => s.topics ?? []);
+    const compliance = toml.webhooks.subscriptions.flatMap((s) => s.compliance_topics ?? []);
+    expect(topics.sort()).toEqual(
+      [
+        "app/scopes_update",
+        "app/uninstalled",
+        "bulk_operations/finish",
+        "products/create",
+        "products/delete",
+        "products/update",
+        "shop/update",
+      ].sort(),
+    );
+    expect(compliance.sort()).toEqual([
+      "customers/data_request",
+      "customers/redact",
+      "shop/redact",
+    ]);
+  });
+
+  it("points each subscription at a relative route of the app", () => {
+    for (const subscription of toml.webhooks.subscriptions) {
+      expect(subscription.uri).toMatch(/^\/webhooks\/[a-z_/]+$/);
+    }
+  });
+});

@@ -1,0 +1,303 @@
+import type { PrismaClient } from "@prisma/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fileSource } from "../../app/catalog";
+import { IndexServiceClient } from "../../app/index-service/client";
+import { RATE_LIMITS, type Tier } from "../../app/index-service/tiers";
+import { prepareAppEnvironment } from "../support/app-environment";
+import {
+  generatedStore,
+  indexableProductIds,
+  numericIdOf,
+  productLines,
+  writeExport,
+  type JsonLine,
+} from "../support/catalogue-files";
+import {
+  contentWrites,
+  indexedIds,
+  startTestEmulator,
+  type RunningEmulator,
+} from "../support/emulator";
+
+type Engine = typeof import("../../app/sync/full-sync.server");
+type Pacers = typeof import("../../app/sync/pacer");
+type Runs = typeof import("../../app/sync/sync-runs.server");
+
+let emulator: RunningEmulator;
+let prisma: PrismaClient;
+let engine: Engine;
+let Pacer: Pacers["Pacer"];
+let runs: Runs;
+let shops = 0;
+
+beforeAll(async () => {
+  await prepareAppEnvironment();
+  emulator = await startTestEmulator();
+  prisma = (await import("../../app/db.server")).default;
+  engine = await import("../../app/sync/full-sync.server");
+  ({ Pacer } = await import("../../app/sync/pacer"));
+  runs = await import("../../app/sync/sync-runs.server");
+});
+
+afterAll(async () => {
+  await emulator.close();
+});
+
+/** A shop of its own for each test: its own workspace and ledger. */
+function newShop(tier: Tier = "enterprise") {
+  const n = ++shops;
+  const domain = `shop-${n}.example.com`;
+  const workspaceId = `shop-${n}-example-com`;
+  const key = `svc_sk_test_${tier}`;
+  const client = new IndexServiceClient({ baseUrl: emulator.url, apiKey: key, workspaceId });
+  const sync = (files: string[], options: Partial<Parameters<Engine["runFullSync"]>[0]> = {}) =>
+    engine.runFullSync({
+      shopDomain: domain,
+      workspaceId,
+      primaryDomain: domain,
+      client,
+      sources: files.map((file) => ({ label: file, open: fileSource(file) })),
+      types: ["product", "page", "article"],
+      trigger: "resync",
+      pacer: new Pacer({ limits: RATE_LIMITS[tier], baseBackoffMs: 5, maxBackoffMs: 20 }),
+      ...options,
+    });
+  const index = () => indexedIds(emulator, tier, workspaceId);
+  const writes = () => contentWrites(emulator).filter((r) => r.workspaceId === workspaceId);
+  return { domain, workspaceId, client, sync, index, writes };
+}
+
+const postIds = (lines: readonly JsonLine[]) =>
+  lines
+    .filter((l) => /\/(Page|Article)\//.test(l.id) && l.isPublished === true)
+    .map((l) => `${l.id.includes("/Page/") ? "page" : "article"}-${numericIdOf(l.id)}`)
+    .sort();
+
+describe("a first sync", () => {
+  it("indexes exactly the published items, in ceil(N/100) bulk requests per kind", async () => {
+    const shop = newShop();
+    const store = generatedStore({ products: 250, pages: 12, articles: 9, seed: 11 });
+    const result = await shop.sync([writeExport(store)]);
+
+    const expectedProducts = indexableProductIds(store).sort();
+    expect(shop.index().products).toEqual(expectedProducts);
+    expect(shop.index().posts).toEqual(postIds(store));
+    // Drafts, archived, unlisted and unpublished products are among the generated ones, not sent.
+    expect(expectedProducts.length).toBeLessThan(productLines(store).length);
+
+    const bulkUpserts = shop.writes().filter((w) => w.method === "POST");
+    expect(bulkUpserts.every((w) => w.path.endsWith("/bulk"))).toBe(true);
+    expect(bulkUpserts).toHaveLength(
+      Math.ceil(expectedProducts.length / 100) + Math.ceil(postIds(store).length / 100),
+    );
+    expect(result.counts.products).toEqual({
+      sent: expectedProducts.length,
+      unchanged: 0,
+      deleted: 0,
+      overQuota: 0,
+      failed: 0,
+    });
+    expect(result.run.state).toBe("succeeded");
+  });
+});
+
+describe("a resync", () => {
+  it("sends nothing when nothing changed, only what changed otherwise, and removes what is gone", async () => {
+    const shop = newShop();
+    const store = generatedStore({ products: 60, pages: 3, articles: 3, seed: 12 });
+    await shop.sync([writeExport(store)]);
+    const before = shop.writes().length;
+
+    const unchanged = await shop.sync([writeExport(store)]);
+    expect(shop.writes()).toHaveLength(before);
+    expect(unchanged.counts.products.sent).toBe(0);
+    expect(unchanged.counts.products.unchanged).toBe(indexableProductIds(store).length);
+
+    const products = productLines(store).filter(
+      (p) => p.status === "ACTIVE" && p.onlineStoreUrl !== null,
+    );
+    const [renamed, drafted, removed] = products.slice(-3) as [JsonLine, JsonLine, JsonLine];
+    const edited = store
+      .filter((l) => l.id !== removed.id && l.__parentId !== removed.id)
+      .map((l) =>
+        l.id === renamed.id
+          ? { ...l, title: "Renamed product" }
+          : l.id === drafted.id
+            ? { ...l, status: "DRAFT" }
+            : l,
+      );
+    const changed = await shop.sync([writeExport(edited)]);
+
+    expect(changed.counts.products).toMatchObject({ sent: 1, deleted: 2, failed: 0 });
+    expect(
+      shop
+        .writes()
+        .slice(before)
+        .map((w) => `${w.method} ${w.path}`),
+    ).toEqual(["POST /products/bulk", "DELETE /products/bulk"]);
+    const index = shop.index().products;
+    expect(index).toContain(numericIdOf(renamed.id));
+    expect(index).not.toContain(numericIdOf(drafted.id));
+    expect(index).not.toContain(numericIdOf(removed.id));
+    const stored = emulator.state
+      .workspace("enterprise", shop.workspaceId)
+      ?.products.find((p) => p.id === numericIdOf(renamed.id));
+    expect(stored?.name).toBe("Renamed product");
+  });
+
+  it("deletes nothing after an export that did not complete", async () => {
+    const shop = newShop();
+    const store = generatedStore({ products: 30, seed: 13 });
+    await shop.sync([writeExport(store)]);
+    const indexed = shop.index().products;
+
+    const half = store.slice(0, Math.floor(store.length / 2));
+    const partial = await shop.sync([writeExport(half)], { exportComplete: false });
+    expect(partial.counts.products.deleted).toBe(0);
+    expect(shop.index().products).toEqual(indexed);
+  });
+});
+
+describe("rate limits and failures", () => {
+  it("after a 429, sends nothing until retryAfter has passed, then delivers everything", async () => {
+    const shop = newShop();
+    const store = generatedStore({ products: 450, seed: 14 });
+    emulator.state.clearRequests();
+    emulator.state.injectFault({
+      status: 429,
+      retryAfter: 1,
+      count: 1,
+      match: { method: "POST", path: "/products/bulk" },
+    });
+    // The fault hits the first bulk request; the emulator logs its time.
+    const result = await shop.sync([writeExport(store)]);
+
+    // A fault is answered before the key is read, so its log entry names no workspace.
+    const writes = contentWrites(emulator);
+    const limited = writes.findIndex((w) => w.status === 429);
+    expect(limited).toBeGreaterThanOrEqual(0);
+    const limitedAt = Date.parse(writes[limited]!.at);
+    for (const later of writes.slice(limited + 1)) {
+      expect(Date.parse(later.at)).toBeGreaterThanOrEqual(limitedAt + 1000);
+    }
+    expect(result.rateLimited).toBe(1);
+    expect(shop.index().products).toEqual(indexableProductIds(store).sort());
+  });
+
+  it("retries 5xx and network failures with backoff and delivers everything", async () => {
+    const shop = newShop();
+    const store = generatedStore({ products: 120, seed: 15 });
+    emulator.state.injectFault({ status: 503, count: 3, match: { path: "/products/bulk" } });
+    emulator.state.injectFault({ disconnect: true, count: 1, match: { path: "/products/bulk" } });
+    const result = await shop.sync([writeExport(store)]);
+    expect(result.run.state).toBe("succeeded");
+    expect(shop.index().products).toEqual(indexableProductIds(store).sort());
+  });
+
+  it("halves a batch the service finds too large", async () => {
+    const shop = newShop();
+    const store = generatedStore({ products: 90, seed: 16 });
+    emulator.state.clearRequests();
+    emulator.state.injectFault({ status: 413, count: 1, match: { path: "/products/bulk" } });
+    await shop.sync([writeExport(store)]);
+    const sizes = contentWrites(emulator).map((w) => w.status);
+    expect(sizes).toEqual([413, 200, 200]);
+    expect(shop.index().products).toEqual(indexableProductIds(store).sort());
+  });
+
+  it("retries an item the service refused once, then reports it as failed", async () => {
+    const shop = newShop();
+    const store = generatedStore({ products: 20, seed: 17 });
+    const target = productLines(store).find(
+      (p) => p.status === "ACTIVE" && p.onlineStoreUrl !== null,
+    )!;
+    // The service refuses an item without a name (the bulk answer lists it in failedItems).
+    const edited = store.map((l) => (l.id === target.id ? { ...l, title: "" } : l));
+    const result = await shop.sync([writeExport(edited)]);
+    expect(result.counts.products.failed).toBe(1);
+    expect(shop.writes().filter((w) => w.method === "POST")).toHaveLength(2);
+    const item = await prisma.syncItem.findFirstOrThrow({
+      where: { runId: result.run.id, status: "failed" },
+    });
+    expect(item.itemId).toBe(numericIdOf(target.id));
+    expect(item.error).toMatch(/name/i);
+  });
+
+  it("stops with the reason on a revoked key, keeps what is owed, and delivers it once the key works", async () => {
+    const shop = newShop("starter");
+    const store = generatedStore({ products: 40, seed: 18 });
+    const file = writeExport(store);
+    emulator.state.revokeKey("svc_sk_test_starter");
+    try {
+      const error = await shop.sync([file], { tier: "starter" }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(engine.SyncStoppedError);
+      const stopped = error as InstanceType<Engine["SyncStoppedError"]>;
+      expect(stopped.run.state).toBe("failed");
+      expect(stopped.run.errorCode).toBe("UNAUTHORIZED");
+      expect(
+        await prisma.syncItem.count({ where: { runId: stopped.run.id, status: "pending" } }),
+      ).toBeGreaterThan(0);
+      expect(shop.index().products).toEqual([]);
+    } finally {
+      emulator.state.restoreKey("svc_sk_test_starter");
+    }
+    await shop.sync([file], { tier: "starter" });
+    expect(shop.index().products).toEqual(indexableProductIds(store).sort());
+  });
+});
+
+describe("monthly quota", () => {
+  it("sends the most deserving products within the quota and reports the rest as over quota", async () => {
+    const shop = newShop("personal");
+    const store = generatedStore({ products: 320, seed: 19 });
+    const result = await shop.sync([writeExport(store)], { tier: "personal" });
+    const indexable = indexableProductIds(store);
+    expect(indexable.length).toBeGreaterThan(200);
+
+    expect(result.counts.products.sent).toBe(200);
+    expect(result.counts.products.overQuota).toBe(indexable.length - 200);
+    expect(shop.index().products).toHaveLength(200);
+    const held = await prisma.syncItem.findMany({
+      where: { runId: result.run.id, status: "over_quota" },
+    });
+    expect(held[0]?.error).toMatch(/quota of 200 products is used up; it resets on \d{4}-\d{2}-01/);
+    // Buyable products go first: nothing out of stock is indexed while a buyable one waits.
+    const heldStock = new Set(held.map((h) => h.stockStatus));
+    const sentOutOfStock = await prisma.syncItem.count({
+      where: { runId: result.run.id, status: "sent", stockStatus: "outofstock" },
+    });
+    if (heldStock.has("instock")) expect(sentOutOfStock).toBe(0);
+  });
+});
+
+describe("durable runs", () => {
+  it("a shop has one run at a time", async () => {
+    const shop = newShop();
+    const first = await runs.startRun({
+      shopDomain: shop.domain,
+      workspaceId: shop.workspaceId,
+      trigger: "resync",
+      sources: ["a"],
+      exportedTypes: ["product"],
+    });
+    await expect(
+      runs.startRun({
+        shopDomain: shop.domain,
+        workspaceId: shop.workspaceId,
+        trigger: "resync",
+        sources: ["b"],
+        exportedTypes: ["product"],
+      }),
+    ).rejects.toBeInstanceOf(runs.RunInProgressError);
+    await expect(shop.sync([writeExport([])])).rejects.toBeInstanceOf(runs.RunInProgressError);
+    await runs.finishRun(first.id, { state: "succeeded" });
+  });
+
+  it("refuses a malformed export, naming the line, before sending anything", async () => {
+    const shop = newShop();
+    const store = generatedStore({ products: 5, seed: 20 }).map((l) => JSON.stringify(l));
+    store.splice(3, 0, '{"id": "gid://shopify/Product/1", "title": ');
+    await expect(shop.sync([writeExport(store)])).rejects.toThrow(/Line 4 /);
+    expect(shop.writes()).toHaveLength(0);
+  });
+});
