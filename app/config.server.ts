@@ -31,7 +31,9 @@ export class ConfigurationError extends Error {
 
 const NODE_ENVS = ["development", "production", "test"] as const;
 
-export function readConfig(env: NodeJS.ProcessEnv = process.env): AppEnvironment {
+export function readConfig(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): AppEnvironment {
   const problems: string[] = [];
   const text = (name: string, fix: string): string => {
     const value = env[name]?.trim();

@@ -1,7 +1,7 @@
 /** The embedded default: a SQLite file beside the schema, created and migrated by `npm run setup`. */
 export const DEFAULT_DATABASE_URL = "file:./prisma/app.db";
 
-export function databaseUrlFrom(env: NodeJS.ProcessEnv): string {
+export function databaseUrlFrom(env: Readonly<Record<string, string | undefined>>): string {
   const url = env.DATABASE_URL?.trim();
   return url ? url : DEFAULT_DATABASE_URL;
 }

@@ -1,13 +1,9 @@
 import "@shopify/shopify-app-remix/adapters/node";
-import {
-  ApiVersion,
-  AppDistribution,
-  shopifyApp,
-  type AdminApiContext,
-} from "@shopify/shopify-app-remix/server";
+import { ApiVersion, AppDistribution, shopifyApp } from "@shopify/shopify-app-remix/server";
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
 import { config } from "./config.server";
 import prisma from "./db.server";
+import type { AdminGraphql } from "./catalog/admin-graphql";
 import { readShopInfo } from "./catalog/shop-info";
 import { recordInstalledShop } from "./models/shops.server";
 
@@ -40,7 +36,7 @@ const shopify = shopifyApp({
 export async function recordShopAfterAuth(
   shopDomain: string,
   scope: string | undefined,
-  admin: Pick<AdminApiContext, "graphql">,
+  admin: AdminGraphql,
 ): Promise<void> {
   const info = await readShopInfo(admin);
   await recordInstalledShop({
