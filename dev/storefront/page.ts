@@ -1,0 +1,152 @@
+/**
+ * The fake storefront's HTML. The widget markup is what blocks/chat-widget.liquid renders (same
+ * data attributes, same labels JSON from the extension's locales, the launcher with `defer`), so
+ * the browser tests exercise the widget exactly as a theme would load it. The page's own styles
+ * are deliberately hostile, to show that nothing of the theme reaches into the widget.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const EXTENSION_DIR = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  "../../extensions/chat-widget",
+);
+
+/** What the app embed block's settings and the shop give the block. */
+export interface WidgetSettings {
+  title: string;
+  greeting: string;
+  accent: string;
+  position: "bottom-right" | "bottom-left";
+  /** One per line, as the merchant types them in the theme editor. */
+  prompts: string;
+  locale: string;
+  currency: string;
+}
+
+export const DEFAULT_SETTINGS: WidgetSettings = {
+  title: "",
+  greeting: "",
+  accent: "#1f4fd1",
+  position: "bottom-right",
+  prompts: "Do you have café mugs?\nWhat are your shipping options?",
+  locale: "en",
+  currency: "EUR",
+};
+
+export interface ServiceConfig {
+  apiUrl: string;
+  publishableKey: string;
+  workspaceId: string;
+}
+
+export function escapeHtml(value: string): string {
+  return value.replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c,
+  );
+}
+
+/** The labels JSON the block's snippet renders for a locale (English when unknown). */
+export function labelsJson(locale: string): string {
+  const file = (code: string) => path.join(EXTENSION_DIR, "locales", `${code}.json`);
+  let raw: string;
+  try {
+    raw = readFileSync(file(locale.split("-")[0] ?? "en"), "utf8");
+  } catch {
+    raw = readFileSync(file("en.default"), "utf8");
+  }
+  const parsed = JSON.parse(raw) as { chat_widget: { labels: Record<string, string> } };
+  return JSON.stringify(parsed.chat_widget.labels);
+}
+
+/** The markup of blocks/chat-widget.liquid with the metafield and settings filled in. */
+export function widgetMarkup(
+  service: ServiceConfig,
+  s: WidgetSettings,
+  assetBase = "/assets",
+): string {
+  const attrs: Record<string, string> = {
+    "data-api-url": service.apiUrl,
+    "data-publishable-key": service.publishableKey,
+    "data-workspace-id": service.workspaceId,
+    "data-locale": s.locale,
+    "data-currency": s.currency,
+    "data-title": s.title,
+    "data-greeting": s.greeting,
+    "data-accent": s.accent,
+    "data-position": s.position,
+    "data-prompts": s.prompts,
+    "data-labels": labelsJson(s.locale),
+    "data-chat-src": `${assetBase}/chat-widget.js`,
+    "data-offer-src": `${assetBase}/chat-offer.js`,
+  };
+  const list = Object.entries(attrs)
+    .map(([name, value]) => `\n    ${name}="${escapeHtml(value)}"`)
+    .join("");
+  return (
+    `<div\n    data-chat-widget${list}\n  ></div>\n` +
+    `  <script src="${assetBase}/chat-launcher.js" defer="defer"></script>`
+  );
+}
+
+const THEME_CSS = `
+  * { box-sizing: content-box; }
+  body { margin: 0; font: 18px/1.6 Georgia, serif; color: #222; background: #faf7f2; }
+  header, main, footer { max-width: 760px; margin: 0 auto; padding: 24px; }
+  nav a { margin-right: 16px; color: #8a3b12; }
+  /* Hostile rules a theme might have: none of them may reach the widget. */
+  div { letter-spacing: 0.1em; }
+  button { all: unset; background: hotpink !important; color: yellow !important; font-size: 40px; }
+  textarea, input { border: 4px dashed red; font-size: 30px; }
+  p { text-transform: uppercase; }
+  [role="dialog"] { display: none !important; }
+  svg { width: 200px !important; height: 200px !important; }
+`;
+
+export interface PageOptions {
+  title: string;
+  body: string;
+  lang: string;
+  widget?: string;
+}
+
+export function page({ title, body, lang, widget }: PageOptions): string {
+  return `<!doctype html>
+<html lang="${escapeHtml(lang)}">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>${escapeHtml(title)} – Preview storefront</title>
+  <style>${THEME_CSS}</style>
+</head>
+<body>
+  <header>
+    <nav aria-label="Main"><a href="/">Home</a><a href="/products/cafe-mug">Café mug</a><a href="/pages/shipping">Shipping</a></nav>
+  </header>
+  <main>
+    <h1>${escapeHtml(title)}</h1>
+    ${body}
+  </main>
+  <footer><p>Preview storefront for the chat widget.</p></footer>
+  ${widget ?? ""}
+</body>
+</html>
+`;
+}
+
+export const PAGES: Record<string, { title: string; body: string }> = {
+  "/": {
+    title: "Home",
+    body: "<p>Welcome to the preview shop. Hand-made ceramics, roasted coffee and more.</p>",
+  },
+  "/products/cafe-mug": {
+    title: "Café mug",
+    body: "<p>A stoneware mug for your morning café au lait.</p><p>€18.00</p>",
+  },
+  "/pages/shipping": {
+    title: "Shipping",
+    body: "<p>We ship within 2 working days.</p>",
+  },
+};

@@ -1,0 +1,158 @@
+/**
+ * A preview storefront on loopback: a fake shop page with the chat widget included exactly as the
+ * app embed block includes it, talking to the given service (the emulator in tests and demos).
+ *
+ *   const preview = await startStorefrontPreview({ port: 0, emulatorUrl, publishableKey, workspaceId });
+ *   // preview.url → http://127.0.0.1:<port>/
+ *
+ * Query parameters override the block's settings per page load: title, greeting, accent,
+ * position, prompts, locale, currency; `widget=0` leaves the widget out (for baselines).
+ * `/images/<name>.svg` is a generated product picture, for seeded products.
+ * Assets are read from extensions/chat-widget/assets at each request, so a rebuild shows at once.
+ */
+import { readFile } from "node:fs/promises";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  DEFAULT_SETTINGS,
+  PAGES,
+  escapeHtml,
+  page,
+  widgetMarkup,
+  type WidgetSettings,
+} from "./page";
+
+const ASSETS_DIR = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  "../../extensions/chat-widget/assets",
+);
+
+const TYPES: Record<string, string> = {
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+};
+
+export interface StorefrontPreviewOptions {
+  /** 0 picks a free port. */
+  port?: number;
+  host?: string;
+  /** The service's base URL (the emulator's). */
+  emulatorUrl: string;
+  publishableKey: string;
+  workspaceId: string;
+  /** Block settings for every page (query parameters override them per request). */
+  settings?: Partial<WidgetSettings>;
+}
+
+export interface StorefrontPreview {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+const SETTING_NAMES = Object.keys(DEFAULT_SETTINGS) as (keyof WidgetSettings)[];
+
+function settingsFrom(base: WidgetSettings, query: URLSearchParams): WidgetSettings {
+  const settings = { ...base };
+  for (const name of SETTING_NAMES) {
+    const value = query.get(name);
+    if (value !== null) (settings as Record<string, string>)[name] = value;
+  }
+  return settings;
+}
+
+async function serveAsset(res: ServerResponse, name: string): Promise<void> {
+  if (!/^[\w.-]+$/.test(name)) return notFound(res);
+  try {
+    const bytes = await readFile(path.join(ASSETS_DIR, name));
+    res.writeHead(200, {
+      "Content-Type": TYPES[path.extname(name)] ?? "application/octet-stream",
+      "Content-Length": bytes.length,
+      "Cache-Control": "no-cache",
+    });
+    res.end(bytes);
+  } catch {
+    notFound(res);
+  }
+}
+
+/** A generated product picture: a tinted square with the name's initial. */
+function servePicture(res: ServerResponse, name: string): void {
+  const base = decodeURIComponent(name).replace(/\.svg$/, "");
+  let hue = 0;
+  for (const ch of base) hue = (hue * 31 + ch.codePointAt(0)!) % 360;
+  const initial = escapeHtml(base.charAt(0).toUpperCase() || "?");
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 120 120" width="120" height="120">` +
+    `<rect width="120" height="120" fill="hsl(${hue} 45% 82%)"/>` +
+    `<text x="60" y="76" font-family="sans-serif" font-size="48" text-anchor="middle" fill="hsl(${hue} 40% 30%)">${initial}</text></svg>`;
+  res.writeHead(200, { "Content-Type": "image/svg+xml", "Cache-Control": "max-age=3600" });
+  res.end(svg);
+}
+
+function notFound(res: ServerResponse): void {
+  res.writeHead(404, { "Content-Type": "text/plain; charset=utf-8" });
+  res.end("Not found");
+}
+
+export async function startStorefrontPreview(
+  options: StorefrontPreviewOptions,
+): Promise<StorefrontPreview> {
+  const base: WidgetSettings = { ...DEFAULT_SETTINGS, ...options.settings };
+  const service = {
+    apiUrl: options.emulatorUrl.replace(/\/+$/, ""),
+    publishableKey: options.publishableKey,
+    workspaceId: options.workspaceId,
+  };
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? "/", "http://preview.invalid");
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      res.writeHead(405, { Allow: "GET, HEAD" });
+      return res.end();
+    }
+    if (url.pathname.startsWith("/assets/")) return serveAsset(res, url.pathname.slice(8));
+    if (url.pathname.startsWith("/images/")) return servePicture(res, url.pathname.slice(8));
+    if (url.pathname === "/favicon.ico") {
+      res.writeHead(204);
+      return res.end();
+    }
+    const content = PAGES[url.pathname];
+    if (!content) return notFound(res);
+    const settings = settingsFrom(base, url.searchParams);
+    const html = page({
+      ...content,
+      lang: settings.locale,
+      widget: url.searchParams.get("widget") === "0" ? "" : widgetMarkup(service, settings),
+    });
+    res.writeHead(200, { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" });
+    res.end(html);
+  };
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => {
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    });
+  });
+  const host = options.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${host}:${port}/`,
+    port,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((err) => (err ? reject(err) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}

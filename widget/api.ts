@@ -1,0 +1,82 @@
+/**
+ * The widget's two calls to the service, made from the shopper's browser with the publishable
+ * key only: POST /chat (streamed NDJSON) and POST /feedback.
+ */
+import type { WidgetConfig } from "./config";
+import type { Rating, Turn } from "./model";
+
+export type Failure =
+  | { kind: "network" }
+  | { kind: "auth" }
+  | { kind: "rate"; seconds: number }
+  | { kind: "http"; status: number };
+
+/** Used when a 429 names no wait at all. */
+const DEFAULT_RETRY_SECONDS = 30;
+
+function headers(cfg: WidgetConfig): Record<string, string> {
+  const h: Record<string, string> = {
+    Authorization: `Bearer ${cfg.publishableKey}`,
+    "Content-Type": "application/json",
+  };
+  if (cfg.workspaceId) h["X-Workspace-ID"] = cfg.workspaceId;
+  return h;
+}
+
+/**
+ * Seconds to wait after a 429: the larger of the body's `retryAfter` (seconds, see
+ * docs/service-gaps.md) and a `Retry-After` header in seconds, when the service exposes it.
+ */
+export async function retryAfterSeconds(res: Response): Promise<number> {
+  const body = (await res.json().catch(() => ({}))) as { retryAfter?: unknown };
+  const seconds = Math.ceil(
+    Math.max(Number(body.retryAfter) || 0, Number(res.headers.get("Retry-After")) || 0),
+  );
+  return seconds > 0 ? seconds : DEFAULT_RETRY_SECONDS;
+}
+
+export async function postChat(
+  cfg: WidgetConfig,
+  threadId: string,
+  turn: Turn,
+  signal: AbortSignal,
+): Promise<Response | Failure> {
+  let res: Response;
+  try {
+    res = await fetch(`${cfg.apiUrl}/chat`, {
+      method: "POST",
+      headers: { ...headers(cfg), Accept: "application/x-ndjson" },
+      body: JSON.stringify({
+        message: turn.message,
+        threadId,
+        stream: true,
+        ...(turn.offerResponse ? { offerResponse: turn.offerResponse } : {}),
+      }),
+      signal,
+    });
+  } catch (err) {
+    if (signal.aborted) throw err;
+    return { kind: "network" };
+  }
+  if (res.ok && res.body) return res;
+  if (res.status === 429) return { kind: "rate", seconds: await retryAfterSeconds(res) };
+  if (res.status === 401 || res.status === 403) return { kind: "auth" };
+  return { kind: "http", status: res.status };
+}
+
+export function postFeedback(
+  cfg: WidgetConfig,
+  threadId: string,
+  rating: Rating,
+  messageIndex: number,
+): Promise<boolean> {
+  return fetch(`${cfg.apiUrl}/feedback`, {
+    method: "POST",
+    headers: headers(cfg),
+    body: JSON.stringify({ threadId, rating, messageIndex }),
+    keepalive: true,
+  }).then(
+    (res) => res.ok,
+    () => false,
+  );
+}

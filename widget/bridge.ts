@@ -1,0 +1,57 @@
+/**
+ * The contract between the assets. The launcher (loaded with every page) injects the chat asset
+ * on first interaction or when the browser is idle; the chat asset registers itself under
+ * CHAT_GLOBAL and the launcher mounts it into the shadow root it already owns. The chat injects
+ * the offer asset (next to itself) when the first domain offer arrives; it registers under
+ * OFFER_GLOBAL.
+ */
+import type { Labels } from "./labels";
+import type { OfferResponse } from "./model";
+
+export const CHAT_GLOBAL = "__catalogChatWidget";
+export const OFFER_GLOBAL = "__catalogChatOffer";
+
+export interface ChatController {
+  open(): void;
+  close(): void;
+}
+
+export interface ChatModule {
+  mount(host: HTMLElement, root: ShadowRoot, launcher: HTMLButtonElement): ChatController;
+}
+
+export interface OfferModule {
+  offerNodes(
+    data: unknown,
+    answered: boolean,
+    labels: Labels,
+    answer: (response: OfferResponse, label: string) => void,
+  ): Node[];
+}
+
+declare global {
+  interface Window {
+    [CHAT_GLOBAL]?: ChatModule;
+    [OFFER_GLOBAL]?: OfferModule;
+  }
+}
+
+/** Loads a classic script once and resolves with what it registered under `name`. */
+export function loadScript<K extends typeof CHAT_GLOBAL | typeof OFFER_GLOBAL>(
+  src: string,
+  name: K,
+): Promise<NonNullable<Window[K]>> {
+  return new Promise((resolve, reject) => {
+    const done = () => {
+      const mod = window[name];
+      if (mod) resolve(mod as NonNullable<Window[K]>);
+      else reject(new Error(name));
+    };
+    if (window[name]) return done();
+    const tag = document.createElement("script");
+    tag.src = src;
+    tag.onload = done;
+    tag.onerror = done;
+    document.head.append(tag);
+  });
+}

@@ -1,0 +1,170 @@
+/**
+ * Builds the DOM of each transcript entry. Everything the service sends ends up in Text nodes or
+ * in checked attributes (http/https URLs), never in innerHTML.
+ */
+import type { OfferModule } from "./bridge";
+import { h, icon, ICONS, uid } from "./dom";
+import type { Labels } from "./labels";
+import { parseBlocks, toNodes } from "./markdown";
+import type { Entry, OfferResponse, PostItem, ProductItem, Rating } from "./model";
+
+export type BotEntry = Extract<Entry, { k: "bot" }>;
+export type OfferEntry = Extract<Entry, { k: "offer" }>;
+export type ErrorEntry = Extract<Entry, { k: "error" }>;
+
+export interface RenderContext {
+  labels: Labels;
+  price(n: number): string;
+  onPrompt(text: string): void;
+  /** The offer asset, loaded on first use. */
+  offers(): Promise<OfferModule>;
+  onOffer(entry: OfferEntry, response: OfferResponse, label: string): void;
+  onRate(entry: BotEntry, rating: Rating): void;
+  onRetry(entry: ErrorEntry): void;
+}
+
+export function fillBubble(bubble: HTMLElement, text: string): void {
+  bubble.replaceChildren(...toNodes(parseBlocks(text)));
+}
+
+/** What a screen reader hears when a bubble is complete: its text, with who said it. */
+export function bubbleText(el: HTMLElement | undefined): string {
+  return [...(el?.querySelectorAll(".who,p,li") ?? [])].map((n) => n.textContent).join(" ");
+}
+
+function botElement(entry: BotEntry, ctx: RenderContext): HTMLElement {
+  const { labels } = ctx;
+  const isAgent = entry.agent !== undefined;
+  const bubble = h("div", { class: "bubble" });
+  fillBubble(bubble, entry.text);
+  const who = isAgent
+    ? h("p", { class: "who" }, entry.agent || labels.agent)
+    : h("span", { class: "sr" }, `${labels.assistant}:`);
+  const el = h("div", { class: isAgent ? "msg bot agent" : "msg bot" }, who, bubble);
+  if (entry.stopped) el.append(h("p", { class: "note" }, labels.stopped));
+  if (entry.done && entry.index !== undefined && !isAgent) el.append(ratingElement(entry, ctx));
+  if (!entry.done) el.setAttribute("aria-busy", "true");
+  return el;
+}
+
+function ratingElement(entry: BotEntry, ctx: RenderContext): HTMLElement {
+  const { labels } = ctx;
+  const group = h("div", { class: "rate" });
+  const make = (rating: Rating, label: string) => {
+    const pressed = entry.rating === rating;
+    const button = h(
+      "button",
+      {
+        type: "button",
+        class: `icon-btn ${rating}`,
+        "aria-label": label,
+        "aria-pressed": String(pressed),
+      },
+      icon(ICONS.thumb, 16),
+    );
+    button.addEventListener("click", () => ctx.onRate(entry, rating));
+    return button;
+  };
+  group.append(make("positive", labels.helpful), make("negative", labels.unhelpful));
+  if (entry.rating) group.append(h("span", { class: "thanks" }, labels.thanks));
+  return group;
+}
+
+function productCard(item: ProductItem, ctx: RenderContext): HTMLElement {
+  const content = [
+    item.image && h("img", { src: item.image, alt: "", loading: "lazy" }),
+    h("span", { class: "name" }, item.name),
+    item.price !== undefined ? h("span", { class: "price" }, ctx.price(item.price)) : undefined,
+  ];
+  return h(
+    "li",
+    { class: "card" },
+    item.url ? h("a", { href: item.url }, ...content) : h("div", {}, ...content),
+  );
+}
+
+function postCard(item: PostItem): HTMLElement {
+  const title = h("span", { class: "title" }, item.title);
+  return h(
+    "li",
+    { class: "post", "data-post-id": item.id },
+    item.url ? h("a", { href: item.url }, title) : title,
+    h("p", { class: "summary" }, item.summary || item.excerpt),
+  );
+}
+
+export function updatePostSummary(root: ParentNode, item: PostItem): void {
+  for (const li of root.querySelectorAll<HTMLElement>("li.post")) {
+    if (li.dataset.postId === item.id) {
+      const summary = li.querySelector(".summary");
+      if (summary) summary.textContent = item.summary || item.excerpt;
+    }
+  }
+}
+
+export function renderEntry(entry: Entry, ctx: RenderContext): HTMLElement {
+  const { labels } = ctx;
+  switch (entry.k) {
+    case "user":
+      return h(
+        "div",
+        { class: "msg user" },
+        h("span", { class: "sr" }, `${labels.you}:`),
+        h("div", { class: "bubble" }, entry.text),
+      );
+    case "bot":
+      return botElement(entry, ctx);
+    case "products":
+      return h(
+        "ul",
+        { class: "cards", "aria-label": labels.products },
+        ...entry.items.map((item) => productCard(item, ctx)),
+      );
+    case "posts":
+      return h(
+        "ul",
+        { class: "posts", "aria-label": labels.articles },
+        ...entry.items.map(postCard),
+      );
+    case "prompts": {
+      const group = h("div", { class: "chips", role: "group", "aria-label": labels.suggestions });
+      for (const text of entry.items) {
+        const chip = h("button", { type: "button", class: "chip" }, text);
+        chip.addEventListener("click", () => ctx.onPrompt(text));
+        group.append(chip);
+      }
+      return group;
+    }
+    case "offer": {
+      const el = h("div", { class: "offer", "aria-busy": "true" });
+      const hide = () => (el.hidden = !el.firstChild);
+      ctx.offers().then((mod) => {
+        el.removeAttribute("aria-busy");
+        el.append(
+          ...mod.offerNodes(entry.data, !!entry.answered, labels, (response, label) =>
+            ctx.onOffer(entry, response, label),
+          ),
+        );
+        hide();
+      }, hide);
+      return el;
+    }
+    case "notice":
+      return h("p", { class: "notice" }, entry.text);
+    case "error": {
+      const id = uid("err");
+      const retry = h(
+        "button",
+        { type: "button", class: "btn", "aria-describedby": id },
+        labels.retry,
+      );
+      const wait = (entry.retryAt ?? 0) - Date.now();
+      if (wait > 0) {
+        retry.disabled = true;
+        setTimeout(() => (retry.disabled = false), wait);
+      }
+      retry.addEventListener("click", () => ctx.onRetry(entry));
+      return h("div", { class: "error" }, h("p", { id }, entry.text), retry);
+    }
+  }
+}
