@@ -16,6 +16,17 @@ export interface AppEnvironment {
   /** Base URL of the hosted search and chat service. */
   indexApiUrl: string;
   shopCustomDomain: string | undefined;
+  /**
+   * The offline demo (npm run demo): one demo shop whose Admin API is the local fake. Never in
+   * production.
+   */
+  demo: DemoShop | undefined;
+}
+
+export interface DemoShop {
+  shopDomain: string;
+  adminGraphqlUrl: string;
+  accessToken: string;
 }
 
 export class ConfigurationError extends Error {
@@ -104,6 +115,8 @@ export function readConfig(
     nodeEnv === "production" ? undefined : "http://127.0.0.1:4010",
   );
 
+  const demo = readDemoShop(env, nodeEnv, problems);
+
   if (problems.length > 0) throw new ConfigurationError(problems);
   return {
     nodeEnv,
@@ -115,6 +128,31 @@ export function readConfig(
     encryptionKey,
     indexApiUrl,
     shopCustomDomain: env.SHOP_CUSTOM_DOMAIN?.trim() || undefined,
+    demo,
+  };
+}
+
+function readDemoShop(
+  env: Readonly<Record<string, string | undefined>>,
+  nodeEnv: AppEnvironment["nodeEnv"],
+  problems: string[],
+): DemoShop | undefined {
+  const shopDomain = env.DEMO_SHOP?.trim();
+  if (!shopDomain) return undefined;
+  if (nodeEnv === "production") {
+    problems.push("DEMO_SHOP is set: the offline demo can never run with NODE_ENV=production");
+    return undefined;
+  }
+  const adminGraphqlUrl = env.DEMO_ADMIN_GRAPHQL_URL?.trim() ?? "";
+  if (!/^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?\//.test(adminGraphqlUrl)) {
+    problems.push(
+      "DEMO_ADMIN_GRAPHQL_URL must be the local fake Admin API on loopback (http://127.0.0.1:<port>/admin/api/…)",
+    );
+  }
+  return {
+    shopDomain,
+    adminGraphqlUrl,
+    accessToken: env.DEMO_ADMIN_TOKEN?.trim() || "shpat_fake_token",
   };
 }
 

@@ -15,3 +15,5 @@ export * from "./priority";
 export * from "./storefront-url";
 export * from "./admin-graphql";
 export * from "./shop-info";
+export * from "./bulk-operation";
+export * from "./admin-http-client";

@@ -65,6 +65,14 @@ export async function deleteAllShopData(shopDomain: string): Promise<void> {
   await prisma.$transaction([
     prisma.session.deleteMany({ where: { shop: shopDomain } }),
     prisma.complianceRequest.deleteMany({ where: { shopDomain } }),
+    // A run's staged items go with it (cascade).
+    prisma.syncRun.deleteMany({ where: { shopDomain } }),
+    prisma.bulkExport.deleteMany({ where: { shopDomain } }),
+    prisma.indexedItem.deleteMany({ where: { shopDomain } }),
+    prisma.quotaUsage.deleteMany({ where: { shopDomain } }),
+    prisma.pendingChange.deleteMany({ where: { shopDomain } }),
+    prisma.webhookReceipt.deleteMany({ where: { shopDomain } }),
+    prisma.shopLease.deleteMany({ where: { shopDomain } }),
     prisma.shop.deleteMany({ where: { shopDomain } }),
   ]);
 }
@@ -93,4 +101,27 @@ export interface SyncChoices {
 
 export async function saveSyncChoices(shopDomain: string, choices: SyncChoices): Promise<void> {
   await prisma.shop.update({ where: { shopDomain }, data: choices });
+}
+
+/** Sync stops for the shop until the merchant fixes what the reason names. */
+export async function pauseShop(
+  shopDomain: string,
+  reason: { code: string; message: string; url?: string },
+): Promise<void> {
+  await prisma.shop.updateMany({
+    where: { shopDomain, state: { not: "uninstalled" } },
+    data: {
+      state: "paused",
+      pauseCode: reason.code,
+      pauseReason: reason.message,
+      pauseUrl: reason.url ?? null,
+    },
+  });
+}
+
+export async function resumeShop(shopDomain: string): Promise<void> {
+  await prisma.shop.updateMany({
+    where: { shopDomain, state: "paused" },
+    data: { state: "active", pauseCode: null, pauseReason: null, pauseUrl: null },
+  });
 }
