@@ -1,6 +1,7 @@
 import type { SyncProgress } from "../sync/full-sync.server";
 
 const PHASES: Record<SyncProgress["phase"], string> = {
+  request: "exporting from Shopify",
   export: "reading export",
   plan: "planning",
   send: "sending",

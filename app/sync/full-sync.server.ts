@@ -121,7 +121,13 @@ export async function runFullSync(options: FullSyncOptions): Promise<FullSyncRes
   try {
     if (run.phase === "export") {
       await prisma.syncItem.deleteMany({ where: { runId: run.id } });
-      await updateRun(run.id, { productsUnchanged: 0, postsUnchanged: 0, tier });
+      await updateRun(run.id, {
+        productsUnchanged: 0,
+        postsUnchanged: 0,
+        tier,
+        productsTotal: exports.reduce((n, e) => n + e.scan.items.Product, 0),
+        postsTotal: exports.reduce((n, e) => n + e.scan.items.Page + e.scan.items.Article, 0),
+      });
       await stageExport({
         runId: run.id,
         scope,
@@ -133,8 +139,6 @@ export async function runFullSync(options: FullSyncOptions): Promise<FullSyncRes
       run = await updateRun(run.id, {
         phase: "plan",
         exportComplete: options.exportComplete ?? true,
-        productsTotal: exports.reduce((n, e) => n + e.scan.items.Product, 0),
-        postsTotal: exports.reduce((n, e) => n + e.scan.items.Page + e.scan.items.Article, 0),
       });
     }
     if (run.phase === "plan") {

@@ -3,7 +3,8 @@ import prisma from "../db.server";
 import type { ContentKind } from "./content-kinds";
 
 export type SyncTrigger = "install" | "resync" | "cli" | "reconcile";
-export type SyncPhase = "export" | "plan" | "send" | "clean" | "done";
+/** request: waiting for Shopify's export; then reading it, planning, sending, cleaning up. */
+export type SyncPhase = "request" | "export" | "plan" | "send" | "clean" | "done";
 export type SyncItemStatus = "pending" | "sent" | "failed" | "over_quota";
 
 export class RunInProgressError extends Error {
@@ -21,6 +22,8 @@ export interface NewRun {
   trigger: SyncTrigger;
   sources: string[];
   exportedTypes: readonly string[];
+  /** "request" when the export must first be asked of Shopify. */
+  phase?: SyncPhase;
 }
 
 /** Starts a shop's run; a shop has one unfinished run at a time (a unique column enforces it). */

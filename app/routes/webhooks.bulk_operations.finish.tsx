@@ -1,0 +1,15 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { authenticate } from "../shopify.server";
+import { noteBulkOperationFinished } from "../sync/shop-sync.server";
+
+export const action = async ({ request }: ActionFunctionArgs) => {
+  const { shop, payload } = await authenticate.webhook(request);
+  const operationId = (payload as { admin_graphql_api_id?: unknown }).admin_graphql_api_id;
+  if (typeof operationId !== "string") {
+    return new Response("bulk_operations/finish payload has no admin_graphql_api_id", {
+      status: 400,
+    });
+  }
+  await noteBulkOperationFinished(shop, operationId);
+  return new Response();
+};

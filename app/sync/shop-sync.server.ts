@@ -1,0 +1,222 @@
+import type { BulkExport, SyncRun } from "@prisma/client";
+import {
+  ARTICLES_BULK_QUERY,
+  FINISHED_BULK_STATUSES,
+  PAGES_BULK_QUERY,
+  PRODUCTS_BULK_QUERY,
+  readBulkOperation,
+  startBulkQuery,
+  urlSource,
+  type AdminGraphql,
+  type BulkSource,
+} from "../catalog";
+import prisma from "../db.server";
+import { isTier } from "../index-service/tiers";
+import { findShop, pauseShop, resumeShop } from "../models/shops.server";
+import { adminFor } from "../shopify-admin.server";
+import type { CatalogueType } from "./catalogue-entry";
+import { runFullSync, SyncStoppedError } from "./full-sync.server";
+import { serviceClientFor, ShopNotConnectedError } from "./shop-service.server";
+import { exportStopReason, stopReasonOf, type StopReason } from "./stop-reasons";
+import { finishRun, startRun, updateRun, type SyncTrigger } from "./sync-runs.server";
+
+const BULK_QUERIES: Record<CatalogueType, string> = {
+  product: PRODUCTS_BULK_QUERY,
+  page: PAGES_BULK_QUERY,
+  article: ARTICLES_BULK_QUERY,
+};
+
+export interface ExportTiming {
+  /** How often the database is checked for the finish webhook's notice. */
+  checkEveryMs: number;
+  /** How long the webhook may be late before the app asks Shopify itself. */
+  webhookGraceMs: number;
+  /** How often Shopify is asked once the webhook is late. */
+  pollEveryMs: number;
+}
+
+export const DEFAULT_EXPORT_TIMING: ExportTiming = {
+  checkEveryMs: 500,
+  webhookGraceMs: 10_000,
+  pollEveryMs: 5_000,
+};
+
+const running = new Set<string>();
+
+/** The types the shop chose to sync (Settings). */
+function chosenTypes(shop: {
+  syncProducts: boolean;
+  syncPages: boolean;
+  syncArticles: boolean;
+}): CatalogueType[] {
+  return [
+    ...(shop.syncProducts ? (["product"] as const) : []),
+    ...(shop.syncPages ? (["page"] as const) : []),
+    ...(shop.syncArticles ? (["article"] as const) : []),
+  ];
+}
+
+/**
+ * Starts a full sync of a connected shop: its run exists (and a second one is refused with
+ * RunInProgressError) when this returns; the export and the sending go on in the background.
+ */
+export async function startShopSync(
+  shopDomain: string,
+  trigger: SyncTrigger,
+  timing: ExportTiming = DEFAULT_EXPORT_TIMING,
+): Promise<SyncRun> {
+  const shop = await findShop(shopDomain);
+  const workspaceId = shop?.workspaceOverride ?? shop?.workspaceId;
+  if (!shop || !shop.secretKeyCiphertext || !workspaceId)
+    throw new ShopNotConnectedError(shopDomain);
+  const run = await startRun({
+    shopDomain,
+    workspaceId,
+    trigger,
+    sources: [],
+    exportedTypes: chosenTypes(shop),
+    phase: "request",
+  });
+  void executeShopSync(run.id, timing);
+  return run;
+}
+
+/** Carries a run to its end (also used to resume unfinished runs after a restart). */
+export async function executeShopSync(
+  runId: string,
+  timing: ExportTiming = DEFAULT_EXPORT_TIMING,
+): Promise<void> {
+  if (running.has(runId)) return;
+  running.add(runId);
+  try {
+    await carryRun(runId, timing);
+  } finally {
+    running.delete(runId);
+  }
+}
+
+async function carryRun(runId: string, timing: ExportTiming): Promise<void> {
+  let run = await prisma.syncRun.findUniqueOrThrow({ where: { id: runId } });
+  const shop = await findShop(run.shopDomain);
+  if (!shop || shop.state === "uninstalled") {
+    await finishRun(run.id, {
+      state: "failed",
+      errorCode: "UNINSTALLED",
+      errorMessage: "The app was uninstalled.",
+    });
+    return;
+  }
+  const types = run.exportedTypes.split(",").filter(Boolean) as CatalogueType[];
+  try {
+    const admin = await adminFor(shop.shopDomain);
+    if (run.phase === "request") {
+      const exports = await exportFromShopify(admin, run, types, timing);
+      const failed = exports.find((e) => e.status !== "COMPLETED");
+      if (failed) {
+        await stop(run, exportStopReason(failed.errorCode ?? failed.status));
+        return;
+      }
+      run = await updateRun(run.id, {
+        sources: JSON.stringify(exports.map((e) => e.id)),
+        phase: "export",
+      });
+    }
+    const exports = await prisma.bulkExport.findMany({ where: { runId: run.id } });
+    const byId = new Map(exports.map((e) => [e.id, e]));
+    const sources = (JSON.parse(run.sources) as string[]).map((id) => ({
+      label: id,
+      open: sourceOf(byId.get(id)),
+    }));
+    await runFullSync({
+      shopDomain: shop.shopDomain,
+      workspaceId: run.workspaceId,
+      primaryDomain: shop.primaryDomain ?? shop.shopDomain,
+      client: serviceClientFor(shop),
+      sources,
+      types,
+      trigger: run.trigger as SyncTrigger,
+      tier: isTier(shop.tier) ? shop.tier : undefined,
+    });
+    if (shop.state === "paused") await resumeShop(shop.shopDomain);
+  } catch (error) {
+    const reason = stopReasonOf(error instanceof SyncStoppedError ? error.reason : error);
+    if (!(error instanceof SyncStoppedError))
+      console.error(`Sync of ${shop.shopDomain} failed:`, error);
+    await stop(run, reason);
+  }
+}
+
+async function stop(run: SyncRun, reason: StopReason): Promise<void> {
+  const current = await prisma.syncRun.findUniqueOrThrow({ where: { id: run.id } });
+  const errorMessage = `${reason.message} ${reason.action}`;
+  if (current.state === "running") {
+    await finishRun(run.id, { state: "failed", errorCode: reason.code, errorMessage });
+  }
+  await updateRun(run.id, { errorCode: reason.code, errorMessage, errorUrl: reason.url ?? null });
+  if (reason.pausesShop)
+    await pauseShop(run.shopDomain, { code: reason.code, message: errorMessage, url: reason.url });
+}
+
+function sourceOf(bulkExport: BulkExport | undefined): BulkSource {
+  if (!bulkExport?.url) return async function* empty() {};
+  return urlSource(bulkExport.url);
+}
+
+/**
+ * Runs the shop's bulk queries (one per type; Shopify runs up to five at once) and waits for
+ * them: the bulk_operations/finish webhook marks them finished, and Shopify is asked directly
+ * once the webhook is late.
+ */
+async function exportFromShopify(
+  admin: AdminGraphql,
+  run: SyncRun,
+  types: readonly CatalogueType[],
+  timing: ExportTiming,
+): Promise<BulkExport[]> {
+  const existing = await prisma.bulkExport.findMany({ where: { runId: run.id } });
+  for (const type of types) {
+    if (existing.some((e) => e.type === type)) continue;
+    const id = await startBulkQuery(admin, BULK_QUERIES[type]);
+    await prisma.bulkExport.create({
+      data: { id, shopDomain: run.shopDomain, runId: run.id, type, status: "CREATED" },
+    });
+  }
+  const lastPoll = new Map<string, number>();
+  for (;;) {
+    const exports = await prisma.bulkExport.findMany({ where: { runId: run.id } });
+    const open = exports.filter((e) => !FINISHED_BULK_STATUSES.includes(e.status as never));
+    if (open.length === 0) return exports;
+    for (const bulkExport of open) {
+      const now = Date.now();
+      const late = now - bulkExport.createdAt.getTime() > timing.webhookGraceMs;
+      const pollDue = now - (lastPoll.get(bulkExport.id) ?? 0) >= timing.pollEveryMs;
+      if (bulkExport.finishedNoticeAt || (late && pollDue)) {
+        lastPoll.set(bulkExport.id, now);
+        const state = await readBulkOperation(admin, bulkExport.id);
+        await prisma.bulkExport.update({
+          where: { id: bulkExport.id },
+          data: {
+            status: state.status,
+            errorCode: state.errorCode,
+            url: state.url,
+            objectCount: state.objectCount,
+            completedAt: FINISHED_BULK_STATUSES.includes(state.status) ? new Date() : null,
+          },
+        });
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, timing.checkEveryMs));
+  }
+}
+
+/** bulk_operations/finish: note that Shopify says the operation finished (the runner reads it). */
+export async function noteBulkOperationFinished(
+  shopDomain: string,
+  operationId: string,
+): Promise<boolean> {
+  const { count } = await prisma.bulkExport.updateMany({
+    where: { id: operationId, shopDomain },
+    data: { finishedNoticeAt: new Date() },
+  });
+  return count > 0;
+}
