@@ -1,0 +1,277 @@
+/**
+ * Inspection and control of the fake shop: what `startFakeShopify()` returns as `state`, and what
+ * the `/__fake/` HTTP routes expose. Shopify has nothing like it; tests use it to change the store,
+ * send webhooks and inject faults.
+ */
+import type { BulkErrorCode, BulkOperationRecord } from "./bulk-operations";
+import { finishPayload, type FakeShopifyCore, type RequestLogEntry } from "./core";
+import { toGid } from "./gid";
+import type { MetafieldRecord } from "./metafields";
+import { productDeletePayload, productPayload, shopPayload, type ShopInfo } from "./rest-payloads";
+import type { Json, NewProduct, ProductChanges, ProductSnapshot } from "./store";
+import type { ThrottleStatus } from "./throttle";
+import type { SendWebhookOptions, WebhookDelivery } from "./webhooks";
+
+export interface ChangeOptions {
+  /** Also send the matching products/* webhook (not awaited: see `settled()`). */
+  webhook?: boolean;
+}
+
+const PRODUCT_TOPICS = new Set(["products/create", "products/update", "products/delete"]);
+
+export class FakeShopifyControl {
+  #lastChanged: string | null = null;
+
+  constructor(private readonly core: FakeShopifyCore) {}
+
+  // ——— Shop and app ———
+
+  shop(): ShopInfo & { appInstallationId: string; appUrl: string | null } {
+    return {
+      ...this.core.shop,
+      appInstallationId: this.core.appInstallationId,
+      appUrl: this.core.appUrl,
+    };
+  }
+
+  get appInstallationId(): string {
+    return this.core.appInstallationId;
+  }
+
+  /** Where webhooks go and the secret that signs them. */
+  setApp(app: { appUrl?: string | null; apiSecret?: string | null }): void {
+    if (app.appUrl !== undefined) this.core.appUrl = app.appUrl;
+    if (app.apiSecret !== undefined) this.core.apiSecret = app.apiSecret;
+  }
+
+  /**
+   * Changes the shop's primary domain (storefront URLs follow) and, unless `webhook: false`,
+   * sends shop/update.
+   */
+  async setPrimaryDomain(
+    host: string,
+    options: { webhook?: boolean } = {},
+  ): Promise<WebhookDelivery | null> {
+    const shop = this.core.shop;
+    this.core.store.replaceDomain(shop.primaryDomain, host);
+    shop.primaryDomain = host;
+    shop.updatedAt = this.core.iso();
+    if (options.webhook === false) return null;
+    return this.core.webhooks.send("shop/update", shopPayload(shop));
+  }
+
+  // ——— Catalogue ———
+
+  products(): ProductSnapshot[] {
+    return this.core.store.productList().map((record) => this.core.store.snapshot(record));
+  }
+
+  product(idOrGid: string | number): ProductSnapshot | undefined {
+    const record = this.core.store.product(idOrGid);
+    return record ? this.core.store.snapshot(record) : undefined;
+  }
+
+  pages(): Json[] {
+    return structuredClone([...this.core.store.pages.values()]);
+  }
+
+  articles(): Json[] {
+    return structuredClone([...this.core.store.articles.values()]);
+  }
+
+  createProduct(input: NewProduct, options: ChangeOptions = {}): ProductSnapshot {
+    const record = this.core.store.createProduct(input, this.#changeContext());
+    this.#lastChanged = String(record.product.id);
+    if (options.webhook) void this.sendWebhook("products/create", record.product.id);
+    return this.core.store.snapshot(record);
+  }
+
+  /** Changes a product (bumping updatedAt); throws for an unknown product or variant. */
+  updateProduct(
+    idOrGid: string | number,
+    changes: ProductChanges,
+    options: ChangeOptions = {},
+  ): ProductSnapshot {
+    const record = this.core.store.updateProduct(idOrGid, changes, this.#changeContext());
+    this.#lastChanged = String(record.product.id);
+    if (options.webhook) void this.sendWebhook("products/update", record.product.id);
+    return this.core.store.snapshot(record);
+  }
+
+  deleteProduct(idOrGid: string | number, options: ChangeOptions = {}): boolean {
+    const deleted = this.core.store.deleteProduct(idOrGid);
+    if (deleted && options.webhook) {
+      void this.sendWebhook("products/delete", productDeletePayload(toGid("Product", idOrGid)));
+    }
+    return deleted;
+  }
+
+  #changeContext() {
+    return { domain: this.core.shop.primaryDomain, now: this.core.iso() };
+  }
+
+  /** The REST Product payload products/create and products/update would carry now. */
+  productWebhookPayload(idOrGid: string | number): Json {
+    const record = this.core.store.product(idOrGid);
+    if (!record) throw new Error(`No product ${idOrGid}`);
+    return productPayload(record);
+  }
+
+  // ——— Webhooks ———
+
+  /**
+   * Sends a signed webhook to the app. `payload` is sent as given; for products/* it may be a
+   * product id or gid (the REST payload is built), and when omitted a sensible default is used:
+   * the last changed (or first) product for products/create|update, the last deleted product for
+   * products/delete, the REST shop for shop/update and app/uninstalled, the latest bulk operation
+   * for bulk_operations/finish, `{}` otherwise.
+   */
+  sendWebhook(
+    topic: string,
+    payload?: unknown,
+    options: SendWebhookOptions = {},
+  ): Promise<WebhookDelivery> {
+    return this.core.webhooks.send(topic, this.#payload(topic, payload), options);
+  }
+
+  #payload(topic: string, payload: unknown): unknown {
+    const isId = typeof payload === "number" || typeof payload === "string";
+    if (PRODUCT_TOPICS.has(topic) && (isId || payload === undefined)) {
+      if (topic === "products/delete") {
+        const id = isId ? toGid("Product", payload) : this.core.store.deletedProducts.at(-1);
+        return productDeletePayload(id ?? "gid://shopify/Product/0");
+      }
+      const id = isId
+        ? payload
+        : (this.#lastChanged ?? this.core.store.productList()[0]?.product.id);
+      if (id === undefined) throw new Error("The store has no product to send");
+      return this.productWebhookPayload(id as string | number);
+    }
+    if (payload !== undefined) return payload;
+    if (topic === "shop/update" || topic === "app/uninstalled") return shopPayload(this.core.shop);
+    const latest = this.core.bulk.current();
+    if (topic === "bulk_operations/finish" && latest) return finishPayload(latest);
+    return {};
+  }
+
+  webhookDeliveries(topic?: string): WebhookDelivery[] {
+    return this.core.webhooks.deliveries
+      .filter((delivery) => topic === undefined || delivery.topic === topic)
+      .map((delivery) => ({ ...delivery }));
+  }
+
+  clearWebhookDeliveries(): void {
+    this.core.webhooks.deliveries = [];
+  }
+
+  // ——— Admin API requests and throttling ———
+
+  requests(): RequestLogEntry[] {
+    return this.core.requests.map((entry) => ({ ...entry }));
+  }
+
+  clearRequests(): void {
+    this.core.requests = [];
+  }
+
+  throttleStatus(): ThrottleStatus {
+    return this.core.bucket.status();
+  }
+
+  /** Sets the points left in the bucket (it refills from there). */
+  setAvailablePoints(points: number): ThrottleStatus {
+    this.core.bucket.set(points);
+    return this.core.bucket.status();
+  }
+
+  /** The next `count` Admin API requests are THROTTLED whatever the bucket holds. */
+  throttleNextRequests(count = 1): void {
+    this.core.throttleNext += count;
+  }
+
+  // ——— Bulk operations ———
+
+  bulkOperations(): BulkOperationRecord[] {
+    return this.core.bulk.records.map((record) => ({ ...record }));
+  }
+
+  bulkOperation(idOrGid: string | number): BulkOperationRecord | undefined {
+    const record = this.core.bulk.get(toGid("BulkOperation", idOrGid));
+    return record ? { ...record } : undefined;
+  }
+
+  /** The next bulk operation ends FAILED with `errorCode` (partial data: its first 2 objects). */
+  failNextBulkOperation(errorCode: BulkErrorCode, options: { partialData?: boolean } = {}): void {
+    this.core.bulk.failNext({
+      status: "FAILED",
+      errorCode,
+      partialData: options.partialData ?? false,
+    });
+  }
+
+  /** The next bulk operation ends EXPIRED (url null). */
+  expireNextBulkOperation(): void {
+    this.core.bulk.failNext({ status: "EXPIRED" });
+  }
+
+  /** The operation's result URL expires now (status EXPIRED; the URL answers 403). */
+  expireBulkOperation(idOrGid: string | number): BulkOperationRecord | undefined {
+    const record = this.core.bulk.expire(toGid("BulkOperation", idOrGid));
+    return record ? { ...record } : undefined;
+  }
+
+  /** The next `count` bulk_operations/finish webhooks are never sent. */
+  dropFinishWebhooks(count = 1): void {
+    for (let i = 0; i < count; i++) this.core.bulk.failNextWebhook({ drop: true });
+  }
+
+  /** The next `count` bulk_operations/finish webhooks are sent `delayMs` late. */
+  delayFinishWebhooks(delayMs: number, count = 1): void {
+    for (let i = 0; i < count; i++) this.core.bulk.failNextWebhook({ delayMs });
+  }
+
+  // ——— Metafields ———
+
+  metafields(): (MetafieldRecord & { publicNamespace: string })[] {
+    return this.core.metafields.list().map((record) => ({
+      ...record,
+      publicNamespace: this.core.metafields.publicNamespace(record.namespace),
+    }));
+  }
+
+  // ——— Faults, waiting, everything ———
+
+  faults() {
+    return { throttleNext: this.core.throttleNext, ...this.core.bulk.pendingFaults() };
+  }
+
+  clearFaults(): void {
+    this.core.throttleNext = 0;
+    this.core.bulk.clearFaults();
+  }
+
+  /** Resolves when no bulk operation is running and no webhook is being delivered. */
+  async settled(): Promise<void> {
+    await this.core.bulk.settled();
+    await this.core.webhooks.idle();
+  }
+
+  snapshot() {
+    const { store } = this.core;
+    return {
+      shop: this.shop(),
+      counts: {
+        products: store.products.size,
+        variants: store.productList().reduce((sum, record) => sum + record.variants.length, 0),
+        pages: store.pages.size,
+        articles: store.articles.size,
+      },
+      throttle: this.throttleStatus(),
+      faults: this.faults(),
+      bulkOperations: this.bulkOperations(),
+      webhookDeliveries: this.webhookDeliveries(),
+      metafields: this.metafields(),
+      requests: this.requests().slice(-100),
+    };
+  }
+}

@@ -1,0 +1,190 @@
+/** The fake shop's whole state, shared by the Admin API, the result downloads and the control API. */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { execute, type DocumentNode } from "graphql";
+import { BulkOperations, type BulkOperationRecord } from "./bulk-operations";
+import type { Slice } from "./connection";
+import { isoSeconds } from "./clock";
+import { gid } from "./gid";
+import { MetafieldStore } from "./metafields";
+import {
+  fieldResolver,
+  nodeById,
+  queryRoot,
+  typeResolver,
+  type ResolverContext,
+} from "./resolvers";
+import type { ShopInfo } from "./rest-payloads";
+import { adminSchema } from "./schema";
+import { CatalogueStore } from "./store";
+import { CostBucket } from "./throttle";
+import { DEFAULT_WEBHOOK_PATHS, WebhookSender } from "./webhooks";
+
+export interface FakeShopifyOptions {
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  host?: string;
+  shopDomain?: string;
+  /** shop.primaryDomain.host; also the host of generated products' onlineStoreUrl. */
+  primaryDomain?: string;
+  currencyCode?: string;
+  /** The X-Shopify-Access-Token the Admin API requires. */
+  accessToken?: string;
+  store?: {
+    /** Bulk-format JSONL files to load (e.g. dev/sample-store/shopify-docs-shop.jsonl). */
+    files?: string[];
+    /** A catalogue from dev/sample-store's generator. */
+    generated?: { products: number; pages?: number; articles?: number; seed?: number };
+  };
+  /** Where webhooks go (the app's base URL); settable later. */
+  appUrl?: string;
+  /** The app's client secret: signs webhooks. */
+  apiSecret?: string;
+  /** How long a bulk operation takes at least (default 200 ms). */
+  bulkDelayMs?: number;
+  /** Cost throttling (default 2000 points, 100 restored per second). */
+  bucket?: { maximumAvailable: number; restoreRate: number };
+  /** Clock for timestamps and the cost bucket (default Date.now); bulk timers use real time. */
+  now?: () => number;
+  /** Topic → path on appUrl (default: the app's shopify.app.toml subscriptions). */
+  webhookPaths?: Record<string, string>;
+  /** Every n-th top-level object of a bulk export sends its last child line late (default 5). */
+  bulkLateChildEvery?: number;
+  /** The app's access scopes (currentAppInstallation.accessScopes). */
+  scopes?: string[];
+  /** How long the app may take to answer a webhook (default 5000 ms, as Shopify). */
+  webhookTimeoutMs?: number;
+}
+
+export interface RequestLogEntry {
+  at: string;
+  operationName: string | null;
+  /** Top-level fields of the operation that ran (or would have). */
+  rootFields: string[];
+  requestedQueryCost: number | null;
+  actualQueryCost: number | null;
+  throttled: boolean;
+  status: number;
+  /** Error codes (or messages when there is no code) of the answer. */
+  errors: string[];
+}
+
+export const DEFAULT_ACCESS_TOKEN = "shpat_fake_token";
+
+export class FakeShopifyCore {
+  readonly schema = adminSchema();
+  readonly store = new CatalogueStore();
+  readonly appId = "7700000001";
+  readonly appInstallationId = gid("AppInstallation", 7700000101);
+  readonly metafields = new MetafieldStore(this.appId);
+  readonly shop: ShopInfo;
+  readonly accessToken: string;
+  readonly scopes: string[];
+  readonly bucket: CostBucket;
+  readonly webhooks: WebhookSender;
+  readonly bulk: BulkOperations;
+  readonly dir = mkdtempSync(join(tmpdir(), "fake-shopify-"));
+  appUrl: string | null;
+  apiSecret: string | null;
+  requests: RequestLogEntry[] = [];
+  /** The next n Admin API requests are answered THROTTLED. */
+  throttleNext = 0;
+  baseUrl = "";
+
+  constructor(readonly options: FakeShopifyOptions) {
+    const now = this.iso();
+    this.shop = {
+      id: 60_000_000_001,
+      name: "Demo Store",
+      email: "owner@demo-store.example.com",
+      myshopifyDomain: options.shopDomain ?? "demo-store.myshopify.com",
+      primaryDomain: options.primaryDomain ?? "demo-store.example.com",
+      currencyCode: options.currencyCode ?? "EUR",
+      createdAt: now,
+      updatedAt: now,
+    };
+    this.accessToken = options.accessToken ?? DEFAULT_ACCESS_TOKEN;
+    this.scopes = options.scopes ?? ["read_products", "read_online_store_pages"];
+    this.appUrl = options.appUrl ?? null;
+    this.apiSecret = options.apiSecret ?? null;
+    const bucket = options.bucket ?? { maximumAvailable: 2000, restoreRate: 100 };
+    this.bucket = new CostBucket(bucket.maximumAvailable, bucket.restoreRate, () => this.now());
+    this.webhooks = new WebhookSender({
+      shopDomain: () => this.shop.myshopifyDomain,
+      appUrl: () => this.appUrl,
+      apiSecret: () => this.apiSecret,
+      now: () => this.now(),
+      paths: { ...DEFAULT_WEBHOOK_PATHS, ...options.webhookPaths },
+      timeoutMs: options.webhookTimeoutMs ?? 5000,
+    });
+    this.bulk = new BulkOperations({
+      schema: this.schema,
+      dir: this.dir,
+      delayMs: options.bulkDelayMs ?? 200,
+      lateChildEvery: options.bulkLateChildEvery ?? 5,
+      now: () => this.iso(),
+      baseUrl: () => this.baseUrl,
+      execute: (plan, slice) => this.executeQuery(plan.document, slice),
+      notify: (operation) => this.webhooks.send("bulk_operations/finish", finishPayload(operation)),
+    });
+  }
+
+  async load(): Promise<void> {
+    for (const file of this.options.store?.files ?? []) await this.store.loadFile(file);
+    const generated = this.options.store?.generated;
+    if (generated) this.store.loadGenerated({ ...generated, domain: this.shop.primaryDomain });
+  }
+
+  now(): number {
+    return (this.options.now ?? Date.now)();
+  }
+
+  iso(): string {
+    return isoSeconds(this.now());
+  }
+
+  ownerExists(id: string): boolean {
+    try {
+      return nodeById(this, id) !== null;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Runs a query document over the store (a bulk export passes the slice it reads). */
+  async executeQuery(document: DocumentNode, slice?: Slice) {
+    const context: ResolverContext = { core: this, ...(slice ? { slice } : {}) };
+    return execute({
+      schema: this.schema,
+      document,
+      rootValue: queryRoot(this),
+      contextValue: context,
+      fieldResolver,
+      typeResolver,
+    });
+  }
+
+  logRequest(entry: RequestLogEntry): void {
+    this.requests.push(entry);
+    if (this.requests.length > 10_000) this.requests.splice(0, this.requests.length - 10_000);
+  }
+
+  async close(): Promise<void> {
+    this.bulk.close();
+    await this.webhooks.idle();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** The bulk_operations/finish body: the docs' sample shape, values lower-case. */
+export function finishPayload(operation: BulkOperationRecord) {
+  return {
+    admin_graphql_api_id: operation.id,
+    completed_at: operation.completedAt,
+    created_at: operation.createdAt,
+    error_code: operation.errorCode?.toLowerCase() ?? null,
+    status: operation.status.toLowerCase(),
+    type: operation.type.toLowerCase(),
+  };
+}

@@ -1,0 +1,192 @@
+/**
+ * Metafields as `metafieldsSet` writes them: keyed by owner, namespace and key; the app-reserved
+ * namespace (`$app`, or none given) reads back as `app--<app id>`. Atomic like Shopify's: one bad
+ * input and nothing is stored.
+ */
+import { createHash } from "node:crypto";
+import { gid, gidType } from "./gid";
+
+export interface MetafieldRecord {
+  id: string;
+  ownerId: string;
+  namespace: string;
+  key: string;
+  type: string;
+  value: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface MetafieldsSetInput {
+  ownerId: string;
+  namespace?: string | null;
+  key: string;
+  type?: string | null;
+  value: string;
+  compareDigest?: string | null;
+}
+
+export interface MetafieldUserError {
+  field: string[];
+  message: string;
+  code: string;
+  elementIndex: number | null;
+}
+
+const MAX_INPUTS = 25;
+
+const OWNER_TYPES: Readonly<Record<string, string>> = {
+  AppInstallation: "API_PERMISSION",
+  Product: "PRODUCT",
+  ProductVariant: "PRODUCTVARIANT",
+  Collection: "COLLECTION",
+  Page: "PAGE",
+  Article: "ARTICLE",
+  Blog: "BLOG",
+  Shop: "SHOP",
+  MediaImage: "MEDIA_IMAGE",
+};
+
+export function ownerType(ownerId: string): string {
+  return OWNER_TYPES[gidType(ownerId) ?? ""] ?? "SHOP";
+}
+
+export function digest(value: string): string {
+  return createHash("sha256").update(value).digest("hex");
+}
+
+function valueProblem(type: string, value: string): string | null {
+  switch (type) {
+    case "json":
+      try {
+        JSON.parse(value);
+        return null;
+      } catch {
+        return "Value is invalid JSON.";
+      }
+    case "boolean":
+      return value === "true" || value === "false" ? null : "Value must be true or false.";
+    case "number_integer":
+      return /^-?\d+$/.test(value) ? null : "Value must be an integer.";
+    case "number_decimal":
+      return /^-?\d+(\.\d+)?$/.test(value) ? null : "Value must be a decimal.";
+    default:
+      return null;
+  }
+}
+
+export class MetafieldStore {
+  readonly #byKey = new Map<string, MetafieldRecord>();
+  #nextId = 1;
+
+  constructor(private readonly appId: string) {}
+
+  /** `$app`, `$app:x` and `app--<id>`, `app--<id>--x` name the same namespaces. */
+  canonicalNamespace(namespace: string | null | undefined): string {
+    if (namespace === null || namespace === undefined || namespace === "") return "$app";
+    const reserved = `app--${this.appId}`;
+    if (namespace === reserved) return "$app";
+    if (namespace.startsWith(`${reserved}--`))
+      return `$app:${namespace.slice(reserved.length + 2)}`;
+    return namespace;
+  }
+
+  /** The namespace as Shopify returns it. */
+  publicNamespace(canonical: string): string {
+    if (canonical === "$app") return `app--${this.appId}`;
+    if (canonical.startsWith("$app:")) return `app--${this.appId}--${canonical.slice(5)}`;
+    return canonical;
+  }
+
+  get(ownerId: string, namespace: string | null | undefined, key: string) {
+    return this.#byKey.get(this.#key(ownerId, this.canonicalNamespace(namespace), key));
+  }
+
+  byId(id: string): MetafieldRecord | undefined {
+    return [...this.#byKey.values()].find((record) => record.id === id);
+  }
+
+  ofOwner(ownerId: string, namespace?: string | null): MetafieldRecord[] {
+    const wanted =
+      namespace === undefined || namespace === null ? null : this.canonicalNamespace(namespace);
+    return [...this.#byKey.values()].filter(
+      (record) => record.ownerId === ownerId && (wanted === null || record.namespace === wanted),
+    );
+  }
+
+  list(): MetafieldRecord[] {
+    return [...this.#byKey.values()].map((record) => ({ ...record }));
+  }
+
+  set(
+    inputs: MetafieldsSetInput[],
+    ownerExists: (ownerId: string) => boolean,
+    now: string,
+  ): { metafields: MetafieldRecord[] | null; userErrors: MetafieldUserError[] } {
+    const userErrors: MetafieldUserError[] = [];
+    if (inputs.length > MAX_INPUTS) {
+      userErrors.push({
+        field: ["metafields"],
+        message: `Exceeded the maximum metafields input limit of ${MAX_INPUTS}.`,
+        code: "LESS_THAN_OR_EQUAL_TO",
+        elementIndex: null,
+      });
+      return { metafields: null, userErrors };
+    }
+    inputs.forEach((input, index) => {
+      const at = (field: string) => ["metafields", String(index), field];
+      const error = (field: string, message: string, code: string) =>
+        userErrors.push({ field: at(field), message, code, elementIndex: index });
+      if (!ownerExists(input.ownerId)) {
+        error("ownerId", "Owner does not exist.", "INVALID");
+        return;
+      }
+      const existing = this.get(input.ownerId, input.namespace, input.key);
+      const type = input.type ?? existing?.type;
+      if (!type) {
+        error("type", "Type can't be blank.", "BLANK");
+        return;
+      }
+      if (input.key.length < 2)
+        error("key", "Key is too short (minimum is 2 characters).", "TOO_SHORT");
+      const problem = valueProblem(type, input.value);
+      if (problem) error("value", problem, "INVALID_VALUE");
+      if (
+        input.compareDigest !== undefined &&
+        (input.compareDigest === null
+          ? existing !== undefined
+          : existing?.value === undefined || digest(existing.value) !== input.compareDigest)
+      ) {
+        error(
+          "compareDigest",
+          "The resource has been updated since it was loaded. Try again with an updated `compareDigest` value.",
+          "STALE_OBJECT",
+        );
+      }
+    });
+    if (userErrors.length > 0) return { metafields: null, userErrors };
+
+    const metafields = inputs.map((input) => {
+      const namespace = this.canonicalNamespace(input.namespace);
+      const key = this.#key(input.ownerId, namespace, input.key);
+      const existing = this.#byKey.get(key);
+      const record: MetafieldRecord = {
+        id: existing?.id ?? gid("Metafield", this.#nextId++),
+        ownerId: input.ownerId,
+        namespace,
+        key: input.key,
+        type: input.type ?? existing?.type ?? "single_line_text_field",
+        value: input.value,
+        createdAt: existing?.createdAt ?? now,
+        updatedAt: now,
+      };
+      this.#byKey.set(key, record);
+      return record;
+    });
+    return { metafields, userErrors: [] };
+  }
+
+  #key(ownerId: string, namespace: string, key: string): string {
+    return `${ownerId}\u0000${namespace}\u0000${key}`;
+  }
+}

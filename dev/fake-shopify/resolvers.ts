@@ -1,0 +1,447 @@
+/**
+ * The data behind the schema: root fields and object views over the store, for graphql-js
+ * `execute`. Objects are plain values named by `__typename`; a field whose value is a function is
+ * called with its arguments (as graphql-js's default resolver does); a field the fake does not
+ * model resolves to null, or to an empty value of its type when it is non-null.
+ */
+import {
+  GraphQLError,
+  isAbstractType,
+  isEnumType,
+  isListType,
+  isNonNullType,
+  isScalarType,
+  type GraphQLFieldResolver,
+  type GraphQLOutputType,
+  type GraphQLSchema,
+  type GraphQLTypeResolver,
+} from "graphql";
+import type { BulkOperationRecord } from "./bulk-operations";
+import { connection, type ConnectionArgs, type Slice } from "./connection";
+import type { FakeShopifyCore } from "./core";
+import { gid, gidType, numericPart, parseGid } from "./gid";
+import { digest, ownerType, type MetafieldRecord, type MetafieldsSetInput } from "./metafields";
+import type { Json, ProductRecord } from "./store";
+
+export interface ResolverContext {
+  core: FakeShopifyCore;
+  /** Set while a bulk export reads its top-level connection in chunks. */
+  slice?: Slice;
+}
+
+function isRecord(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+const SCALAR_DEFAULTS: Readonly<Record<string, unknown>> = {
+  String: "",
+  Int: 0,
+  Float: 0,
+  Boolean: false,
+  ID: "gid://shopify/Unknown/0",
+  DateTime: "1970-01-01T00:00:00Z",
+  Date: "1970-01-01",
+  URL: "https://example.invalid/",
+  HTML: "",
+  Money: "0.0",
+  Decimal: "0.0",
+  UnsignedInt64: "0",
+  JSON: {},
+};
+
+/** What a field the fake does not model resolves to. */
+function emptyValue(type: GraphQLOutputType, schema: GraphQLSchema): unknown {
+  if (!isNonNullType(type)) return null;
+  const inner = type.ofType;
+  if (isListType(inner)) return [];
+  if (isScalarType(inner)) return SCALAR_DEFAULTS[inner.name] ?? "";
+  if (isEnumType(inner)) return inner.getValues()[0]?.value ?? null;
+  if (isAbstractType(inner)) return { __typename: schema.getPossibleTypes(inner)[0]?.name };
+  return {};
+}
+
+export const fieldResolver: GraphQLFieldResolver<unknown, ResolverContext> = (
+  source,
+  args,
+  context,
+  info,
+) => {
+  const value = isRecord(source) ? source[info.fieldName] : undefined;
+  if (typeof value === "function") return (value as Resolver)(args, context, info);
+  return value === undefined ? emptyValue(info.returnType, info.schema) : value;
+};
+
+export const typeResolver: GraphQLTypeResolver<unknown, ResolverContext> = (
+  value,
+  _context,
+  info,
+  abstractType,
+) => {
+  const record = isRecord(value) ? value : {};
+  const named = typeof record.__typename === "string" ? record.__typename : gidType(record.id);
+  const possible = info.schema.getPossibleTypes(abstractType);
+  return possible.some((type) => type.name === named) ? (named ?? undefined) : possible[0]?.name;
+};
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Resolver = (args: any, context: ResolverContext, info: unknown) => unknown;
+
+function invalidGid(id: string): GraphQLError {
+  return new GraphQLError(`Invalid global id '${id}'`, {
+    extensions: { code: "argumentLiteralsIncompatible", typeName: "CoercionError" },
+  });
+}
+
+// ——— Views ———
+
+function metafieldResolvers(core: FakeShopifyCore, ownerId: string): Json {
+  return {
+    metafield: (args: { namespace?: string | null; key: string }) => {
+      const record = core.metafields.get(ownerId, args.namespace, args.key);
+      return record ? metafieldView(core, record) : null;
+    },
+    metafields: (args: ConnectionArgs & { namespace?: string | null; keys?: string[] | null }) => {
+      const keys = args.keys?.map((key) => key.split("."));
+      const records = core.metafields
+        .ofOwner(ownerId, args.namespace)
+        .filter(
+          (record) =>
+            !keys ||
+            keys.some(
+              ([namespace, key]) =>
+                core.metafields.canonicalNamespace(namespace) === record.namespace &&
+                key === record.key,
+            ),
+        );
+      return connection(records, args, (record) => metafieldView(core, record));
+    },
+  };
+}
+
+export function metafieldView(core: FakeShopifyCore, record: MetafieldRecord): Json {
+  let jsonValue: unknown = record.value;
+  try {
+    jsonValue = JSON.parse(record.value);
+  } catch {
+    // Text types' jsonValue is the string itself.
+  }
+  return {
+    __typename: "Metafield",
+    id: record.id,
+    legacyResourceId: numericPart(record.id),
+    namespace: core.metafields.publicNamespace(record.namespace),
+    key: record.key,
+    type: record.type,
+    value: record.value,
+    jsonValue,
+    compareDigest: digest(record.value),
+    ownerType: ownerType(record.ownerId),
+    owner: () => nodeById(core, record.ownerId),
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+  };
+}
+
+function mediaView(media: Json): Json {
+  const preview = isRecord(media.preview) ? media.preview : null;
+  const image = preview && isRecord(preview.image) ? preview.image : null;
+  return {
+    __typename: gidType(media.id) ?? "MediaImage",
+    status: "READY",
+    ...media,
+    ...(media.preview
+      ? { preview: { __typename: "MediaPreviewImage", status: "READY", ...preview } }
+      : {}),
+    image: image ? { __typename: "Image", url: image.url, altText: media.alt ?? null } : null,
+  };
+}
+
+function variantView(core: FakeShopifyCore, variant: Json, record: ProductRecord): Json {
+  const options = (variant.selectedOptions as { value: string }[] | undefined) ?? [];
+  const title = options.map((option) => option.value).join(" / ") || "Default Title";
+  return {
+    __typename: "ProductVariant",
+    title,
+    displayName: `${String(record.product.title)} - ${title}`,
+    legacyResourceId: numericPart(String(variant.id)),
+    ...variant,
+    product: () => productView(core, record),
+    ...metafieldResolvers(core, String(variant.id)),
+  };
+}
+
+function collectionView(core: FakeShopifyCore, collection: Json): Json {
+  const id = String(collection.id);
+  return {
+    __typename: "Collection",
+    legacyResourceId: numericPart(id),
+    ...collection,
+    products: (args: ConnectionArgs) =>
+      connection(
+        core.store
+          .productList()
+          .filter((record) => record.collections.some((candidate) => candidate.id === id)),
+        args,
+        (record) => productView(core, record),
+      ),
+    ...metafieldResolvers(core, id),
+  };
+}
+
+export function productView(core: FakeShopifyCore, record: ProductRecord): Json {
+  const product = record.product;
+  const featured = isRecord(product.featuredMedia) ? mediaView(product.featuredMedia) : null;
+  return {
+    __typename: "Product",
+    ...product,
+    featuredMedia: featured,
+    description: String(product.descriptionHtml ?? "").replace(/<[^>]*>/g, ""),
+    hasOnlyDefaultVariant: record.variants.length === 1,
+    variantsCount: { __typename: "Count", count: record.variants.length, precision: "EXACT" },
+    mediaCount: { __typename: "Count", count: record.media.length, precision: "EXACT" },
+    variants: (args: ConnectionArgs) =>
+      connection(record.variants, args, (variant) => variantView(core, variant, record)),
+    collections: (args: ConnectionArgs) =>
+      connection(record.collections, args, (collection) => collectionView(core, collection)),
+    media: (args: ConnectionArgs) => connection(record.media, args, mediaView),
+    ...metafieldResolvers(core, String(product.id)),
+  };
+}
+
+function pageView(core: FakeShopifyCore, page: Json): Json {
+  return { __typename: "Page", ...page, ...metafieldResolvers(core, String(page.id)) };
+}
+
+function articleView(core: FakeShopifyCore, article: Json): Json {
+  const blog = isRecord(article.blog) ? article.blog : null;
+  const image = isRecord(article.image) ? article.image : null;
+  return {
+    __typename: "Article",
+    ...article,
+    author: isRecord(article.author) ? { __typename: "ArticleAuthor", ...article.author } : null,
+    image: image ? { __typename: "Image", ...image } : null,
+    blog: blog ? { __typename: "Blog", ...blog } : null,
+    ...metafieldResolvers(core, String(article.id)),
+  };
+}
+
+export function bulkOperationView(operation: BulkOperationRecord): Json {
+  return {
+    __typename: "BulkOperation",
+    id: operation.id,
+    type: operation.type,
+    query: operation.query,
+    status: operation.status,
+    errorCode: operation.errorCode,
+    createdAt: operation.createdAt,
+    completedAt: operation.completedAt,
+    objectCount: String(operation.objectCount),
+    rootObjectCount: String(operation.rootObjectCount),
+    fileSize: operation.fileSize === null ? null : String(operation.fileSize),
+    url: operation.url,
+    partialDataUrl: operation.partialDataUrl,
+  };
+}
+
+function domainView(core: FakeShopifyCore): Json {
+  const host = core.shop.primaryDomain;
+  return {
+    __typename: "Domain",
+    id: gid("Domain", core.shop.id),
+    host,
+    url: `https://${host}`,
+    sslEnabled: true,
+  };
+}
+
+function shopView(core: FakeShopifyCore): Json {
+  const shop = core.shop;
+  const id = gid("Shop", shop.id);
+  return {
+    __typename: "Shop",
+    id,
+    name: shop.name,
+    email: shop.email,
+    contactEmail: shop.email,
+    myshopifyDomain: shop.myshopifyDomain,
+    primaryDomain: domainView(core),
+    url: `https://${shop.primaryDomain}`,
+    currencyCode: shop.currencyCode,
+    createdAt: shop.createdAt,
+    updatedAt: shop.updatedAt,
+    ianaTimezone: "UTC",
+    timezoneAbbreviation: "UTC",
+    enabledPresentmentCurrencies: [shop.currencyCode],
+    plan: {
+      __typename: "ShopPlan",
+      displayName: "Development",
+      publicDisplayName: "Development",
+      partnerDevelopment: true,
+      shopifyPlus: false,
+    },
+    ...metafieldResolvers(core, id),
+  };
+}
+
+function appInstallationView(core: FakeShopifyCore): Json {
+  return {
+    __typename: "AppInstallation",
+    id: core.appInstallationId,
+    accessScopes: core.scopes.map((handle) => ({
+      __typename: "AccessScope",
+      handle,
+      description: "",
+    })),
+    app: {
+      __typename: "App",
+      id: gid("App", core.appId),
+      title: "Catalog Chat",
+      handle: "catalog-chat",
+      apiKey: "fake-api-key",
+    },
+    launchUrl: `https://admin.shopify.com/store/${core.shop.myshopifyDomain.split(".")[0]}/apps/catalog-chat`,
+    uninstallUrl: null,
+    ...metafieldResolvers(core, core.appInstallationId),
+  };
+}
+
+/** Any object the fake knows, by gid; null when there is none (deleted, never existed). */
+export function nodeById(core: FakeShopifyCore, id: string): Json | null {
+  const parsed = parseGid(id);
+  if (!parsed) throw invalidGid(id);
+  const { store } = core;
+  switch (parsed.type) {
+    case "Product": {
+      const record = store.products.get(id);
+      return record ? productView(core, record) : null;
+    }
+    case "ProductVariant":
+    case "Collection":
+    case "MediaImage":
+    case "Video":
+    case "ExternalVideo":
+    case "Model3d": {
+      const found = store.productChild(id);
+      if (!found) return null;
+      if (parsed.type === "ProductVariant") return variantView(core, found.node, found.record);
+      if (parsed.type === "Collection") return collectionView(core, found.node);
+      return mediaView(found.node);
+    }
+    case "Page": {
+      const page = store.pages.get(id);
+      return page ? pageView(core, page) : null;
+    }
+    case "Article": {
+      const article = store.articles.get(id);
+      return article ? articleView(core, article) : null;
+    }
+    case "BulkOperation": {
+      const operation = core.bulk.get(id);
+      return operation ? bulkOperationView(operation) : null;
+    }
+    case "AppInstallation":
+      return id === core.appInstallationId ? appInstallationView(core) : null;
+    case "Shop":
+      return id === gid("Shop", core.shop.id) ? shopView(core) : null;
+    case "Domain":
+      return id === gid("Domain", core.shop.id) ? domainView(core) : null;
+    case "Metafield": {
+      const record = core.metafields.byId(id);
+      return record ? metafieldView(core, record) : null;
+    }
+    default:
+      return null;
+  }
+}
+
+/** All collections products belong to, once each. */
+function collectionList(core: FakeShopifyCore): Json[] {
+  const byId = new Map<string, Json>();
+  for (const record of core.store.productList()) {
+    for (const collection of record.collections) byId.set(String(collection.id), collection);
+  }
+  return [...byId.values()];
+}
+
+export function queryRoot(core: FakeShopifyCore): Json {
+  const { store } = core;
+  return {
+    shop: () => shopView(core),
+    node: ({ id }: { id: string }) => nodeById(core, id),
+    nodes: ({ ids }: { ids: string[] }) => ids.map((id) => nodeById(core, id)),
+    products: (args: ConnectionArgs, context: ResolverContext) =>
+      connection(store.productList(), args, (record) => productView(core, record), context.slice),
+    product: ({ id }: { id: string }) => {
+      const record = store.products.get(id);
+      return record ? productView(core, record) : null;
+    },
+    productVariant: ({ id }: { id: string }) =>
+      gidType(id) === "ProductVariant" ? nodeById(core, id) : null,
+    collections: (args: ConnectionArgs, context: ResolverContext) =>
+      connection(
+        collectionList(core),
+        args,
+        (collection) => collectionView(core, collection),
+        context.slice,
+      ),
+    collection: ({ id }: { id: string }) =>
+      gidType(id) === "Collection" ? nodeById(core, id) : null,
+    pages: (args: ConnectionArgs, context: ResolverContext) =>
+      connection([...store.pages.values()], args, (page) => pageView(core, page), context.slice),
+    page: ({ id }: { id: string }) => (gidType(id) === "Page" ? nodeById(core, id) : null),
+    articles: (args: ConnectionArgs, context: ResolverContext) =>
+      connection(
+        [...store.articles.values()],
+        args,
+        (article) => articleView(core, article),
+        context.slice,
+      ),
+    article: ({ id }: { id: string }) => (gidType(id) === "Article" ? nodeById(core, id) : null),
+    currentBulkOperation: ({ type }: { type?: string }) => {
+      const operation = core.bulk.current(type ?? "QUERY");
+      return operation ? bulkOperationView(operation) : null;
+    },
+    bulkOperation: ({ id }: { id: string }) => {
+      const operation = core.bulk.get(id);
+      return operation ? bulkOperationView(operation) : null;
+    },
+    currentAppInstallation: () => appInstallationView(core),
+    appInstallation: ({ id }: { id?: string | null }) =>
+      id === undefined || id === null || id === core.appInstallationId
+        ? appInstallationView(core)
+        : null,
+  };
+}
+
+function userErrorView(error: { field: string[] | null; message: string; code: string }): Json {
+  return { __typename: "BulkOperationUserError", ...error };
+}
+
+export function mutationRoot(core: FakeShopifyCore): Json {
+  return {
+    bulkOperationRunQuery: ({ query, groupObjects }: { query: string; groupObjects: boolean }) => {
+      const { operation, userErrors } = core.bulk.run(query, groupObjects);
+      return {
+        bulkOperation: operation ? bulkOperationView(operation) : null,
+        userErrors: userErrors.map(userErrorView),
+      };
+    },
+    bulkOperationCancel: ({ id }: { id: string }) => {
+      const { operation, userErrors } = core.bulk.cancel(id);
+      return {
+        bulkOperation: operation ? bulkOperationView(operation) : null,
+        userErrors: userErrors.map(userErrorView),
+      };
+    },
+    metafieldsSet: ({ metafields }: { metafields: MetafieldsSetInput[] }) => {
+      const result = core.metafields.set(metafields, (id) => core.ownerExists(id), core.iso());
+      return {
+        metafields: result.metafields?.map((record) => metafieldView(core, record)) ?? null,
+        userErrors: result.userErrors.map((error) => ({
+          __typename: "MetafieldsSetUserError",
+          ...error,
+        })),
+      };
+    },
+  };
+}

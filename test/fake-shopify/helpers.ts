@@ -1,0 +1,148 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { createServer, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
+import {
+  BULK_OPERATION_RUN_QUERY_MUTATION,
+  BULK_OPERATION_STATUS_QUERY,
+  type BulkOperationRunQueryData,
+  type BulkOperationStatusData,
+} from "../../app/catalog/queries";
+import {
+  DEFAULT_ACCESS_TOKEN,
+  startFakeShopify,
+  type FakeShopifyOptions,
+} from "../../dev/fake-shopify/server";
+
+export type FakeShopify = Awaited<ReturnType<typeof startFakeShopify>>;
+
+export const API_SECRET = "test_app_secret";
+
+export function startTestShop(options: FakeShopifyOptions = {}): Promise<FakeShopify> {
+  return startFakeShopify({ port: 0, bulkDelayMs: 150, ...options });
+}
+
+export interface GraphqlAnswer<T = Record<string, unknown>> {
+  status: number;
+  body: {
+    data?: T;
+    errors?: { message: string; extensions?: Record<string, unknown> }[] | string;
+    extensions?: {
+      cost: {
+        requestedQueryCost: number;
+        actualQueryCost: number | null;
+        throttleStatus: {
+          maximumAvailable: number;
+          currentlyAvailable: number;
+          restoreRate: number;
+        };
+      };
+    };
+  };
+}
+
+/** One Admin GraphQL request, as the app's client sends it. */
+export async function graphql<T = Record<string, unknown>>(
+  shop: FakeShopify,
+  query: string,
+  variables?: Record<string, unknown>,
+  options: { token?: string | null; url?: string } = {},
+): Promise<GraphqlAnswer<T>> {
+  const headers: Record<string, string> = { "Content-Type": "application/json" };
+  const token = options.token === undefined ? DEFAULT_ACCESS_TOKEN : options.token;
+  if (token !== null) headers["X-Shopify-Access-Token"] = token;
+  const response = await fetch(options.url ?? shop.graphqlUrl, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ query, ...(variables ? { variables } : {}) }),
+  });
+  return { status: response.status, body: (await response.json()) as GraphqlAnswer<T>["body"] };
+}
+
+/** Data of a request that must succeed. */
+export async function data<T>(
+  shop: FakeShopify,
+  query: string,
+  variables?: Record<string, unknown>,
+): Promise<T> {
+  const answer = await graphql<T>(shop, query, variables);
+  if (answer.status !== 200 || answer.body.errors || !answer.body.data) {
+    throw new Error(`GraphQL failed: ${answer.status} ${JSON.stringify(answer.body)}`);
+  }
+  return answer.body.data;
+}
+
+export async function runBulk(shop: FakeShopify, query: string) {
+  const result = await data<BulkOperationRunQueryData>(shop, BULK_OPERATION_RUN_QUERY_MUTATION, {
+    query,
+  });
+  const payload = result.bulkOperationRunQuery;
+  if (!payload) throw new Error("no payload");
+  return payload;
+}
+
+export type BulkNode = NonNullable<BulkOperationStatusData["node"]>;
+
+/** Polls the operation until it leaves CREATED/RUNNING; returns every status seen and the end. */
+export async function pollBulk(
+  shop: FakeShopify,
+  id: string,
+): Promise<{ seen: string[]; final: BulkNode }> {
+  const seen: string[] = [];
+  for (let attempt = 0; attempt < 500; attempt++) {
+    const { node } = await data<BulkOperationStatusData>(shop, BULK_OPERATION_STATUS_QUERY, { id });
+    if (!node) throw new Error(`no operation ${id}`);
+    if (seen[seen.length - 1] !== node.status) seen.push(node.status);
+    if (!["CREATED", "RUNNING", "CANCELING"].includes(node.status)) return { seen, final: node };
+    await new Promise((resolve) => setTimeout(resolve, 15));
+  }
+  throw new Error(`operation ${id} never finished`);
+}
+
+export interface ReceivedWebhook {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+export interface Receiver {
+  url: string;
+  received: ReceivedWebhook[];
+  close(): Promise<void>;
+}
+
+/** A stand-in for the app's webhook routes: records each request and answers `status`. */
+export async function startReceiver(status = 200): Promise<Receiver> {
+  const received: ReceivedWebhook[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      received.push({
+        path: req.url ?? "",
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString("utf8"),
+      });
+      res.writeHead(status).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    received,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** Shopify's check: base64 HMAC-SHA256 of the raw body with the app secret, compared safely. */
+export function validShopifyHmac(secret: string, webhook: ReceivedWebhook): boolean {
+  const header = webhook.headers["x-shopify-hmac-sha256"];
+  if (typeof header !== "string") return false;
+  const expected = createHmac("sha256", secret).update(webhook.body, "utf8").digest();
+  const given = Buffer.from(header, "base64");
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
