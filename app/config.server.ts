@@ -21,6 +21,28 @@ export interface AppEnvironment {
    * production.
    */
   demo: DemoShop | undefined;
+  /** What the app server runs besides answering requests (see app/background.server.ts). */
+  background: BackgroundSettings;
+  /** How the live worker sends product changes (in the app server or `npm run worker`). */
+  live: LiveSettings;
+}
+
+export interface BackgroundSettings {
+  /** BACKGROUND_WORK=off: no worker, no resumed runs, no reconciliation (tests). */
+  enabled: boolean;
+  /** LIVE_WORKER=separate: live changes are sent by `npm run worker`, not the app server. */
+  liveWorkerInApp: boolean;
+  /** RECONCILE_EVERY_HOURS: a full re-export per shop this often; 0 never. */
+  reconcileEveryHours: number;
+}
+
+export interface LiveSettings {
+  /** LIVE_COALESCE_MS: changes wait this long for others (or a full batch). */
+  coalesceMs: number;
+  /** LIVE_POLL_MS: how often the outbox is looked at. */
+  pollMs: number;
+  /** LIVE_LEASE_MS: a dead worker's shops are free again after this. */
+  leaseMs: number;
 }
 
 export interface DemoShop {
@@ -116,6 +138,7 @@ export function readConfig(
   );
 
   const demo = readDemoShop(env, nodeEnv, problems);
+  const { background, live } = readBackgroundSettings(env, problems);
 
   if (problems.length > 0) throw new ConfigurationError(problems);
   return {
@@ -129,6 +152,47 @@ export function readConfig(
     indexApiUrl,
     shopCustomDomain: env.SHOP_CUSTOM_DOMAIN?.trim() || undefined,
     demo,
+    background,
+    live,
+  };
+}
+
+function readBackgroundSettings(
+  env: Readonly<Record<string, string | undefined>>,
+  problems: string[],
+): { background: BackgroundSettings; live: LiveSettings } {
+  const choice = (name: string, values: readonly string[], fallback: string): string => {
+    const value = env[name]?.trim().toLowerCase() || fallback;
+    if (values.includes(value)) return value;
+    problems.push(`${name} must be one of ${values.join(", ")}, got "${env[name]}"`);
+    return fallback;
+  };
+  const number = (name: string, fallback: number, min: number, what: string): number => {
+    const raw = env[name]?.trim();
+    if (!raw) return fallback;
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value < min) {
+      problems.push(`${name} must be ${what} (a number >= ${min}), got "${raw}"`);
+      return fallback;
+    }
+    return value;
+  };
+  return {
+    background: {
+      enabled: choice("BACKGROUND_WORK", ["on", "off"], "on") === "on",
+      liveWorkerInApp: choice("LIVE_WORKER", ["in-app", "separate"], "in-app") === "in-app",
+      reconcileEveryHours: number(
+        "RECONCILE_EVERY_HOURS",
+        24,
+        0,
+        "hours between reconciliations, 0 for never",
+      ),
+    },
+    live: {
+      coalesceMs: number("LIVE_COALESCE_MS", 3_000, 0, "milliseconds"),
+      pollMs: number("LIVE_POLL_MS", 1_000, 10, "milliseconds"),
+      leaseMs: number("LIVE_LEASE_MS", 60_000, 1_000, "milliseconds"),
+    },
   };
 }
 

@@ -16,11 +16,11 @@
  */
 import { parseArgs } from "node:util";
 import { brotliCompressSync } from "node:zlib";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { startEmulator } from "../dev/emulator/server";
 import { startStorefrontPreview } from "../dev/storefront/server";
 import { PUBLISHABLE_KEY, WORKSPACE_ID, seed } from "../test/widget/fixtures";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../test/widget/harness";
+import { launchChromium } from "../test/support/chromium";
 import { buildWidget, gzipSize } from "../widget/build";
 
 const { values } = parseArgs({ options: { runs: { type: "string", default: "15" } } });
@@ -180,7 +180,7 @@ const preview = await startStorefrontPreview({
   publishableKey: PUBLISHABLE_KEY,
   workspaceId: WORKSPACE_ID,
 });
-const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+const browser = await launchChromium();
 try {
   console.log(`Chromium ${browser.version()}, Node ${process.version}\n`);
   await sizes();

@@ -17,3 +17,4 @@ export * from "./admin-graphql";
 export * from "./shop-info";
 export * from "./bulk-operation";
 export * from "./admin-http-client";
+export * from "./storefront-config";

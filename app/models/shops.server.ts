@@ -41,7 +41,11 @@ export function workspaceOf(shop: Pick<Shop, "workspaceId" | "workspaceOverride"
   return shop.workspaceOverride ?? shop.workspaceId;
 }
 
-/** app/uninstalled: the shop's tokens are gone, so its sessions go and its work stops. */
+/**
+ * app/uninstalled: the shop's tokens are gone, so its sessions go and its work stops: its pending
+ * live changes are dropped and its worker lease freed (a worker checks the state before each
+ * request, so sending stops at once).
+ */
 export async function markShopUninstalled(shopDomain: string): Promise<void> {
   await prisma.$transaction([
     prisma.session.deleteMany({ where: { shop: shopDomain } }),
@@ -49,6 +53,8 @@ export async function markShopUninstalled(shopDomain: string): Promise<void> {
       where: { shopDomain },
       data: { state: "uninstalled", uninstalledAt: new Date(), pauseReason: "App uninstalled" },
     }),
+    prisma.pendingChange.deleteMany({ where: { shopDomain } }),
+    prisma.shopLease.deleteMany({ where: { shopDomain } }),
   ]);
 }
 
@@ -100,7 +106,11 @@ export interface SyncChoices {
 }
 
 export async function saveSyncChoices(shopDomain: string, choices: SyncChoices): Promise<void> {
-  await prisma.shop.update({ where: { shopDomain }, data: choices });
+  const { syncProducts, syncPages, syncArticles } = choices;
+  await prisma.shop.update({
+    where: { shopDomain },
+    data: { syncProducts, syncPages, syncArticles },
+  });
 }
 
 /** Sync stops for the shop until the merchant fixes what the reason names. */
@@ -124,4 +134,35 @@ export async function resumeShop(shopDomain: string): Promise<void> {
     where: { shopDomain, state: "paused" },
     data: { state: "active", pauseCode: null, pauseReason: null, pauseUrl: null },
   });
+}
+
+export interface ServiceSettings {
+  /** A new secret key, already checked; undefined keeps the stored one. */
+  sealedSecretKey?: { sealed: string; last4: string };
+  publishableKey: string;
+  tier: string;
+  workspaceOverride: string | null;
+}
+
+/** Saves checked keys; says whether the shop was connected for the first time. */
+export async function saveServiceSettings(
+  shopDomain: string,
+  settings: ServiceSettings,
+): Promise<{ firstConnection: boolean }> {
+  const before = await prisma.shop.findUniqueOrThrow({ where: { shopDomain } });
+  await prisma.shop.update({
+    where: { shopDomain },
+    data: {
+      ...(settings.sealedSecretKey
+        ? {
+            secretKeyCiphertext: settings.sealedSecretKey.sealed,
+            secretKeyLast4: settings.sealedSecretKey.last4,
+          }
+        : {}),
+      publishableKey: settings.publishableKey,
+      tier: settings.tier,
+      workspaceOverride: settings.workspaceOverride,
+    },
+  });
+  return { firstConnection: !before.secretKeyCiphertext };
 }

@@ -1,22 +1,97 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
-import { Badge, BlockStack, Card, InlineStack, Layout, Page, Text } from "@shopify/polaris";
-import { TitleBar } from "@shopify/app-bridge-react";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import {
+  Form,
+  useActionData,
+  useLoaderData,
+  useNavigation,
+  useRevalidator,
+} from "@remix-run/react";
+import {
+  Badge,
+  Banner,
+  BlockStack,
+  Button,
+  Card,
+  DataTable,
+  InlineGrid,
+  InlineStack,
+  Layout,
+  Link,
+  Page,
+  ProgressBar,
+  Text,
+} from "@shopify/polaris";
+import { useEffect } from "react";
+import { AdminTitle } from "../components/admin-title";
+import { config } from "../config.server";
+import { isTier } from "../index-service/tiers";
 import { connectionStateOf, type ConnectionState } from "../models/connection-state";
 import { findShop, workspaceOf } from "../models/shops.server";
-import { authenticate } from "../shopify.server";
+import { authenticateAdmin } from "../shopify-admin.server";
+import { CONTENT_KINDS } from "../sync/content-kinds";
+import { quotaStanding } from "../sync/quota-usage.server";
+import { runProgress } from "../sync/run-progress.server";
+import { ShopNotConnectedError } from "../sync/shop-service.server";
+import { startShopSync } from "../sync/shop-sync.server";
+import { recentRuns, runCounts, RunInProgressError, unfinishedRun } from "../sync/sync-runs.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
-  const { session } = await authenticate.admin(request);
-  const shop = await findShop(session.shop);
+  const { shopDomain } = await authenticateAdmin(request);
+  const shop = await findShop(shopDomain);
+  const active = await unfinishedRun(shopDomain);
+  const runs = await recentRuns(shopDomain, 6);
+  const now = new Date();
+  const tier = shop?.tier;
   return {
-    shopDomain: session.shop,
+    shopDomain,
     primaryDomain: shop?.primaryDomain ?? null,
     workspaceId: shop ? workspaceOf(shop) : null,
     connection: shop
       ? connectionStateOf(shop)
       : ({ kind: "not-connected", message: "This shop has not finished installing." } as const),
+    pauseUrl: shop?.pauseUrl ?? null,
+    themeEditorUrl: `https://${shopDomain}/admin/themes/current/editor?context=apps&activateAppId=${config().shopifyApiKey}/chat-widget`,
+    active: active
+      ? { id: active.id, progress: await runProgress(active), counts: await runCounts(active) }
+      : null,
+    quotas: isTier(tier)
+      ? await Promise.all(CONTENT_KINDS.map((kind) => quotaStanding(shopDomain, tier, kind, now)))
+      : [],
+    runs: await Promise.all(
+      runs.map(async (run) => ({
+        id: run.id,
+        trigger: run.trigger,
+        state: run.state,
+        startedAt: run.startedAt.toISOString(),
+        finishedAt: run.finishedAt?.toISOString() ?? null,
+        errorMessage: run.errorMessage,
+        errorUrl: run.errorUrl,
+        counts: await runCounts(run),
+      })),
+    ),
   };
+};
+
+export const action = async ({ request }: ActionFunctionArgs) => {
+  const { shopDomain } = await authenticateAdmin(request);
+  try {
+    await startShopSync(shopDomain, "resync");
+    return { message: "Resync started.", tone: "success" as const };
+  } catch (error) {
+    if (error instanceof RunInProgressError) {
+      return {
+        message: "A sync is already in progress for this shop; its progress is shown below.",
+        tone: "info" as const,
+      };
+    }
+    if (error instanceof ShopNotConnectedError) {
+      return {
+        message: "Add the search service's keys in Settings first.",
+        tone: "warning" as const,
+      };
+    }
+    throw error;
+  }
 };
 
 const BADGE_TONE: Record<ConnectionState["kind"], "success" | "attention" | "critical" | "info"> = {
@@ -26,40 +101,241 @@ const BADGE_TONE: Record<ConnectionState["kind"], "success" | "attention" | "cri
   uninstalled: "info",
 };
 
+const TRIGGERS: Record<string, string> = {
+  install: "First sync",
+  resync: "Resync",
+  reconcile: "Daily check",
+  cli: "Command line",
+  "domain-change": "Domain change",
+};
+
 export default function Dashboard() {
-  const { shopDomain, primaryDomain, workspaceId, connection } = useLoaderData<typeof loader>();
+  const data = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const submitting = useNavigation().state !== "idle";
+  const revalidator = useRevalidator();
+  const running = data.active !== null;
+
+  // While a run is under way the page refreshes its figures every 1.5 s.
+  useEffect(() => {
+    if (!running) return;
+    const timer = setInterval(() => {
+      if (revalidator.state === "idle") revalidator.revalidate();
+    }, 1500);
+    return () => clearInterval(timer);
+  }, [running, revalidator]);
+
+  const last = data.runs.find((run) => run.state !== "running");
   return (
     <Page>
-      <TitleBar title="Dashboard" />
-      <Layout>
-        <Layout.Section>
-          <Card>
-            <BlockStack gap="300">
-              <InlineStack gap="200" blockAlign="center">
+      <AdminTitle title="Dashboard" />
+      <BlockStack gap="400">
+        {data.connection.kind === "paused" && (
+          <Banner tone="critical" title="Sync is paused">
+            <p>{data.connection.reason}</p>
+            <InlineStack gap="200">
+              {data.pauseUrl && (
+                <Button url={data.pauseUrl} target="_blank">
+                  Choose a plan
+                </Button>
+              )}
+              <Button url="/app/settings">Open Settings</Button>
+            </InlineStack>
+          </Banner>
+        )}
+        {data.connection.kind === "not-connected" && (
+          <Banner tone="warning" title="Connect the search service">
+            <p>{data.connection.message}</p>
+            <Button url="/app/settings">Open Settings</Button>
+          </Banner>
+        )}
+        {result && <Banner tone={result.tone}>{result.message}</Banner>}
+        <Layout>
+          <Layout.Section>
+            <Card>
+              <BlockStack gap="300">
+                <InlineStack align="space-between" blockAlign="center">
+                  <InlineStack gap="200" blockAlign="center">
+                    <Text as="h2" variant="headingMd">
+                      Sync
+                    </Text>
+                    <Badge tone={BADGE_TONE[data.connection.kind]}>
+                      {data.connection.kind.replace("-", " ")}
+                    </Badge>
+                  </InlineStack>
+                  <Form method="post">
+                    <Button
+                      submit
+                      variant="primary"
+                      loading={submitting}
+                      disabled={data.connection.kind === "not-connected"}
+                    >
+                      Resync
+                    </Button>
+                  </Form>
+                </InlineStack>
+                <Text as="p">{data.connection.message}</Text>
+                {data.active ? (
+                  <BlockStack gap="200">
+                    <Text as="p" variant="bodyMd" fontWeight="semibold">
+                      <span data-testid="sync-phase">{data.active.progress.label}</span> —{" "}
+                      <span data-testid="sync-percent">{data.active.progress.percent}%</span>
+                      {data.active.progress.total > 0
+                        ? ` (${data.active.progress.done} of ${data.active.progress.total})`
+                        : ""}
+                    </Text>
+                    <ProgressBar progress={data.active.progress.percent} tone="primary" />
+                    <Counts counts={data.active.counts} />
+                  </BlockStack>
+                ) : last ? (
+                  <BlockStack gap="200">
+                    <Text as="p">
+                      Last sync: {TRIGGERS[last.trigger] ?? last.trigger},{" "}
+                      {last.state === "succeeded" ? "finished" : "stopped"}{" "}
+                      {last.finishedAt ? new Date(last.finishedAt).toLocaleString() : ""}
+                    </Text>
+                    {last.state === "succeeded" && <ProgressBar progress={100} tone="success" />}
+                    {last.errorMessage && (
+                      <Banner tone="critical">
+                        <p>{last.errorMessage}</p>
+                        {last.errorUrl && (
+                          <Link url={last.errorUrl} target="_blank">
+                            Choose a plan
+                          </Link>
+                        )}
+                      </Banner>
+                    )}
+                    <Counts counts={last.counts} />
+                  </BlockStack>
+                ) : (
+                  <Text as="p">No sync has run yet.</Text>
+                )}
+              </BlockStack>
+            </Card>
+          </Layout.Section>
+          <Layout.Section variant="oneThird">
+            <BlockStack gap="400">
+              <Card>
+                <BlockStack gap="200">
+                  <Text as="h2" variant="headingMd">
+                    Store
+                  </Text>
+                  <Text as="p">Shop: {data.shopDomain}</Text>
+                  <Text as="p">Storefront domain: {data.primaryDomain ?? "not read yet"}</Text>
+                  <Text as="p">Workspace id: {data.workspaceId ?? "not set yet"}</Text>
+                  <Button url={data.themeEditorUrl} target="_top">
+                    Add the chat to your theme
+                  </Button>
+                </BlockStack>
+              </Card>
+              {data.quotas.length > 0 && (
+                <Card>
+                  <BlockStack gap="300">
+                    <Text as="h2" variant="headingMd">
+                      This month's quota
+                    </Text>
+                    {data.quotas.map((quota) => (
+                      <BlockStack gap="100" key={quota.kind}>
+                        <Text as="p">
+                          {quota.kind === "product" ? "Products" : "Pages and articles"}:{" "}
+                          {quota.used} of {quota.limit}
+                        </Text>
+                        <ProgressBar
+                          progress={
+                            quota.limit > 0 ? Math.min(100, (quota.used / quota.limit) * 100) : 100
+                          }
+                          tone={quota.remaining === 0 ? "critical" : "primary"}
+                          size="small"
+                        />
+                      </BlockStack>
+                    ))}
+                  </BlockStack>
+                </Card>
+              )}
+            </BlockStack>
+          </Layout.Section>
+          <Layout.Section>
+            <Card>
+              <BlockStack gap="200">
                 <Text as="h2" variant="headingMd">
-                  Connection
+                  Recent syncs
                 </Text>
-                <Badge tone={BADGE_TONE[connection.kind]}>
-                  {connection.kind.replace("-", " ")}
-                </Badge>
-              </InlineStack>
-              <Text as="p">{connection.message}</Text>
-            </BlockStack>
-          </Card>
-        </Layout.Section>
-        <Layout.Section>
-          <Card>
-            <BlockStack gap="200">
-              <Text as="h2" variant="headingMd">
-                Store
-              </Text>
-              <Text as="p">Shop: {shopDomain}</Text>
-              <Text as="p">Storefront domain: {primaryDomain ?? "not read yet"}</Text>
-              <Text as="p">Workspace id: {workspaceId ?? "not set yet"}</Text>
-            </BlockStack>
-          </Card>
-        </Layout.Section>
-      </Layout>
+                <DataTable
+                  columnContentTypes={[
+                    "text",
+                    "text",
+                    "text",
+                    "numeric",
+                    "numeric",
+                    "numeric",
+                    "numeric",
+                    "numeric",
+                  ]}
+                  headings={[
+                    "Started",
+                    "Kind",
+                    "Result",
+                    "Sent",
+                    "Unchanged",
+                    "Removed",
+                    "Over quota",
+                    "Failed",
+                  ]}
+                  rows={data.runs.map((run) => {
+                    const c = run.counts;
+                    return [
+                      new Date(run.startedAt).toLocaleString(),
+                      TRIGGERS[run.trigger] ?? run.trigger,
+                      run.state === "running"
+                        ? "In progress"
+                        : run.state === "succeeded"
+                          ? "Finished"
+                          : "Stopped",
+                      c.products.sent + c.posts.sent,
+                      c.products.unchanged + c.posts.unchanged,
+                      c.products.deleted + c.posts.deleted,
+                      c.products.overQuota + c.posts.overQuota,
+                      c.products.failed + c.posts.failed,
+                    ];
+                  })}
+                />
+              </BlockStack>
+            </Card>
+          </Layout.Section>
+        </Layout>
+      </BlockStack>
     </Page>
+  );
+}
+
+type KindCounts = {
+  sent: number;
+  unchanged: number;
+  deleted: number;
+  overQuota: number;
+  failed: number;
+};
+
+function Counts({ counts }: { counts: { products: KindCounts; posts: KindCounts } }) {
+  const cells: [string, keyof KindCounts][] = [
+    ["Sent", "sent"],
+    ["Unchanged", "unchanged"],
+    ["Removed", "deleted"],
+    ["Over quota", "overQuota"],
+    ["Failed", "failed"],
+  ];
+  return (
+    <InlineGrid columns={5} gap="200">
+      {cells.map(([label, key]) => (
+        <BlockStack key={key} gap="050">
+          <Text as="span" tone="subdued">
+            {label}
+          </Text>
+          <Text as="span" variant="headingMd" id={`count-${key}`}>
+            {counts.products[key] + counts.posts[key]}
+          </Text>
+        </BlockStack>
+      ))}
+    </InlineGrid>
   );
 }

@@ -1,16 +1,34 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { BlockStack, Button, Card, Checkbox, Layout, Page, Text } from "@shopify/polaris";
-import { TitleBar } from "@shopify/app-bridge-react";
+import {
+  Banner,
+  BlockStack,
+  Button,
+  Card,
+  Checkbox,
+  FormLayout,
+  Layout,
+  Link,
+  Page,
+  Text,
+  TextField,
+} from "@shopify/polaris";
 import { useState } from "react";
-import { findShop, saveSyncChoices, workspaceOf } from "../models/shops.server";
-import { authenticate } from "../shopify.server";
+import { findShop, workspaceOf } from "../models/shops.server";
+import { authenticateAdmin } from "../shopify-admin.server";
+import { saveSettings } from "../sync/settings.server";
+import { AdminTitle } from "../components/admin-title";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
-  const { session } = await authenticate.admin(request);
-  const shop = await findShop(session.shop);
+  const { shopDomain } = await authenticateAdmin(request);
+  const shop = await findShop(shopDomain);
   return {
+    derivedWorkspaceId: shop?.workspaceId ?? null,
+    workspaceOverride: shop?.workspaceOverride ?? "",
     workspaceId: shop ? workspaceOf(shop) : null,
+    secretKeyLast4: shop?.secretKeyLast4 ?? null,
+    publishableKey: shop?.publishableKey ?? "",
+    tier: shop?.tier ?? null,
     syncProducts: shop?.syncProducts ?? true,
     syncPages: shop?.syncPages ?? true,
     syncArticles: shop?.syncArticles ?? true,
@@ -18,20 +36,26 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 };
 
 export const action = async ({ request }: ActionFunctionArgs) => {
-  const { session } = await authenticate.admin(request);
+  const { shopDomain, admin } = await authenticateAdmin(request);
   const form = await request.formData();
-  await saveSyncChoices(session.shop, {
+  const text = (name: string) => String(form.get(name) ?? "");
+  return saveSettings(shopDomain, admin, {
+    secretKey: text("secretKey"),
+    publishableKey: text("publishableKey"),
+    workspaceOverride: text("workspaceOverride"),
     syncProducts: form.get("syncProducts") === "on",
     syncPages: form.get("syncPages") === "on",
     syncArticles: form.get("syncArticles") === "on",
   });
-  return { saved: true };
 };
 
 export default function Settings() {
   const data = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const saving = useNavigation().state === "submitting";
+  const [secretKey, setSecretKey] = useState("");
+  const [publishableKey, setPublishableKey] = useState(data.publishableKey);
+  const [workspaceOverride, setWorkspaceOverride] = useState(data.workspaceOverride);
   const [choices, setChoices] = useState({
     syncProducts: data.syncProducts,
     syncPages: data.syncPages,
@@ -39,50 +63,130 @@ export default function Settings() {
   });
   const toggle = (key: keyof typeof choices) => (checked: boolean) =>
     setChoices((c) => ({ ...c, [key]: checked }));
+  const problems = result && !result.ok ? result.problems : [];
+  const problemOf = (field: string) => problems.find((p) => p.field === field);
+  const errorOf = (field: string) => {
+    const problem = problemOf(field);
+    if (!problem) return undefined;
+    return "url" in problem && problem.url ? (
+      <>
+        {problem.message}{" "}
+        <Link url={problem.url} target="_blank">
+          Choose a plan
+        </Link>
+      </>
+    ) : (
+      problem.message
+    );
+  };
 
   return (
     <Page>
-      <TitleBar title="Settings" />
+      <AdminTitle title="Settings" />
       <Layout>
         <Layout.Section>
-          <Card>
-            <Form method="post">
-              <BlockStack gap="300">
-                <Text as="h2" variant="headingMd">
-                  What to sync
-                </Text>
-                <Text as="p" tone="subdued">
-                  Workspace id: {data.workspaceId ?? "not set yet"}
-                </Text>
-                <Checkbox
-                  label="Products"
-                  name="syncProducts"
-                  checked={choices.syncProducts}
-                  onChange={toggle("syncProducts")}
-                />
-                <Checkbox
-                  label="Online store pages"
-                  name="syncPages"
-                  checked={choices.syncPages}
-                  onChange={toggle("syncPages")}
-                />
-                <Checkbox
-                  label="Blog articles"
-                  name="syncArticles"
-                  checked={choices.syncArticles}
-                  onChange={toggle("syncArticles")}
-                />
-                <Button submit variant="primary" loading={saving}>
-                  Save
-                </Button>
-                {result?.saved && (
-                  <Text as="p" tone="success">
-                    Saved.
+          <Form method="post">
+            <BlockStack gap="400">
+              {result?.ok && (
+                <Banner tone="success" title="Settings saved">
+                  <p>
+                    Both keys work (plan: {result.tier}).{" "}
+                    {result.firstSyncStarted
+                      ? "The first full sync has started: follow it on the Dashboard."
+                      : ""}
+                  </p>
+                </Banner>
+              )}
+              {problems.length > 0 && (
+                <Banner tone="critical" title="The settings were not saved">
+                  <p>Fix what is marked below; nothing changed.</p>
+                </Banner>
+              )}
+              <Card>
+                <FormLayout>
+                  <Text as="h2" variant="headingMd">
+                    Search service keys
                   </Text>
-                )}
-              </BlockStack>
-            </Form>
-          </Card>
+                  <TextField
+                    label="Secret key"
+                    name="secretKey"
+                    type="password"
+                    autoComplete="off"
+                    value={secretKey}
+                    onChange={setSecretKey}
+                    placeholder={
+                      data.secretKeyLast4
+                        ? `Saved key ending in ${data.secretKeyLast4} (leave empty to keep it)`
+                        : "svc_sk_…"
+                    }
+                    helpText="Used by the app's server only, stored encrypted, never shown again."
+                    error={errorOf("secretKey")}
+                  />
+                  <TextField
+                    label="Publishable key"
+                    name="publishableKey"
+                    autoComplete="off"
+                    value={publishableKey}
+                    onChange={setPublishableKey}
+                    placeholder="svc_pk_…"
+                    helpText="Read-only; the storefront chat uses it."
+                    error={errorOf("publishableKey")}
+                  />
+                </FormLayout>
+              </Card>
+              <Card>
+                <FormLayout>
+                  <Text as="h2" variant="headingMd">
+                    Workspace
+                  </Text>
+                  <Text as="p">
+                    Workspace id in use: <b>{data.workspaceId ?? "not set yet"}</b>
+                    {data.derivedWorkspaceId
+                      ? ` (from your storefront domain: ${data.derivedWorkspaceId})`
+                      : ""}
+                  </Text>
+                  <TextField
+                    label="Use another workspace id"
+                    name="workspaceOverride"
+                    autoComplete="off"
+                    value={workspaceOverride}
+                    onChange={setWorkspaceOverride}
+                    placeholder={data.derivedWorkspaceId ?? "shop-example-com"}
+                    helpText="Leave empty to use the one made from your storefront domain."
+                    error={errorOf("workspaceOverride")}
+                  />
+                </FormLayout>
+              </Card>
+              <Card>
+                <BlockStack gap="200">
+                  <Text as="h2" variant="headingMd">
+                    What to sync
+                  </Text>
+                  <Checkbox
+                    label="Products"
+                    name="syncProducts"
+                    checked={choices.syncProducts}
+                    onChange={toggle("syncProducts")}
+                  />
+                  <Checkbox
+                    label="Online store pages"
+                    name="syncPages"
+                    checked={choices.syncPages}
+                    onChange={toggle("syncPages")}
+                  />
+                  <Checkbox
+                    label="Blog articles"
+                    name="syncArticles"
+                    checked={choices.syncArticles}
+                    onChange={toggle("syncArticles")}
+                  />
+                </BlockStack>
+              </Card>
+              <Button submit variant="primary" loading={saving}>
+                Save
+              </Button>
+            </BlockStack>
+          </Form>
         </Layout.Section>
       </Layout>
     </Page>

@@ -1,30 +1,52 @@
 import type { HeadersFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { Link, Outlet, useLoaderData, useRouteError } from "@remix-run/react";
 import { NavMenu } from "@shopify/app-bridge-react";
+import { InlineStack } from "@shopify/polaris";
 import polarisStyles from "@shopify/polaris/build/esm/styles.css?url";
 import { boundary } from "@shopify/shopify-app-remix/server";
 import { AppProvider } from "@shopify/shopify-app-remix/react";
-import { authenticate } from "../shopify.server";
+import { EmbeddedContext } from "../components/embedded";
 import { config } from "../config.server";
+import { authenticateAdmin } from "../shopify-admin.server";
 
 export const links = () => [{ rel: "stylesheet", href: polarisStyles }];
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
-  await authenticate.admin(request);
-  return { apiKey: config().shopifyApiKey };
+  await authenticateAdmin(request);
+  const env = config();
+  return { apiKey: env.shopifyApiKey, embedded: !env.demo };
 };
 
 export default function AppFrame() {
-  const { apiKey } = useLoaderData<typeof loader>();
+  const { apiKey, embedded } = useLoaderData<typeof loader>();
   return (
-    <AppProvider isEmbeddedApp apiKey={apiKey}>
-      <NavMenu>
-        <Link to="/app" rel="home">
-          Dashboard
-        </Link>
-        <Link to="/app/settings">Settings</Link>
-      </NavMenu>
-      <Outlet />
+    <AppProvider isEmbeddedApp={embedded} apiKey={apiKey}>
+      <EmbeddedContext.Provider value={embedded}>
+        {embedded ? (
+          <NavMenu>
+            <Link to="/app" rel="home">
+              Dashboard
+            </Link>
+            <Link to="/app/settings">Settings</Link>
+          </NavMenu>
+        ) : (
+          <nav
+            aria-label="App"
+            style={{
+              padding: "0.75rem 1.25rem",
+              borderBottom: "1px solid #e3e3e3",
+              background: "#fff",
+            }}
+          >
+            <InlineStack gap="400">
+              <Link to="/app">Dashboard</Link>
+              <Link to="/app/settings">Settings</Link>
+              <span style={{ color: "#616161" }}>Offline demo</span>
+            </InlineStack>
+          </nav>
+        )}
+        <Outlet />
+      </EmbeddedContext.Provider>
     </AppProvider>
   );
 }

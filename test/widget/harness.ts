@@ -5,29 +5,12 @@
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import {
-  chromium,
-  type Browser,
-  type BrowserContextOptions,
-  type Locator,
-  type Page,
-} from "playwright-core";
+import type { Browser, BrowserContextOptions, Locator, Page } from "playwright-core";
+import { launchChromium } from "../support/chromium";
 import { startEmulator, type RunningEmulator } from "../../dev/emulator/server";
 import { startStorefrontPreview, type StorefrontPreview } from "../../dev/storefront/server";
 import type { WidgetSettings } from "../../dev/storefront/page";
 import { PUBLISHABLE_KEY, WORKSPACE_ID, seed } from "./fixtures";
-
-export const CHROMIUM_PATH = "/usr/bin/chromium";
-export const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-  "--disable-quic",
-];
 
 export const ARTIFACTS_DIR = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -51,7 +34,7 @@ export async function startStack(settings: Partial<WidgetSettings> = {}): Promis
     workspaceId: WORKSPACE_ID,
     settings,
   });
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  const browser = await launchChromium();
   await mkdir(ARTIFACTS_DIR, { recursive: true });
   return {
     emulator,

@@ -1,0 +1,191 @@
+/**
+ * The offline demo of the whole app, on loopback only: the service emulator, a fake Shopify Admin
+ * API backed by the sample store, the real app (its production build) in demo mode with one demo
+ * shop, and a storefront preview with the chat widget. The demo shop's keys are saved through
+ * the app's own Settings code, which starts the first full sync.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, statSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startAppServer, type RunningAppServer } from "../app-server/server";
+import { startEmulator } from "../emulator/server";
+import { startFakeShopify } from "../fake-shopify/server";
+import { startStorefrontPreview } from "../storefront/server";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+export const DEMO_SHOP = "demo-store.myshopify.com";
+export const DEMO_DOMAIN = "demo-store.example.com";
+export const DEMO_SECRET_KEY = "svc_sk_test_professional";
+export const DEMO_PUBLISHABLE_KEY = "svc_pk_test_professional";
+const DEMO_API_SECRET = "demo-app-secret";
+
+export interface DemoOptions {
+  host?: string;
+  appPort?: number;
+  emulatorPort?: number;
+  shopifyPort?: number;
+  storefrontPort?: number;
+  products?: number;
+  databaseUrl?: string;
+  log?: (line: string) => void;
+}
+
+export interface RunningDemo {
+  adminUrl: string;
+  emulatorUrl: string;
+  storefrontUrl: string;
+  shopifyUrl: string;
+  workspaceId: string;
+  emulator: Awaited<ReturnType<typeof startEmulator>>;
+  shopify: Awaited<ReturnType<typeof startFakeShopify>>;
+  /** Resolves when the first full sync has finished, with its state. */
+  firstSync: Promise<{ state: string; errorMessage: string | null }>;
+  close(): Promise<void>;
+}
+
+export class DemoRefusedError extends Error {}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1)$/;
+
+export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo> {
+  const host = options.host ?? "127.0.0.1";
+  if (process.env.NODE_ENV === "production")
+    throw new DemoRefusedError("The demo never runs with NODE_ENV=production.");
+  if (!LOOPBACK.test(host))
+    throw new DemoRefusedError(`The demo binds to loopback only, not ${host}.`);
+  const log = options.log ?? (() => undefined);
+
+  ensureBuilt(log);
+  const emulator = await startEmulator({ host, port: options.emulatorPort ?? 0 });
+  const shopify = await startFakeShopify({
+    host,
+    port: options.shopifyPort ?? 0,
+    shopDomain: DEMO_SHOP,
+    primaryDomain: DEMO_DOMAIN,
+    apiSecret: DEMO_API_SECRET,
+    store: {
+      files: [join(ROOT, "dev", "sample-store", "shopify-docs-shop.jsonl")],
+      generated: { products: options.products ?? 600, pages: 12, articles: 24, seed: 2026 },
+    },
+  });
+  const appPort = options.appPort ?? (await freePort(host));
+  const work = mkdtempSync(join(tmpdir(), "catalog-chat-demo-"));
+  Object.assign(process.env, {
+    NODE_ENV: "development",
+    SHOPIFY_API_KEY: "demo-api-key",
+    SHOPIFY_API_SECRET: DEMO_API_SECRET,
+    SHOPIFY_APP_URL: `http://${host}:${appPort}`,
+    DATABASE_URL: options.databaseUrl ?? `file:${join(work, "demo.db")}`,
+    INDEX_API_URL: emulator.url,
+    DEMO_SHOP,
+    DEMO_ADMIN_GRAPHQL_URL: shopify.graphqlUrl,
+    DEMO_ADMIN_TOKEN: "shpat_fake_token",
+  });
+  const { migrateDatabase } = await import("../../app/cli/migrate-database");
+  await migrateDatabase(process.env);
+
+  let app: RunningAppServer | undefined;
+  try {
+    app = await startAppServer({ host, port: appPort });
+    shopify.state.setApp({ appUrl: app.url });
+    const workspaceId = await installDemoShop();
+    const storefront = await startStorefrontPreview({
+      host,
+      port: options.storefrontPort ?? 0,
+      emulatorUrl: emulator.url,
+      publishableKey: DEMO_PUBLISHABLE_KEY,
+      workspaceId,
+    });
+    const running = app;
+    return {
+      adminUrl: `${app.url}/app`,
+      emulatorUrl: emulator.url,
+      storefrontUrl: storefront.url,
+      shopifyUrl: shopify.url,
+      workspaceId,
+      emulator,
+      shopify,
+      firstSync: waitForFirstSync(),
+      close: async () => {
+        await storefront.close();
+        await running.close();
+        await shopify.close();
+        await emulator.close();
+      },
+    };
+  } catch (error) {
+    await app?.close();
+    await shopify.close();
+    await emulator.close();
+    throw error;
+  }
+}
+
+/** What installing from the app listing does, then what a merchant does in Settings. */
+async function installDemoShop(): Promise<string> {
+  const { adminFor } = await import("../../app/shopify-admin.server");
+  const { recordShopAfterAuth } = await import("../../app/shopify.server");
+  const { saveSettings } = await import("../../app/sync/settings.server");
+  const { findShop, workspaceOf } = await import("../../app/models/shops.server");
+  const admin = await adminFor(DEMO_SHOP);
+  await recordShopAfterAuth(DEMO_SHOP, "read_products,read_online_store_pages", admin);
+  const result = await saveSettings(DEMO_SHOP, admin, {
+    secretKey: DEMO_SECRET_KEY,
+    publishableKey: DEMO_PUBLISHABLE_KEY,
+    workspaceOverride: "",
+    syncProducts: true,
+    syncPages: true,
+    syncArticles: true,
+  });
+  if (!result.ok)
+    throw new Error(
+      `The demo's keys were refused: ${result.problems.map((p) => p.message).join("; ")}`,
+    );
+  const shop = await findShop(DEMO_SHOP);
+  return (shop && workspaceOf(shop)) ?? "";
+}
+
+async function waitForFirstSync(): Promise<{ state: string; errorMessage: string | null }> {
+  const prisma = (await import("../../app/db.server")).default;
+  for (;;) {
+    const run = await prisma.syncRun.findFirst({
+      where: { shopDomain: DEMO_SHOP },
+      orderBy: { startedAt: "asc" },
+    });
+    if (run && run.state !== "running") return { state: run.state, errorMessage: run.errorMessage };
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/** Builds the app when there is no build, or when a source file is newer than it. */
+function ensureBuilt(log: (line: string) => void): void {
+  const built = join(ROOT, "build", "server", "index.js");
+  if (existsSync(built) && newestIn(join(ROOT, "app")) <= statSync(built).mtimeMs) return;
+  log("Building the app (npm run build)…");
+  execFileSync(join(ROOT, "node_modules", ".bin", "remix"), ["vite:build"], {
+    cwd: ROOT,
+    stdio: "ignore",
+  });
+}
+
+function newestIn(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestIn(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+function freePort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, host, () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}

@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser } from "playwright-core";
+import { startDemo, type RunningDemo } from "../../dev/demo/admin-demo";
+import { artifactsDir, launchChromium } from "../support/chromium";
+import { indexedIds } from "../support/emulator";
+
+let demo: RunningDemo;
+let browser: Browser;
+
+beforeAll(async () => {
+  demo = await startDemo({ products: 150 });
+  browser = await launchChromium();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await demo?.close();
+});
+
+describe("the offline demo in a browser", () => {
+  it("shows the first sync, and Resync runs to the end with counts that match the index", async () => {
+    expect(await demo.firstSync).toMatchObject({ state: "succeeded" });
+    const index = indexedIds(demo.emulator, "professional", demo.workspaceId);
+    const indexed = index.products.length + index.posts.length;
+    expect(indexed).toBeGreaterThan(100);
+
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(demo.adminUrl);
+    await page.getByText("Last sync: First sync, finished").waitFor();
+    expect(await page.locator("#count-sent").innerText()).toBe(String(indexed));
+
+    // A product edited in Shopify meanwhile: the resync sends just that one.
+    const [product] = demo.shopify.state
+      .products()
+      .filter((p) => p.status === "ACTIVE" && p.onlineStoreUrl);
+    demo.shopify.state.updateProduct(product!.id, { title: "Edited while the demo ran" });
+
+    // Shopify's finish webhooks get lost this time: the export waits for the polling fallback,
+    // long enough to see the progress and to press Resync a second time.
+    demo.shopify.state.dropFinishWebhooks(3);
+    await page.getByRole("button", { name: "Resync" }).click();
+    await page.getByText("Resync started.").waitFor();
+    await page.getByText("Exporting from Shopify").waitFor();
+    await page.getByRole("button", { name: "Resync" }).click();
+    await page
+      .getByText("A sync is already in progress for this shop; its progress is shown below.")
+      .waitFor();
+
+    await page.getByText("Last sync: Resync, finished").waitFor({ timeout: 90_000 });
+    expect(await page.locator("#count-sent").innerText()).toBe("1");
+    expect(await page.locator("#count-unchanged").innerText()).toBe(String(indexed - 1));
+    const stored = demo.emulator.state
+      .workspace("professional", demo.workspaceId)
+      ?.products.find((p) => p.name === "Edited while the demo ran");
+    expect(stored).toBeDefined();
+    await page.screenshot({
+      path: `${await artifactsDir("demo")}/dashboard-after-resync.png`,
+      fullPage: true,
+    });
+  });
+
+  it("Settings refuses a revoked key and a publishable key in the secret field, saying what is wrong", async () => {
+    const page = await browser.newPage();
+    await page.goto(`${demo.adminUrl}/settings`);
+    await page.getByLabel("Secret key").fill("svc_sk_test_revoked");
+    await page.getByRole("button", { name: "Save" }).click();
+    await page
+      .getByText("The service does not accept this key: it is revoked, expired or mistyped.")
+      .waitFor();
+
+    await page.getByLabel("Secret key").fill("svc_pk_test_professional");
+    await page.getByRole("button", { name: "Save" }).click();
+    await page
+      .getByText("This is a publishable key (svc_pk_…); the secret key starts with svc_sk_.")
+      .waitFor();
+    await page.screenshot({
+      path: `${await artifactsDir("demo")}/settings-refused.png`,
+      fullPage: true,
+    });
+  });
+});
