@@ -55,3 +55,33 @@ describe("configuration", () => {
     expect(config.encryptionKey).toHaveLength(32);
   });
 });
+
+describe("the offline demo's configuration", () => {
+  it("can never be switched on in production", () => {
+    expect(() =>
+      readConfig({
+        ...valid,
+        DEMO_SHOP: "demo.myshopify.com",
+        DEMO_ADMIN_GRAPHQL_URL: "http://127.0.0.1:4020/admin/api/2026-10/graphql.json",
+      }),
+    ).toThrow(/the offline demo can never run with NODE_ENV=production/);
+  });
+
+  it("only talks to a fake Admin API on loopback", () => {
+    const env = { ...valid, NODE_ENV: "development", DEMO_SHOP: "demo.myshopify.com" };
+    expect(() =>
+      readConfig({
+        ...env,
+        DEMO_ADMIN_GRAPHQL_URL: "https://demo.myshopify.com/admin/api/2026-10/graphql.json",
+      }),
+    ).toThrow(/DEMO_ADMIN_GRAPHQL_URL must be the local fake Admin API on loopback/);
+    expect(
+      readConfig({
+        ...env,
+        DEMO_ADMIN_GRAPHQL_URL: "http://127.0.0.1:4020/admin/api/2026-10/graphql.json",
+      }).demo,
+    ).toMatchObject({
+      shopDomain: "demo.myshopify.com",
+    });
+  });
+});
