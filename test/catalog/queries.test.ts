@@ -85,6 +85,8 @@ describe("GraphQL documents", () => {
         "PRODUCTS_BULK_QUERY",
         "PRODUCTS_BY_IDS_QUERY",
         "SHOP_QUERY",
+        "APP_INSTALLATION_QUERY",
+        "STOREFRONT_CONFIG_SET_MUTATION",
       ]),
     );
   });
