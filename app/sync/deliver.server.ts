@@ -1,4 +1,4 @@
-import type { SyncItem } from "@prisma/client";
+import { Prisma, type SyncItem } from "@prisma/client";
 import prisma from "../db.server";
 import type { IndexServiceClient } from "../index-service/client";
 import { QuotaExceededError } from "../index-service/errors";
@@ -30,6 +30,9 @@ export interface DeliveryContext {
 
 type Action = "upsert" | "delete";
 
+/** What delivery reads of a staged item. */
+type PendingItem = Pick<SyncItem, "itemId" | "payload" | "contentHash" | "isNew" | "attempts">;
+
 /**
  * Sends everything the run still owes the service, batch by batch (at most 100 items, a 413
  * halves the batch), through the shop's pacer. A batch is marked delivered and written to the
@@ -40,11 +43,10 @@ export async function deliverPending(context: DeliveryContext): Promise<void> {
   for (const kind of ["product", "post"] as const) {
     for (const action of context.actions ?? (["upsert", "delete"] as const)) {
       for (;;) {
-        const rows = await prisma.syncItem.findMany({
-          where: { runId: context.runId, kind, action, status: "pending" },
-          orderBy: { itemId: "asc" },
-          take: BULK_MAX_ITEMS,
-        });
+        const rows = await prisma.$queryRaw<PendingItem[]>`
+          SELECT "itemId", "payload", "contentHash", "isNew", "attempts" FROM "SyncItem"
+          WHERE "runId" = ${context.runId} AND "kind" = ${kind} AND "action" = ${action} AND "status" = 'pending'
+          ORDER BY "itemId" LIMIT ${BULK_MAX_ITEMS}`;
         if (rows.length === 0) break;
         await deliverBatch(context, kind, action, rows);
         await context.onBatch?.();
@@ -57,7 +59,7 @@ async function deliverBatch(
   context: DeliveryContext,
   kind: ContentKind,
   action: Action,
-  rows: SyncItem[],
+  rows: PendingItem[],
 ): Promise<void> {
   const { client, pacer, scope } = context;
   let result: BulkResult;
@@ -88,7 +90,7 @@ function request(
   client: IndexServiceClient,
   kind: ContentKind,
   action: Action,
-  rows: SyncItem[],
+  rows: PendingItem[],
 ): Promise<ServiceResponse<BulkResult>> {
   if (action === "delete") {
     const ids = rows.map((row) => row.itemId);
@@ -105,7 +107,7 @@ async function settle(
   context: DeliveryContext,
   kind: ContentKind,
   action: Action,
-  rows: SyncItem[],
+  rows: PendingItem[],
   result: BulkResult,
 ): Promise<void> {
   const acknowledged = new Set(result.successfulIds);
@@ -120,46 +122,38 @@ async function settle(
   const refused = rows.filter((row) => !acknowledged.has(row.itemId));
   const sentAt = context.now();
 
-  await prisma.$transaction(async (tx) => {
-    await tx.syncItem.updateMany({
-      where: { runId: context.runId, kind, itemId: { in: delivered.map((row) => row.itemId) } },
-      data: { status: "sent", payload: null, attempts: { increment: 1 }, error: null },
-    });
-    if (delivered.length > 0) {
-      if (action === "upsert") {
-        const items = delivered.map((row) => ({
-          itemId: row.itemId,
-          contentHash: row.contentHash ?? "",
-        }));
-        await recordDelivered(context.scope, kind, items, context.runId, sentAt, tx);
-      } else {
-        await recordDeleted(
-          context.scope,
-          kind,
-          delivered.map((row) => row.itemId),
-          tx,
-        );
-      }
-    }
-    for (const row of refused) {
-      const attempts = row.attempts + 1;
-      await tx.syncItem.update({
-        where: { runId_kind_itemId: { runId: context.runId, kind, itemId: row.itemId } },
-        data: {
-          attempts,
-          status: attempts >= ATTEMPTS_PER_ITEM ? "failed" : "pending",
-          error: refusals.get(row.itemId) ?? "The service did not acknowledge this item.",
-        },
-      });
-    }
-  });
+  // The ledger first, then the items' status (see ledger.server.ts): a crash in between leaves
+  // the batch pending, to be sent again with the same content.
+  const deliveredIds = delivered.map((row) => row.itemId);
+  if (action === "upsert") {
+    const items = delivered.map((row) => ({
+      itemId: row.itemId,
+      contentHash: row.contentHash ?? "",
+    }));
+    await recordDelivered(context.scope, kind, items, context.runId, sentAt);
+  } else {
+    await recordDeleted(context.scope, kind, deliveredIds);
+  }
+  if (deliveredIds.length > 0) {
+    await prisma.$executeRaw`
+      UPDATE "SyncItem" SET "status" = 'sent', "payload" = NULL, "attempts" = "attempts" + 1, "error" = NULL
+      WHERE "runId" = ${context.runId} AND "kind" = ${kind} AND "itemId" IN (${Prisma.join(deliveredIds)})`;
+  }
+  for (const row of refused) {
+    const attempts = row.attempts + 1;
+    const status = attempts >= ATTEMPTS_PER_ITEM ? "failed" : "pending";
+    const error = refusals.get(row.itemId) ?? "The service did not acknowledge this item.";
+    await prisma.$executeRaw`
+      UPDATE "SyncItem" SET "attempts" = ${attempts}, "status" = ${status}, "error" = ${error}
+      WHERE "runId" = ${context.runId} AND "kind" = ${kind} AND "itemId" = ${row.itemId}`;
+  }
 }
 
 /** The service says the month's quota is spent: new items wait for next month, updates go on. */
 async function holdBackOverQuota(
   context: DeliveryContext,
   kind: ContentKind,
-  rows: SyncItem[],
+  rows: PendingItem[],
 ): Promise<void> {
   const { scope, tier, runId } = context;
   const now = context.now();

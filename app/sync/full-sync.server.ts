@@ -109,11 +109,12 @@ export async function runFullSync(options: FullSyncOptions): Promise<FullSyncRes
   const priorRateLimited = run.rateLimited;
   const scope = { shopDomain: run.shopDomain, workspaceId: run.workspaceId };
   const types = run.exportedTypes.split(",") as CatalogueType[];
+  // Raw SQL: it runs after every batch (see ledger.server.ts).
   const saveStats = async () => {
-    run = await updateRun(run.id, {
-      requests: priorRequests + pacer.stats.requests,
-      rateLimited: priorRateLimited + pacer.stats.rateLimited,
-    });
+    await prisma.$executeRaw`
+      UPDATE "SyncRun" SET "requests" = ${priorRequests + pacer.stats.requests},
+        "rateLimited" = ${priorRateLimited + pacer.stats.rateLimited}, "updatedAt" = ${new Date()}
+      WHERE "id" = ${run.id}`;
   };
   const progress = (phase: SyncPhase, done: number, total: number) =>
     options.onProgress?.({ phase, done, total });
@@ -148,11 +149,11 @@ export async function runFullSync(options: FullSyncOptions): Promise<FullSyncRes
       run = await updateRun(run.id, { phase: "send" });
     }
     const deliver = async (phase: "send" | "clean", action: "upsert" | "delete") => {
-      const where = { runId: run.id, action };
-      const total = await prisma.syncItem.count({ where });
+      const total = await prisma.syncItem.count({ where: { runId: run.id, action } });
       const report = async () => {
-        const owed = await prisma.syncItem.count({ where: { ...where, status: "pending" } });
-        progress(phase, total - owed, total);
+        const [{ owed }] = await prisma.$queryRaw<[{ owed: number }]>`
+          SELECT COUNT(*) AS "owed" FROM "SyncItem" WHERE "runId" = ${run.id} AND "action" = ${action} AND "status" = 'pending'`;
+        progress(phase, total - Number(owed), total);
         await saveStats();
       };
       await report();

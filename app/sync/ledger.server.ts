@@ -2,11 +2,19 @@ import { Prisma } from "@prisma/client";
 import prisma from "../db.server";
 import type { ContentKind } from "./content-kinds";
 
+// The engine's per-batch statements are raw SQL, one statement each and no transactions: the
+// client-engine's query compiler keeps memory for every model query and every transaction
+// (prisma/orm#29774), which would grow a sync's memory with the catalogue. Each write is ordered
+// so that a crash between two of them at most resends one batch.
+
 /** The ledger of one shop's workspace: what the service holds, by kind and id. */
 export interface LedgerScope {
   shopDomain: string;
   workspaceId: string;
 }
+
+const inScope = (scope: LedgerScope, kind: ContentKind) =>
+  Prisma.sql`"shopDomain" = ${scope.shopDomain} AND "workspaceId" = ${scope.workspaceId} AND "kind" = ${kind}`;
 
 /** The content hashes the service holds for these ids (absent ids are not indexed). */
 export async function indexedHashes(
@@ -14,30 +22,27 @@ export async function indexedHashes(
   kind: ContentKind,
   itemIds: readonly string[],
 ): Promise<Map<string, string>> {
-  const rows = await prisma.indexedItem.findMany({
-    where: { ...scope, kind, itemId: { in: [...itemIds] } },
-    select: { itemId: true, contentHash: true },
-  });
+  if (itemIds.length === 0) return new Map();
+  const rows = await prisma.$queryRaw<{ itemId: string; contentHash: string }[]>`
+    SELECT "itemId", "contentHash" FROM "IndexedItem"
+    WHERE ${inScope(scope, kind)} AND "itemId" IN (${Prisma.join(itemIds)})`;
   return new Map(rows.map((row) => [row.itemId, row.contentHash]));
 }
 
-type Db = Pick<typeof prisma, "indexedItem" | "$executeRaw">;
-
 /** Marks items as present in a run's export, so that the clean-up keeps them. */
-export function markSeen(
+export async function markSeen(
   scope: LedgerScope,
   kind: ContentKind,
   itemIds: readonly string[],
   runId: string,
-  db: Db = prisma,
-) {
-  return db.indexedItem.updateMany({
-    where: { ...scope, kind, itemId: { in: [...itemIds] } },
-    data: { seenRunId: runId },
-  });
+): Promise<void> {
+  if (itemIds.length === 0) return;
+  await prisma.$executeRaw`
+    UPDATE "IndexedItem" SET "seenRunId" = ${runId}
+    WHERE ${inScope(scope, kind)} AND "itemId" IN (${Prisma.join(itemIds)})`;
 }
 
-/** Ids the service holds that a complete export did not contain. */
+/** Ids the service holds that a complete export did not contain, in id order after `afterId`. */
 export async function unseenItemIds(
   scope: LedgerScope,
   kind: ContentKind,
@@ -45,17 +50,11 @@ export async function unseenItemIds(
   limit: number,
   afterId = "",
 ): Promise<string[]> {
-  const rows = await prisma.indexedItem.findMany({
-    where: {
-      ...scope,
-      kind,
-      itemId: { gt: afterId },
-      OR: [{ seenRunId: null }, { seenRunId: { not: runId } }],
-    },
-    select: { itemId: true },
-    orderBy: { itemId: "asc" },
-    take: limit,
-  });
+  const rows = await prisma.$queryRaw<{ itemId: string }[]>`
+    SELECT "itemId" FROM "IndexedItem"
+    WHERE ${inScope(scope, kind)} AND "itemId" > ${afterId}
+      AND ("seenRunId" IS NULL OR "seenRunId" <> ${runId})
+    ORDER BY "itemId" LIMIT ${limit}`;
   return rows.map((row) => row.itemId);
 }
 
@@ -68,32 +67,33 @@ export interface DeliveredItem {
   contentHash: string;
 }
 
-/** The ledger rows for items the service acknowledged, in one statement. */
-export function recordDelivered(
+/** Writes the ledger rows of items the service acknowledged. */
+export async function recordDelivered(
   scope: LedgerScope,
   kind: ContentKind,
   items: readonly DeliveredItem[],
   runId: string,
   sentAt: Date,
-  db: Db = prisma,
-) {
+): Promise<void> {
+  if (items.length === 0) return;
   const rows = items.map(
     (item) =>
       Prisma.sql`(${scope.shopDomain}, ${scope.workspaceId}, ${kind}, ${item.itemId}, ${item.contentHash}, ${sentAt}, ${runId})`,
   );
-  return db.$executeRaw`
+  await prisma.$executeRaw`
     INSERT INTO "IndexedItem" ("shopDomain", "workspaceId", "kind", "itemId", "contentHash", "sentAt", "seenRunId")
     VALUES ${Prisma.join(rows)}
     ON CONFLICT ("shopDomain", "workspaceId", "kind", "itemId")
     DO UPDATE SET "contentHash" = excluded."contentHash", "sentAt" = excluded."sentAt", "seenRunId" = excluded."seenRunId"`;
 }
 
-/** Ledger rows of items the service confirmed deleted. */
-export function recordDeleted(
+/** Drops the ledger rows of items the service confirmed deleted. */
+export async function recordDeleted(
   scope: LedgerScope,
   kind: ContentKind,
   itemIds: readonly string[],
-  db: Db = prisma,
-) {
-  return db.indexedItem.deleteMany({ where: { ...scope, kind, itemId: { in: [...itemIds] } } });
+): Promise<void> {
+  if (itemIds.length === 0) return;
+  await prisma.$executeRaw`
+    DELETE FROM "IndexedItem" WHERE ${inScope(scope, kind)} AND "itemId" IN (${Prisma.join(itemIds)})`;
 }

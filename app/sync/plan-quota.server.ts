@@ -1,4 +1,4 @@
-import { compareProductPriority, type StockStatus } from "../catalog";
+import { Prisma } from "@prisma/client";
 import prisma from "../db.server";
 import type { Tier } from "../index-service/tiers";
 import { CONTENT_KINDS, nextQuotaReset, type ContentKind } from "./content-kinds";
@@ -6,11 +6,16 @@ import { quotaStanding, type QuotaStanding } from "./quota-usage.server";
 
 const UPDATE_CHUNK = 500;
 
-interface Candidate {
-  itemId: string;
-  stockStatus: string | null;
-  sourceUpdatedAt: Date | null;
-}
+/**
+ * The order in which new items earn a place within the quota, most deserving first. Products:
+ * the same order as the catalogue's compareProductPriority (buyable first: in stock, then on
+ * backorder, then out of stock; then most recently updated; then by numeric id), as SQL; a test
+ * holds the two to the same result. Posts: most recently updated first.
+ */
+export const PRODUCT_PRIORITY_ORDER = Prisma.sql`
+  CASE "stockStatus" WHEN 'instock' THEN 0 WHEN 'onbackorder' THEN 1 ELSE 2 END,
+  "sourceUpdatedAt" DESC, length("itemId"), "itemId"`;
+const POST_PRIORITY_ORDER = Prisma.sql`"sourceUpdatedAt" DESC, "itemId"`;
 
 /**
  * Items new to the index count against the month's quota (see README, assumptions); when a run
@@ -28,16 +33,21 @@ export async function planWithinQuota(options: {
   const plan = {} as Record<ContentKind, QuotaStanding & { overQuota: number }>;
   for (const kind of CONTENT_KINDS) {
     const standing = await quotaStanding(shopDomain, tier, kind, now);
-    const candidates = await prisma.syncItem.findMany({
-      where: { runId, kind, action: "upsert", status: "pending", isNew: true },
-      select: { itemId: true, stockStatus: true, sourceUpdatedAt: true },
-    });
+    const where = Prisma.sql`"runId" = ${runId} AND "kind" = ${kind} AND "action" = 'upsert' AND "status" = 'pending' AND "isNew" = true`;
+    const [{ count }] = await prisma.$queryRaw<
+      [{ count: number }]
+    >`SELECT COUNT(*) AS "count" FROM "SyncItem" WHERE ${where}`;
     let overQuota = 0;
-    if (candidates.length > standing.remaining) {
-      candidates.sort(kind === "product" ? byProductPriority : byRecency);
-      const left = candidates.slice(standing.remaining).map((c) => c.itemId);
-      overQuota = left.length;
-      await markOverQuota(runId, kind, left, overQuotaReason(kind, standing, now));
+    if (Number(count) > standing.remaining) {
+      overQuota = Number(count) - standing.remaining;
+      const reason = overQuotaReason(kind, standing, now);
+      // Ranked in the database, so a catalogue of any size plans in constant memory.
+      await prisma.$executeRaw`
+        UPDATE "SyncItem" SET "status" = 'over_quota', "error" = ${reason}, "payload" = NULL
+        WHERE ${where} AND "itemId" NOT IN (
+          SELECT "itemId" FROM "SyncItem" WHERE ${where}
+          ORDER BY ${kind === "product" ? PRODUCT_PRIORITY_ORDER : POST_PRIORITY_ORDER}
+          LIMIT ${standing.remaining})`;
     }
     plan[kind] = { ...standing, overQuota };
   }
@@ -61,26 +71,9 @@ export async function markOverQuota(
   reason: string,
 ): Promise<void> {
   for (let start = 0; start < itemIds.length; start += UPDATE_CHUNK) {
-    await prisma.syncItem.updateMany({
-      where: { runId, kind, itemId: { in: itemIds.slice(start, start + UPDATE_CHUNK) } },
-      data: { status: "over_quota", error: reason, payload: null },
-    });
+    const chunk = itemIds.slice(start, start + UPDATE_CHUNK);
+    await prisma.$executeRaw`
+      UPDATE "SyncItem" SET "status" = 'over_quota', "error" = ${reason}, "payload" = NULL
+      WHERE "runId" = ${runId} AND "kind" = ${kind} AND "itemId" IN (${Prisma.join(chunk)})`;
   }
-}
-
-function byProductPriority(a: Candidate, b: Candidate): number {
-  return compareProductPriority(priorityKey(a), priorityKey(b));
-}
-
-function priorityKey(candidate: Candidate) {
-  return {
-    id: candidate.itemId,
-    stock_status: (candidate.stockStatus ?? "outofstock") as StockStatus,
-    updated_at: candidate.sourceUpdatedAt?.toISOString() ?? "",
-  };
-}
-
-function byRecency(a: Candidate, b: Candidate): number {
-  const updated = (b.sourceUpdatedAt?.getTime() ?? 0) - (a.sourceUpdatedAt?.getTime() ?? 0);
-  return updated !== 0 ? updated : a.itemId < b.itemId ? -1 : a.itemId > b.itemId ? 1 : 0;
 }

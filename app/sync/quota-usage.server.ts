@@ -31,12 +31,12 @@ export async function recordReportedQuota(
   now: Date,
   quota: { current: number; limit: number },
 ): Promise<void> {
-  const key = { shopDomain, month: quotaMonthOf(now), kind };
-  await prisma.quotaUsage.upsert({
-    where: { shopDomain_month_kind: key },
-    create: { ...key, used: quota.current, limit: quota.limit },
-    update: { used: quota.current, limit: quota.limit },
-  });
+  // Raw SQL: it runs after every batch (see ledger.server.ts).
+  await prisma.$executeRaw`
+    INSERT INTO "QuotaUsage" ("shopDomain", "month", "kind", "used", "limit", "updatedAt")
+    VALUES (${shopDomain}, ${quotaMonthOf(now)}, ${kind}, ${quota.current}, ${quota.limit}, ${now})
+    ON CONFLICT ("shopDomain", "month", "kind")
+    DO UPDATE SET "used" = excluded."used", "limit" = excluded."limit", "updatedAt" = excluded."updatedAt"`;
 }
 
 /** After the service refused a write for a spent quota: nothing more of that kind this month. */

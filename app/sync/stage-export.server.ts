@@ -11,6 +11,7 @@ import type { ContentKind } from "./content-kinds";
 import { indexedHashes, markSeen, type LedgerScope } from "./ledger.server";
 
 const STAGE_BATCH = 500;
+const INSERT_ROWS = 100;
 
 export interface StageProgress {
   done: number;
@@ -103,28 +104,24 @@ async function stageBatch(
     }
   }
 
-  // One interactive transaction: with the driver adapter it is several times faster than a
-  // batch of statements.
-  await prisma.$transaction(async (tx) => {
-    if (seen.length > 0) await markSeen(scope, kind, seen, runId, tx);
-    if (staged.length > 0) {
-      await tx.$executeRaw`
-        INSERT INTO "SyncItem" ("runId", "kind", "itemId", "action", "payload", "contentHash", "isNew", "stockStatus", "sourceUpdatedAt")
-        VALUES ${Prisma.join(staged)}
-        ON CONFLICT ("runId", "kind", "itemId") DO UPDATE SET
-          "action" = excluded."action", "payload" = excluded."payload", "contentHash" = excluded."contentHash",
-          "isNew" = excluded."isNew", "stockStatus" = excluded."stockStatus",
-          "sourceUpdatedAt" = excluded."sourceUpdatedAt", "status" = 'pending', "attempts" = 0, "error" = NULL`;
-    }
-    if (unchanged > 0) {
-      await tx.syncRun.update({
-        where: { id: runId },
-        data:
-          kind === "product"
-            ? { productsUnchanged: { increment: unchanged } }
-            : { postsUnchanged: { increment: unchanged } },
-      });
-    }
-  });
+  // No transaction (see ledger.server.ts): a run stopped inside its export phase restages from
+  // the start, so a half-written batch is never read.
+  // In statements of INSERT_ROWS: Prisma's debug log keeps its last 100 query plans, values and
+  // all, even when debugging is off, so a statement's size bounds that memory.
+  for (let start = 0; start < staged.length; start += INSERT_ROWS) {
+    await prisma.$executeRaw`
+      INSERT INTO "SyncItem" ("runId", "kind", "itemId", "action", "payload", "contentHash", "isNew", "stockStatus", "sourceUpdatedAt")
+      VALUES ${Prisma.join(staged.slice(start, start + INSERT_ROWS))}
+      ON CONFLICT ("runId", "kind", "itemId") DO UPDATE SET
+        "action" = excluded."action", "payload" = excluded."payload", "contentHash" = excluded."contentHash",
+        "isNew" = excluded."isNew", "stockStatus" = excluded."stockStatus",
+        "sourceUpdatedAt" = excluded."sourceUpdatedAt", "status" = 'pending', "attempts" = 0, "error" = NULL`;
+  }
+  await markSeen(scope, kind, seen, runId);
+  if (unchanged > 0) {
+    await (kind === "product"
+      ? prisma.$executeRaw`UPDATE "SyncRun" SET "productsUnchanged" = "productsUnchanged" + ${unchanged} WHERE "id" = ${runId}`
+      : prisma.$executeRaw`UPDATE "SyncRun" SET "postsUnchanged" = "postsUnchanged" + ${unchanged} WHERE "id" = ${runId}`);
+  }
   return unchanged;
 }

@@ -1,6 +1,13 @@
 import type { PrismaClient } from "@prisma/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fileSource } from "../../app/catalog";
+import {
+  compareProductPriority,
+  fileSource,
+  mapCatalogueItem,
+  productPriorityKey,
+  readBulkExport,
+  type IndexProduct,
+} from "../../app/catalog";
 import { IndexServiceClient } from "../../app/index-service/client";
 import { RATE_LIMITS, type Tier } from "../../app/index-service/tiers";
 import { prepareAppEnvironment } from "../support/app-environment";
@@ -261,12 +268,20 @@ describe("monthly quota", () => {
       where: { runId: result.run.id, status: "over_quota" },
     });
     expect(held[0]?.error).toMatch(/quota of 200 products is used up; it resets on \d{4}-\d{2}-01/);
-    // Buyable products go first: nothing out of stock is indexed while a buyable one waits.
-    const heldStock = new Set(held.map((h) => h.stockStatus));
-    const sentOutOfStock = await prisma.syncItem.count({
-      where: { runId: result.run.id, status: "sent", stockStatus: "outofstock" },
-    });
-    if (heldStock.has("instock")) expect(sentOutOfStock).toBe(0);
+    // Exactly the 200 most deserving by the catalogue's own priority (buyable, then recent).
+    const file = writeExport(store);
+    const mapped: IndexProduct[] = [];
+    for await (const object of (await readBulkExport(fileSource(file))).items()) {
+      const result = mapCatalogueItem(object, { primaryDomain: shop.domain });
+      if (result.indexable && result.kind === "product") mapped.push(result.item);
+    }
+    const ranked = mapped.map(productPriorityKey).sort(compareProductPriority);
+    expect(shop.index().products).toEqual(
+      ranked
+        .slice(0, 200)
+        .map((k) => k.id)
+        .sort(),
+    );
   });
 });
 
