@@ -28,6 +28,9 @@ beforeAll(async () => {
   ).action as Action;
   routes["customers/redact"] = (await import("../../app/routes/webhooks.customers.redact"))
     .action as Action;
+  routes["bulk_operations/finish"] = (
+    await import("../../app/routes/webhooks.bulk_operations.finish")
+  ).action;
 });
 
 async function seedShop(shopDomain: string) {
@@ -85,6 +88,7 @@ beforeEach(async () => {
 
 describe("signature checks, before the database is touched", () => {
   const topics = [
+    "bulk_operations/finish",
     "app/uninstalled",
     "app/scopes_update",
     "shop/redact",
