@@ -1,0 +1,59 @@
+import { config, type AppEnvironment } from "./config.server";
+import { processLeases } from "./sync/live/lease.server";
+import { scheduleReconciliation } from "./sync/live/reconcile.server";
+import { resumeOrphanedRuns } from "./sync/live/run-leases.server";
+import { startLiveWorker, type LiveWorker } from "./sync/live/worker.server";
+
+/** How often unfinished full syncs that no process carries are looked for. */
+const RESUME_EVERY_MS = 60_000;
+
+export interface BackgroundWork {
+  holder: string;
+  worker: LiveWorker | null;
+  stop(): Promise<void>;
+}
+
+const KEY = Symbol.for("catalog-chat.background-work");
+type WithBackground = typeof globalThis & { [KEY]?: BackgroundWork };
+
+/**
+ * Starts the app server's background work once per process: the live worker (unless it runs as
+ * its own process, LIVE_WORKER=separate), the full syncs a stopped process left unfinished, and
+ * the scheduled reconciliation. BACKGROUND_WORK=off turns it all off (tests).
+ */
+export function ensureBackgroundWork(): BackgroundWork | null {
+  const env = config();
+  if (!env.background.enabled) return null;
+  const holder = globalThis as WithBackground;
+  holder[KEY] ??= startBackgroundWork(env);
+  return holder[KEY];
+}
+
+export function startBackgroundWork(
+  env: Pick<AppEnvironment, "background" | "live">,
+): BackgroundWork {
+  const leases = processLeases(env.live.leaseMs);
+  const worker = env.background.liveWorkerInApp
+    ? startLiveWorker({ leases, pollMs: env.live.pollMs, coalesceMs: env.live.coalesceMs })
+    : null;
+  const resume = () =>
+    resumeOrphanedRuns(leases).catch((error: unknown) =>
+      console.error("[background] unfinished syncs could not be resumed", error),
+    );
+  void resume();
+  const resumeTimer = setInterval(() => void resume(), RESUME_EVERY_MS);
+  resumeTimer.unref();
+  const stopReconciling =
+    env.background.reconcileEveryHours > 0
+      ? scheduleReconciliation(leases, env.background.reconcileEveryHours)
+      : () => undefined;
+  return {
+    holder: leases.holder,
+    worker,
+    async stop() {
+      clearInterval(resumeTimer);
+      stopReconciling();
+      await worker?.stop();
+    },
+  };
+}

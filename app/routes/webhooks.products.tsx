@@ -1,0 +1,24 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { authenticate } from "../shopify.server";
+import { MalformedProductWebhookError } from "../sync/live/product-webhook";
+import { receiveProductWebhook } from "../sync/live/receive.server";
+
+/** products/create, products/update, products/delete: recorded in the outbox, answered at once. */
+export const action = async ({ request }: ActionFunctionArgs) => {
+  const { shop, topic, webhookId, triggeredAt, payload } = await authenticate.webhook(request);
+  try {
+    await receiveProductWebhook({
+      shopDomain: shop,
+      topic: String(topic),
+      webhookId,
+      triggeredAt,
+      payload,
+    });
+  } catch (error) {
+    if (error instanceof MalformedProductWebhookError) {
+      return new Response(error.message, { status: 400 });
+    }
+    throw error;
+  }
+  return new Response();
+};

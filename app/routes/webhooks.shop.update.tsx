@@ -1,0 +1,14 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { authenticate } from "../shopify.server";
+import { applyShopUpdate } from "../sync/live/domain-change.server";
+
+/**
+ * shop/update: when the primary domain changed, the shop moves to the workspace named after it
+ * (re-indexed there; its items leave the old one). Retries and late deliveries are harmless: the
+ * domain is read from the Admin API, not from the payload.
+ */
+export const action = async ({ request }: ActionFunctionArgs) => {
+  const { shop } = await authenticate.webhook(request);
+  await applyShopUpdate(shop);
+  return new Response();
+};

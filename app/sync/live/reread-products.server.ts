@@ -1,0 +1,87 @@
+import {
+  PRODUCT_NODES_DEFAULT_PAGE_SIZES,
+  PRODUCTS_BY_IDS_QUERY,
+  productsFromNodesResponse,
+  queryAdmin,
+  numericId,
+  toGid,
+  type AdminGraphql,
+  type ProductsByIdsData,
+  type ShopifyProduct,
+} from "../../catalog";
+
+/**
+ * Ids per `nodes(ids:)` query with the default sizes: each id may cost some 185 points, and
+ * Shopify refuses a query whose requested cost is over 1,000 (see queries.ts).
+ */
+export const PRODUCT_IDS_PER_QUERY = 5;
+
+/**
+ * The sizes a product cut short by the defaults is read again with, alone: about 870 points
+ * requested, within Shopify's 1,000. A product with even more (over 250 variants) is indexed
+ * with its first 250.
+ */
+export const PRODUCT_NODES_LARGE_PAGE_SIZES = {
+  variantsFirst: 250,
+  collectionsFirst: 50,
+  mediaFirst: 20,
+} as const;
+
+export interface RereadProducts {
+  /** Products Shopify has, as the bulk export assembles them. */
+  products: ShopifyProduct[];
+  /** Numeric ids Shopify no longer knows (deleted). */
+  missing: string[];
+}
+
+/**
+ * Reads products from the Admin API by id, in queries of a few ids, waiting out Shopify's
+ * cost-based throttling (queryAdmin). What it returns is the truth at the time of reading,
+ * whatever the webhooks said.
+ */
+export async function rereadProducts(
+  admin: AdminGraphql,
+  productIds: readonly string[],
+): Promise<RereadProducts> {
+  const products: ShopifyProduct[] = [];
+  const missing: string[] = [];
+  for (let start = 0; start < productIds.length; start += PRODUCT_IDS_PER_QUERY) {
+    const ids = productIds.slice(start, start + PRODUCT_IDS_PER_QUERY);
+    const read = await readByIds(admin, ids, PRODUCT_NODES_DEFAULT_PAGE_SIZES);
+    missing.push(...read.missing);
+    for (const product of read.products) {
+      if (!product.truncated) {
+        products.push(product);
+        continue;
+      }
+      const again = await readByIds(
+        admin,
+        [product.legacyResourceId],
+        PRODUCT_NODES_LARGE_PAGE_SIZES,
+      );
+      const whole = again.products[0];
+      if (whole) {
+        const { truncated: _truncated, ...rest } = whole;
+        products.push(rest);
+      } else missing.push(product.legacyResourceId);
+    }
+  }
+  return { products, missing };
+}
+
+async function readByIds(
+  admin: AdminGraphql,
+  productIds: readonly string[],
+  sizes: Record<string, number>,
+): Promise<RereadProducts> {
+  const gids = productIds.map((id) => toGid("Product", id));
+  const data = await queryAdmin<ProductsByIdsData>(admin, PRODUCTS_BY_IDS_QUERY, {
+    ids: gids,
+    ...sizes,
+  });
+  const read = productsFromNodesResponse(gids, data);
+  return {
+    products: read.products,
+    missing: read.missing.map((gid) => numericId(gid)),
+  };
+}

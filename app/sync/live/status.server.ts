@@ -1,0 +1,72 @@
+import prisma from "../../db.server";
+import { findShop, workspaceOf } from "../../models/shops.server";
+import { nextQuotaReset } from "../content-kinds";
+import { pacers } from "../pacers.server";
+import { quotaStanding } from "../quota-usage.server";
+import { HELD_FOR_QUOTA_PREFIX } from "./outbox.server";
+import { sendingTierOf } from "./shop-tier";
+
+export interface LiveStatus {
+  /** Product changes waiting to be sent. */
+  pending: number;
+  /** When the oldest of them came in. */
+  oldestPendingAt: Date | null;
+  /** The last product the index received (live or full sync), and when. */
+  lastAppliedAt: Date | null;
+  lastAppliedProductId: string | null;
+  /** Sending keeps failing and is being retried: how often so far, and the last reason. */
+  retrying: { count: number; lastError: string } | null;
+  /** Nothing (or no new product) is sent before this: a 429's deadline, or the quota's reset. */
+  pausedUntil: Date | null;
+}
+
+/** What the dashboard says about live updates of a shop. */
+export async function liveStatus(shopDomain: string, now: Date = new Date()): Promise<LiveStatus> {
+  const shop = await findShop(shopDomain);
+  const workspaceId = shop ? workspaceOf(shop) : null;
+  const [pending, oldest, lastApplied, failing] = await Promise.all([
+    prisma.pendingChange.count({ where: { shopDomain } }),
+    prisma.pendingChange.findFirst({ where: { shopDomain }, orderBy: { receivedAt: "asc" } }),
+    workspaceId
+      ? prisma.indexedItem.findFirst({
+          where: { shopDomain, workspaceId, kind: "product" },
+          orderBy: { sentAt: "desc" },
+        })
+      : null,
+    prisma.pendingChange.findFirst({
+      where: {
+        shopDomain,
+        attempts: { gt: 0 },
+        lastError: { not: null },
+        NOT: { lastError: { startsWith: HELD_FOR_QUOTA_PREFIX } },
+      },
+      orderBy: [{ attempts: "desc" }, { receivedAt: "asc" }],
+    }),
+  ]);
+
+  let pausedUntil: Date | null = null;
+  const rateLimitedUntil = pacers.existingPacer(shopDomain)?.pausedUntil ?? 0;
+  if (rateLimitedUntil > now.getTime()) pausedUntil = new Date(rateLimitedUntil);
+  const held = await prisma.pendingChange.count({
+    where: { shopDomain, lastError: { startsWith: HELD_FOR_QUOTA_PREFIX } },
+  });
+  if (held > 0 && shop) {
+    const standing = await quotaStanding(shopDomain, sendingTierOf(shop), "product", now);
+    if (standing.remaining === 0) {
+      const reset = nextQuotaReset(now);
+      if (!pausedUntil || reset > pausedUntil) pausedUntil = reset;
+    }
+  }
+
+  return {
+    pending,
+    oldestPendingAt: oldest?.receivedAt ?? null,
+    lastAppliedAt: lastApplied?.sentAt ?? null,
+    lastAppliedProductId: lastApplied?.itemId ?? null,
+    retrying:
+      failing && failing.lastError
+        ? { count: failing.attempts, lastError: failing.lastError }
+        : null,
+    pausedUntil,
+  };
+}

@@ -1,0 +1,192 @@
+import type { PrismaClient } from "@prisma/client";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { prepareAppEnvironment } from "../support/app-environment";
+
+type Outbox = typeof import("../../app/sync/live/outbox.server");
+type Leases = typeof import("../../app/sync/live/lease.server");
+type Webhook = typeof import("../../app/sync/live/product-webhook");
+
+const SHOP = "units.myshopify.com";
+let prisma: PrismaClient;
+let outbox: Outbox;
+let leases: Leases;
+let webhook: Webhook;
+
+beforeAll(async () => {
+  await prepareAppEnvironment();
+  prisma = (await import("../../app/db.server")).default;
+  outbox = await import("../../app/sync/live/outbox.server");
+  leases = await import("../../app/sync/live/lease.server");
+  webhook = await import("../../app/sync/live/product-webhook");
+});
+
+beforeEach(async () => {
+  await prisma.shop.upsert({
+    where: { shopDomain: SHOP },
+    create: { shopDomain: SHOP },
+    update: {},
+  });
+  await prisma.pendingChange.deleteMany();
+  await prisma.webhookReceipt.deleteMany();
+  await prisma.shopLease.deleteMany();
+});
+
+describe("reading a products/* delivery", () => {
+  const receivedAt = new Date("2026-05-01T12:00:00.000Z");
+
+  it("takes the product id and the time Shopify says the change happened", () => {
+    expect(
+      webhook.productChangeOf({
+        topic: "PRODUCTS_UPDATE",
+        payload: { id: 632910392, updated_at: "2026-05-01T13:59:00+02:00" },
+        triggeredAt: "2026-05-01T11:59:30.123Z",
+        receivedAt,
+      }),
+    ).toEqual({
+      productId: "632910392",
+      change: "update",
+      changedAt: new Date("2026-05-01T11:59:30.123Z"),
+    });
+  });
+
+  it("falls back to the payload's updated_at, then to the time of receipt", () => {
+    const fromPayload = webhook.productChangeOf({
+      topic: "PRODUCTS_CREATE",
+      payload: {
+        admin_graphql_api_id: "gid://shopify/Product/7",
+        updated_at: "2026-05-01T13:59:00+02:00",
+      },
+      receivedAt,
+    });
+    expect(fromPayload).toEqual({
+      productId: "7",
+      change: "update",
+      changedAt: new Date("2026-05-01T11:59:00.000Z"),
+    });
+    const deleted = webhook.productChangeOf({
+      topic: "PRODUCTS_DELETE",
+      payload: { id: 8 },
+      receivedAt,
+    });
+    expect(deleted).toEqual({ productId: "8", change: "delete", changedAt: receivedAt });
+  });
+
+  it("refuses a payload without a product id", () => {
+    expect(() =>
+      webhook.productChangeOf({ topic: "PRODUCTS_UPDATE", payload: { title: "x" }, receivedAt }),
+    ).toThrow(webhook.MalformedProductWebhookError);
+  });
+});
+
+describe("the outbox", () => {
+  const deliver = (
+    webhookId: string,
+    productId: string,
+    change: "update" | "delete",
+    at: string,
+    shopDomain = SHOP,
+  ) =>
+    outbox.recordProductDelivery({
+      shopDomain,
+      webhookId,
+      topic: "PRODUCTS_UPDATE",
+      signal: { productId, change, changedAt: new Date(at) },
+      receivedAt: new Date(),
+    });
+
+  it("holds one row per product, the newest change winning whatever the order", async () => {
+    expect(await deliver("w1", "1", "update", "2026-05-01T10:00:02Z")).toBe("recorded");
+    expect(await deliver("w2", "1", "delete", "2026-05-01T10:00:05Z")).toBe("recorded");
+    expect(await deliver("w3", "1", "update", "2026-05-01T10:00:03Z")).toBe("recorded");
+    expect(await deliver("w2", "1", "delete", "2026-05-01T10:00:05Z")).toBe("duplicate");
+    expect(await deliver("w4", "1", "update", "2026-05-01T10:00:09Z", "other.myshopify.com")).toBe(
+      "ignored",
+    );
+    const rows = await prisma.pendingChange.findMany();
+    expect(rows).toEqual([
+      expect.objectContaining({
+        productId: "1",
+        change: "delete",
+        changedAt: new Date("2026-05-01T10:00:05Z"),
+      }),
+    ]);
+  });
+
+  it("takes concurrent deliveries, a duplicate among them once", async () => {
+    const outcomes = await Promise.all([
+      deliver("g1", "5", "update", "2026-05-01T10:00:01Z"),
+      deliver("g2", "5", "update", "2026-05-01T10:00:04Z"),
+      deliver("g3", "6", "update", "2026-05-01T10:00:02Z"),
+      deliver("g1", "5", "update", "2026-05-01T10:00:01Z"),
+    ]);
+    expect(outcomes.filter((o) => o === "recorded")).toHaveLength(3);
+    expect(outcomes.filter((o) => o === "duplicate")).toHaveLength(1);
+    const rows = await prisma.pendingChange.findMany({ orderBy: { productId: "asc" } });
+    expect(rows.map((r) => [r.productId, r.changedAt.toISOString()])).toEqual([
+      ["5", "2026-05-01T10:00:04.000Z"],
+      ["6", "2026-05-01T10:00:02.000Z"],
+    ]);
+  });
+
+  it("removes only the change that was read: a newer one that came meanwhile stays", async () => {
+    await deliver("w1", "1", "update", "2026-05-01T10:00:00Z");
+    const [taken] = await outbox.nextChanges(SHOP, { limit: 10, includeHeld: true });
+    await deliver("w2", "1", "update", "2026-05-01T10:00:09Z");
+    await outbox.removeChanges([taken!]);
+    expect(await prisma.pendingChange.count()).toBe(1);
+    const [again] = await outbox.nextChanges(SHOP, { limit: 10, includeHeld: true });
+    await outbox.removeChanges([again!]);
+    expect(await prisma.pendingChange.count()).toBe(0);
+  });
+
+  it("forgets delivery ids after a few days", async () => {
+    await deliver("old", "1", "update", "2026-05-01T10:00:00Z");
+    await prisma.webhookReceipt.update({
+      where: { webhookId: "old" },
+      data: { receivedAt: new Date(Date.now() - 4 * 24 * 3600_000) },
+    });
+    await deliver("new", "2", "update", "2026-05-01T10:00:00Z");
+    expect(await outbox.pruneWebhookReceipts(new Date())).toBe(1);
+    expect((await prisma.webhookReceipt.findMany()).map((r) => r.webhookId)).toEqual(["new"]);
+  });
+});
+
+describe("shop leases", () => {
+  it("lets one holder at a time send for a shop, and frees a dead holder's shop when it expires", async () => {
+    const start = new Date("2026-05-01T10:00:00Z");
+    expect(await leases.acquireShopLease(SHOP, "a", 1_000, start)).toBe(true);
+    expect(await leases.acquireShopLease(SHOP, "b", 1_000, start)).toBe(false);
+    // The holder renews its own lease.
+    expect(await leases.acquireShopLease(SHOP, "a", 1_000, new Date(start.getTime() + 500))).toBe(
+      true,
+    );
+    expect(await leases.acquireShopLease(SHOP, "b", 1_000, new Date(start.getTime() + 1_200))).toBe(
+      false,
+    );
+    expect(await leases.acquireShopLease(SHOP, "b", 1_000, new Date(start.getTime() + 1_600))).toBe(
+      true,
+    );
+    expect(await leases.leaseHolder(SHOP, new Date(start.getTime() + 1_700))).toBe("b");
+  });
+
+  it("among racing holders, exactly one wins", async () => {
+    const results = await Promise.all(
+      ["a", "b", "c", "d"].map((holder) => leases.acquireShopLease(SHOP, holder)),
+    );
+    expect(results.filter(Boolean)).toHaveLength(1);
+  });
+
+  it("a process shares its lease between its users and gives it back after the last", async () => {
+    const mine = new leases.ShopLeases("process-1", 60_000);
+    const other = new leases.ShopLeases("process-2", 60_000);
+    const first = await mine.hold(SHOP);
+    const second = await mine.hold(SHOP);
+    expect(first && second).toBeTruthy();
+    expect(await other.hold(SHOP)).toBeNull();
+    await first!.release();
+    expect(await leases.leaseHolder(SHOP)).toBe("process-1");
+    await second!.release();
+    expect(await leases.leaseHolder(SHOP)).toBeNull();
+    expect(await other.hold(SHOP)).not.toBeNull();
+  });
+});

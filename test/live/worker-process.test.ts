@@ -1,0 +1,84 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  indexableProduct,
+  installShop,
+  SHOP,
+  startLiveEnvironment,
+  waitFor,
+  waitForEmptyOutbox,
+  waitForIndexToEqualStore,
+  type LiveEnvironment,
+} from "./harness";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+let env: LiveEnvironment;
+const children: ChildProcess[] = [];
+
+beforeAll(async () => {
+  env = await startLiveEnvironment({ products: 30 });
+  await installShop(env);
+}, 120_000);
+
+afterAll(async () => {
+  for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
+  await env?.close();
+});
+
+/** `npm run worker` as its own process, on the test's database, Shopify and service. */
+function startWorkerProcess(): { child: ChildProcess; output: () => string } {
+  const child = spawn(process.execPath, ["--import", "tsx", "app/cli/worker.ts"], {
+    cwd: ROOT,
+    env: { ...process.env, LIVE_POLL_MS: "50", LIVE_COALESCE_MS: "100", LIVE_LEASE_MS: "1500" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  children.push(child);
+  let output = "";
+  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  return { child, output: () => output };
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  return child.exitCode !== null
+    ? Promise.resolve()
+    : new Promise((resolve) => child.once("exit", () => resolve()));
+}
+
+describe("npm run worker", () => {
+  it("killed in the middle of a batch, delivers everything after a restart", async () => {
+    // The service holds the first bulk upsert long enough to kill the worker while it waits.
+    env.emulator.state.injectFault({
+      delayMs: 5_000,
+      match: { method: "POST", path: "/products/bulk" },
+    });
+    for (let i = 0; i < 12; i++) {
+      const product = indexableProduct(env, i);
+      env.shopify.state.updateProduct(
+        product.id,
+        { title: `Killed batch ${i}` },
+        { webhook: true },
+      );
+    }
+    await env.shopify.state.settled();
+    expect(await env.prisma.pendingChange.count()).toBe(12);
+
+    const first = startWorkerProcess();
+    await waitFor("the batch to reach the service", () => env.emulator.state.faults().length === 0);
+    first.child.kill("SIGKILL");
+    await exited(first.child);
+    // Nothing was acknowledged, so nothing left the outbox; the dead worker's lease runs out.
+    expect(await env.prisma.pendingChange.count()).toBe(12);
+    expect(await env.prisma.shopLease.count({ where: { shopDomain: SHOP } })).toBe(1);
+
+    const second = startWorkerProcess();
+    await waitForEmptyOutbox(env);
+    await waitForIndexToEqualStore(env);
+    second.child.kill("SIGTERM");
+    await exited(second.child);
+    expect(second.output()).toMatch(/worker .* started/);
+    // The stopped worker gave its lease back.
+    expect(await env.prisma.shopLease.count({ where: { shopDomain: SHOP } })).toBe(0);
+  });
+});
