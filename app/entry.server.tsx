@@ -3,9 +3,13 @@ import { createReadableStreamFromReadable, type EntryContext } from "@remix-run/
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
+import { ensureBackgroundWork } from "./background.server";
 import { addDocumentResponseHeaders } from "./shopify.server";
 
 export const streamTimeout = 5000;
+
+// The server's background work (live worker, resumed syncs, reconciliation) starts with it.
+ensureBackgroundWork();
 
 export default async function handleRequest(
   request: Request,

@@ -32,6 +32,8 @@ import { CONTENT_KINDS } from "../sync/content-kinds";
 import { quotaStanding } from "../sync/quota-usage.server";
 import { runProgress } from "../sync/run-progress.server";
 import { ShopNotConnectedError } from "../sync/shop-service.server";
+import { latestWorkspaceMove } from "../sync/live/domain-change.server";
+import { liveStatus } from "../sync/live/status.server";
 import { startShopSync } from "../sync/shop-sync.server";
 import { recentRuns, runCounts, RunInProgressError, unfinishedRun } from "../sync/sync-runs.server";
 
@@ -57,6 +59,24 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     quotas: isTier(tier)
       ? await Promise.all(CONTENT_KINDS.map((kind) => quotaStanding(shopDomain, tier, kind, now)))
       : [],
+    live: await liveStatus(shopDomain, now).then((status) => ({
+      pending: status.pending,
+      oldestPendingAt: status.oldestPendingAt?.toISOString() ?? null,
+      lastAppliedAt: status.lastAppliedAt?.toISOString() ?? null,
+      lastAppliedProductId: status.lastAppliedProductId,
+      retrying: status.retrying,
+      pausedUntil: status.pausedUntil?.toISOString() ?? null,
+    })),
+    move: await latestWorkspaceMove(shopDomain).then((move) =>
+      move
+        ? {
+            from: move.from,
+            to: move.to,
+            at: move.at.toISOString(),
+            leftInOldWorkspace: move.leftInOldWorkspace,
+          }
+        : null,
+    ),
     runs: await Promise.all(
       runs.map(async (run) => ({
         id: run.id,
@@ -150,6 +170,17 @@ export default function Dashboard() {
           </Banner>
         )}
         {result && <Banner tone={result.tone}>{result.message}</Banner>}
+        {data.move && (
+          <Banner tone="info" title="Your storefront domain changed">
+            <p>
+              The catalogue moved from workspace {data.move.from} to {data.move.to} on{" "}
+              {new Date(data.move.at).toLocaleString()}.{" "}
+              {data.move.leftInOldWorkspace > 0
+                ? `${data.move.leftInOldWorkspace} items are still being removed from the old workspace.`
+                : "The old workspace has been emptied."}
+            </p>
+          </Banner>
+        )}
         <Layout>
           <Layout.Section>
             <Card>
@@ -226,6 +257,39 @@ export default function Dashboard() {
                   <Button url={data.themeEditorUrl} target="_top">
                     Add the chat to your theme
                   </Button>
+                </BlockStack>
+              </Card>
+              <Card>
+                <BlockStack gap="200">
+                  <Text as="h2" variant="headingMd">
+                    Live updates
+                  </Text>
+                  <Text as="p">
+                    <span data-testid="live-pending">{data.live.pending}</span> product change
+                    {data.live.pending === 1 ? "" : "s"} waiting
+                    {data.live.oldestPendingAt
+                      ? ` (oldest from ${new Date(data.live.oldestPendingAt).toLocaleTimeString()})`
+                      : ""}
+                    .
+                  </Text>
+                  <Text as="p">
+                    Last change applied:{" "}
+                    {data.live.lastAppliedAt
+                      ? `product ${data.live.lastAppliedProductId}, ${new Date(data.live.lastAppliedAt).toLocaleString()}`
+                      : "none yet"}
+                  </Text>
+                  {data.live.retrying && (
+                    <Text as="p" tone="caution">
+                      Retrying ({data.live.retrying.count} attempts so far):{" "}
+                      {data.live.retrying.lastError}
+                    </Text>
+                  )}
+                  {data.live.pausedUntil && (
+                    <Text as="p" tone="caution">
+                      Waiting until {new Date(data.live.pausedUntil).toLocaleString()} (the search
+                      service's limit).
+                    </Text>
+                  )}
                 </BlockStack>
               </Card>
               {data.quotas.length > 0 && (

@@ -10,10 +10,12 @@ import {
   type AdminGraphql,
   type BulkSource,
 } from "../catalog";
+import { config } from "../config.server";
 import prisma from "../db.server";
 import { isTier } from "../index-service/tiers";
 import { findShop, pauseShop, resumeShop } from "../models/shops.server";
 import { adminFor } from "../shopify-admin.server";
+import { processLeases } from "./live/lease.server";
 import type { CatalogueType } from "./catalogue-entry";
 import { runFullSync, SyncStoppedError } from "./full-sync.server";
 import { serviceClientFor, ShopNotConnectedError } from "./shop-service.server";
@@ -77,8 +79,33 @@ export async function startShopSync(
     exportedTypes: chosenTypes(shop),
     phase: "request",
   });
-  void executeShopSync(run.id, timing);
+  void carryUnderLease(run, timing);
   return run;
+}
+
+/**
+ * Carries the run under the shop's lease, so that no other process (a resumer, a worker) carries
+ * or sends for the shop meanwhile; while another holds the lease, waits for it.
+ */
+async function carryUnderLease(run: SyncRun, timing: ExportTiming): Promise<void> {
+  const leases = processLeases(config().live.leaseMs);
+  for (;;) {
+    const lease = await leases.hold(run.shopDomain);
+    if (lease) {
+      try {
+        await executeShopSync(run.id, timing);
+      } finally {
+        await lease.release();
+      }
+      return;
+    }
+    const current = await prisma.syncRun.findUnique({
+      where: { id: run.id },
+      select: { activeShop: true },
+    });
+    if (!current?.activeShop) return;
+    await new Promise((resolve) => setTimeout(resolve, timing.checkEveryMs * 2));
+  }
 }
 
 /** Carries a run to its end (also used to resume unfinished runs after a restart). */
