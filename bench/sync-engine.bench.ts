@@ -32,22 +32,22 @@ if (values.child) {
   await main();
 }
 
+/** An emulator account with no practical rate limit or quota, key `svc_sk_bench_<name>`. */
+function unthrottledAccount(name: string) {
+  return {
+    name,
+    tier: "enterprise" as const,
+    secretKeys: [`svc_sk_bench_${name}`],
+    rateLimits: { perMinute: 1e9, perHour: 1e9 },
+    quotas: { products: 1e9 },
+  };
+}
+
 async function main() {
   const n = Number(values.products);
-  const emulator = await startEmulator({
-    port: 0,
-    accounts: [
-      // The baseline's own account: one request per product would need N/300 minutes at
-      // Enterprise limits, so it runs unthrottled and its time at the limit is computed.
-      {
-        name: "baseline",
-        tier: "enterprise",
-        secretKeys: ["svc_sk_bench_baseline"],
-        rateLimits: { perMinute: 1e9, perHour: 1e9 },
-        quotas: { products: 1e9 },
-      },
-    ],
-  });
+  // The baseline's own account: one request per product would need N/300 minutes at Enterprise
+  // limits, so it runs unthrottled and its time at the limit is computed.
+  const emulator = await startEmulator({ port: 0, accounts: [unthrottledAccount("baseline")] });
   const file = join(work, `store-${n}.jsonl`);
   await writeCatalogue({ products: n, pages: 0, articles: 0, seed: 7 }, file);
   process.env.DATABASE_URL = `file:${join(work, "bench.db")}`;
@@ -133,18 +133,7 @@ async function main() {
   console.log(
     `Peak memory of the sync process (the emulator runs in another), one process per size:`,
   );
-  const memoryEmulator = await startEmulator({
-    port: 0,
-    accounts: [
-      {
-        name: "memory",
-        tier: "enterprise",
-        secretKeys: ["svc_sk_bench_memory"],
-        rateLimits: { perMinute: 1e9, perHour: 1e9 },
-        quotas: { products: 1e9 },
-      },
-    ],
-  });
+  const memoryEmulator = await startEmulator({ port: 0, accounts: [unthrottledAccount("memory")] });
   // Each size twice: with V8's default heap (it lets garbage pile up before collecting) and with
   // the heap capped at 64 MB, which shows what the run really needs.
   for (const size of values.memory!.split(",").map(Number)) {

@@ -17,10 +17,7 @@
 import { parseArgs } from "node:util";
 import { brotliCompressSync } from "node:zlib";
 import type { Browser } from "playwright-core";
-import { startEmulator } from "../dev/emulator/server";
-import { startStorefrontPreview } from "../dev/storefront/server";
-import { PUBLISHABLE_KEY, WORKSPACE_ID, seed } from "../test/widget/fixtures";
-import { launchChromium } from "../test/support/chromium";
+import { startStack } from "../test/widget/harness";
 import { buildWidget, gzipSize } from "../widget/build";
 
 const { values } = parseArgs({ options: { runs: { type: "string", default: "15" } } });
@@ -172,15 +169,7 @@ async function deltaToPaint(browser: Browser, url: string): Promise<void> {
   );
 }
 
-const emulator = await startEmulator({ port: 0, tokenDelayMs: 0 });
-await seed(emulator.url);
-const preview = await startStorefrontPreview({
-  port: 0,
-  emulatorUrl: emulator.url,
-  publishableKey: PUBLISHABLE_KEY,
-  workspaceId: WORKSPACE_ID,
-});
-const browser = await launchChromium();
+const { browser, preview, close } = await startStack();
 try {
   console.log(`Chromium ${browser.version()}, Node ${process.version}\n`);
   await sizes();
@@ -189,7 +178,5 @@ try {
   console.log();
   await deltaToPaint(browser, preview.url);
 } finally {
-  await browser.close();
-  await preview.close();
-  await emulator.close();
+  await close();
 }
