@@ -15,7 +15,7 @@ import prisma from "../db.server";
 import { isTier } from "../index-service/tiers";
 import { findShop, pauseShop, resumeShop } from "../models/shops.server";
 import { adminFor } from "../shopify-admin.server";
-import { processLeases } from "./live/lease.server";
+import { processLeases, type ShopLeases } from "./live/lease.server";
 import type { CatalogueType } from "./catalogue-entry";
 import { runFullSync, SyncStoppedError } from "./full-sync.server";
 import { serviceClientFor, ShopNotConnectedError } from "./shop-service.server";
@@ -66,6 +66,8 @@ export async function startShopSync(
   shopDomain: string,
   trigger: SyncTrigger,
   timing: ExportTiming = DEFAULT_EXPORT_TIMING,
+  /** Whose lease of the shop carries the run: the caller's when it already holds one. */
+  leases: ShopLeases = processLeases(config().live.leaseMs),
 ): Promise<SyncRun> {
   const shop = await findShop(shopDomain);
   const workspaceId = shop?.workspaceOverride ?? shop?.workspaceId;
@@ -79,7 +81,7 @@ export async function startShopSync(
     exportedTypes: chosenTypes(shop),
     phase: "request",
   });
-  void carryUnderLease(run, timing);
+  void carryUnderLease(run, timing, leases);
   return run;
 }
 
@@ -87,8 +89,11 @@ export async function startShopSync(
  * Carries the run under the shop's lease, so that no other process (a resumer, a worker) carries
  * or sends for the shop meanwhile; while another holds the lease, waits for it.
  */
-async function carryUnderLease(run: SyncRun, timing: ExportTiming): Promise<void> {
-  const leases = processLeases(config().live.leaseMs);
+async function carryUnderLease(
+  run: SyncRun,
+  timing: ExportTiming,
+  leases: ShopLeases,
+): Promise<void> {
   for (;;) {
     const lease = await leases.hold(run.shopDomain);
     if (lease) {

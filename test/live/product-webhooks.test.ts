@@ -188,3 +188,27 @@ describe("applying the outbox", () => {
     ]);
   });
 });
+
+describe("a backlog too big to re-read product by product", () => {
+  it("becomes a full sync, carried to its end under the worker's own lease", async () => {
+    for (let i = 0; i < 12; i++) {
+      const product = indexableProduct(env, i);
+      env.shopify.state.updateProduct(product.id, { title: `Backlog ${i}` });
+      await env.shopify.state.sendWebhook("products/update", product.id);
+    }
+    // No named holder: the worker takes the process's leases, as in the app server, and the full
+    // sync it starts must not wait for a lease the worker itself holds.
+    const worker = await startTestWorker({ backlogResyncAt: 5 });
+    try {
+      await waitForEmptyOutbox(env);
+      await waitForIndexToEqualStore(env);
+    } finally {
+      await worker.stop();
+    }
+    const run = await env.prisma.syncRun.findFirst({
+      where: { shopDomain: SHOP, trigger: "reconcile" },
+      orderBy: { startedAt: "desc" },
+    });
+    expect(run?.state).toBe("succeeded");
+  });
+});

@@ -44,7 +44,7 @@ export async function startLeasedShopSync(
   trigger: SyncTrigger,
 ): Promise<SyncRun | null> {
   try {
-    const run = await startShopSync(shopDomain, trigger);
+    const run = await startShopSync(shopDomain, trigger, undefined, leases);
     void holdLeaseWhileUnfinished(leases, run).catch(() => undefined);
     return run;
   } catch (error) {

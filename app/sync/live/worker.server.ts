@@ -13,7 +13,7 @@ import { serviceClientFor } from "../shop-service.server";
 import { unfinishedRun } from "../sync-runs.server";
 import { applyChanges } from "./apply-changes.server";
 import { dropChangesCoveredByLastSync } from "./covered-by-run.server";
-import { DEFAULT_LEASE_MS, processHolderId, ShopLeases } from "./lease.server";
+import { DEFAULT_LEASE_MS, processLeases, ShopLeases } from "./lease.server";
 import {
   dropShopChanges,
   nextChanges,
@@ -96,7 +96,6 @@ function messageOf(error: unknown): string {
  * full sync of it is unfinished, never while it is paused or uninstalled.
  */
 export function startLiveWorker(options: LiveWorkerOptions = {}): LiveWorker {
-  const holder = options.leases?.holder ?? options.holder ?? processHolderId();
   const pollMs = options.pollMs ?? 1_000;
   const coalesceMs = options.coalesceMs ?? 3_000;
   const batchSize = options.batchSize ?? BULK_MAX_ITEMS;
@@ -114,7 +113,14 @@ export function startLiveWorker(options: LiveWorkerOptions = {}): LiveWorker {
       error === undefined
         ? console.log(`[live] ${message}`)
         : console.error(`[live] ${message}`, error));
-  const leases = options.leases ?? new ShopLeases(holder, options.leaseMs ?? DEFAULT_LEASE_MS);
+  // The process's own leases unless a holder is named (tests playing several processes): a full
+  // sync this worker starts is then carried under the very lease the worker holds.
+  const leases =
+    options.leases ??
+    (options.holder
+      ? new ShopLeases(options.holder, options.leaseMs ?? DEFAULT_LEASE_MS)
+      : processLeases(options.leaseMs ?? DEFAULT_LEASE_MS));
+  const holder = leases.holder;
 
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
