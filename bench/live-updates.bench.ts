@@ -62,7 +62,7 @@ function stopOnSignal(stop: () => Promise<void>) {
 // ── The app, in its own process ───────────────────────────────────────────────────────────────
 async function runApp() {
   const { migrateDatabase } = await import("../app/cli/migrate-database");
-  await migrateDatabase(process.env);
+  await migrateDatabase(process.env.DATABASE_URL!);
   const { startAppServer } = await import("../dev/app-server/server");
   const prisma = (await import("../app/db.server")).default;
   await prisma.quotaUsage.create({

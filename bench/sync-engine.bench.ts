@@ -52,7 +52,7 @@ async function main() {
   await writeCatalogue({ products: n, pages: 0, articles: 0, seed: 7 }, file);
   process.env.DATABASE_URL = `file:${join(work, "bench.db")}`;
   const { migrateDatabase } = await import("../app/cli/migrate-database");
-  await migrateDatabase(process.env);
+  await migrateDatabase(process.env.DATABASE_URL!);
   const { runFullSync } = await import("../app/sync/full-sync.server");
   const { IndexServiceClient } = await import("../app/index-service/client");
   const { fileSource } = await import("../app/catalog");
@@ -165,7 +165,7 @@ async function memoryChild(n: number, emulatorUrl: string) {
   await writeCatalogue({ products: n, pages: 0, articles: 0, seed: 8 }, file);
   process.env.DATABASE_URL = `file:${join(work, `memory-${n}.db`)}`;
   const { migrateDatabase } = await import("../app/cli/migrate-database");
-  await migrateDatabase(process.env);
+  await migrateDatabase(process.env.DATABASE_URL!);
   const { runFullSync } = await import("../app/sync/full-sync.server");
   const { IndexServiceClient } = await import("../app/index-service/client");
   const { fileSource } = await import("../app/catalog");

@@ -70,3 +70,8 @@ export const FINISHED_BULK_STATUSES: readonly BulkOperationStatus[] = [
   "CANCELED",
   "EXPIRED",
 ];
+
+/** Whether a bulk operation's status (as Shopify or the app's records spell it) is final. */
+export function isFinishedBulkStatus(status: string): boolean {
+  return (FINISHED_BULK_STATUSES as readonly string[]).includes(status);
+}

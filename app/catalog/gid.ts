@@ -40,14 +40,20 @@ export function toGid(type: "Product" | "Page" | "Article", gidOrId: string | nu
   return `gid://shopify/${type}/${numericId(gidOrId)}`;
 }
 
+/**
+ * Pages and articles are numbered separately in Shopify and are both posts in the service, so
+ * their service ids carry these prefixes; a product's id is its number alone.
+ */
+export const SERVICE_ID_PREFIXES = { product: "", page: "page-", article: "article-" } as const;
+
 export function productServiceId(gidOrId: string | number): string {
   return numericId(gidOrId);
 }
 
 export function pageServiceId(gidOrId: string | number): string {
-  return `page-${numericId(gidOrId)}`;
+  return `${SERVICE_ID_PREFIXES.page}${numericId(gidOrId)}`;
 }
 
 export function articleServiceId(gidOrId: string | number): string {
-  return `article-${numericId(gidOrId)}`;
+  return `${SERVICE_ID_PREFIXES.article}${numericId(gidOrId)}`;
 }

@@ -4,6 +4,7 @@ import { BulkJsonlSyntaxError, fileSource } from "../catalog";
 import { IndexServiceClient } from "../index-service/client";
 import { isTier, TIERS, type Tier } from "../index-service/tiers";
 import { workspaceIdFromDomain } from "../index-service/workspace-id";
+import { databaseUrlFrom } from "../database-url";
 import { migrateDatabase } from "./migrate-database";
 import { ProgressLine } from "./progress-line";
 
@@ -102,8 +103,9 @@ export async function runSyncCommand(
     return 2;
   }
 
-  await migrateDatabase(env);
-  // Loaded after the database exists: the engine opens it when loaded.
+  // The engine opens the database when loaded: it must exist, and be the one configured.
+  process.env.DATABASE_URL = databaseUrlFrom(env);
+  await migrateDatabase(process.env.DATABASE_URL);
   const { runFullSync, SyncStoppedError } = await import("../sync/full-sync.server");
   const workspaceId = workspaceIdFromDomain(args.domain);
   const client = new IndexServiceClient({

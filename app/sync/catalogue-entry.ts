@@ -42,11 +42,6 @@ export function catalogueEntry(object: CatalogueItem, context: MapContext): Cata
   };
 }
 
-/** The post ids of pages and articles are prefixed, so one kind of post can be cleaned alone. */
-export function idPrefixOf(type: CatalogueType): string {
-  return type === "product" ? "" : `${type}-`;
-}
-
 export function kindOfType(type: CatalogueType): ContentKind {
   return type === "product" ? "product" : "post";
 }

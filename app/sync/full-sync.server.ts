@@ -1,10 +1,10 @@
 import { Prisma, type SyncRun } from "@prisma/client";
-import { readBulkExport, type BulkExport, type BulkSource } from "../catalog";
+import { readBulkExport, SERVICE_ID_PREFIXES, type BulkExport, type BulkSource } from "../catalog";
 import prisma from "../db.server";
 import type { IndexServiceClient } from "../index-service/client";
 import { IndexServiceError } from "../index-service/errors";
 import { RATE_LIMITS, type Tier } from "../index-service/tiers";
-import { idPrefixOf, kindOfType, type CatalogueType } from "./catalogue-entry";
+import { kindOfType, type CatalogueType } from "./catalogue-entry";
 import { deliverPending } from "./deliver.server";
 import { unseenItemIds } from "./ledger.server";
 import { Pacer } from "./pacer";
@@ -204,7 +204,7 @@ async function stageRemovals(
   type: CatalogueType,
 ): Promise<void> {
   const kind = kindOfType(type);
-  const prefix = idPrefixOf(type);
+  const prefix = SERVICE_ID_PREFIXES[type];
   for (let after = ""; ;) {
     const ids = await unseenItemIds(scope, kind, runId, 500, after);
     if (ids.length === 0) return;

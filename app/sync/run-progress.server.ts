@@ -1,4 +1,5 @@
 import type { SyncRun } from "@prisma/client";
+import { isFinishedBulkStatus } from "../catalog";
 import prisma from "../db.server";
 import type { SyncPhase } from "./sync-runs.server";
 
@@ -41,9 +42,7 @@ export async function runProgress(run: SyncRun): Promise<RunProgress> {
       select: { status: true },
     });
     total = Math.max(1, run.exportedTypes.split(",").filter(Boolean).length);
-    done = exports.filter((e) =>
-      ["COMPLETED", "FAILED", "CANCELED", "EXPIRED"].includes(e.status),
-    ).length;
+    done = exports.filter((e) => isFinishedBulkStatus(e.status)).length;
   } else if (phase === "export") {
     total = run.productsTotal + run.postsTotal;
     done =

@@ -1,7 +1,7 @@
 import type { BulkExport, SyncRun } from "@prisma/client";
 import {
   ARTICLES_BULK_QUERY,
-  FINISHED_BULK_STATUSES,
+  isFinishedBulkStatus,
   PAGES_BULK_QUERY,
   PRODUCTS_BULK_QUERY,
   readBulkOperation,
@@ -216,7 +216,7 @@ async function exportFromShopify(
   const lastPoll = new Map<string, number>();
   for (;;) {
     const exports = await prisma.bulkExport.findMany({ where: { runId: run.id } });
-    const open = exports.filter((e) => !FINISHED_BULK_STATUSES.includes(e.status as never));
+    const open = exports.filter((e) => !isFinishedBulkStatus(e.status));
     if (open.length === 0) return exports;
     for (const bulkExport of open) {
       const now = Date.now();
@@ -232,7 +232,7 @@ async function exportFromShopify(
             errorCode: state.errorCode,
             url: state.url,
             objectCount: state.objectCount,
-            completedAt: FINISHED_BULK_STATUSES.includes(state.status) ? new Date() : null,
+            completedAt: isFinishedBulkStatus(state.status) ? new Date() : null,
           },
         });
       }

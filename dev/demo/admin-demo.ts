@@ -84,7 +84,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     DEMO_ADMIN_TOKEN: "shpat_fake_token",
   });
   const { migrateDatabase } = await import("../../app/cli/migrate-database");
-  await migrateDatabase(process.env);
+  await migrateDatabase(process.env.DATABASE_URL!);
 
   let app: RunningAppServer | undefined;
   try {
