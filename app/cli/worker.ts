@@ -4,6 +4,7 @@
  * changes are sent by the one that holds its lease.
  */
 import { ConfigurationError, config } from "../config.server";
+import { databaseUrlFrom, isPostgresUrl } from "../database-url";
 import prisma from "../db.server";
 import { processLeases } from "../sync/live/lease.server";
 import { startLiveWorker } from "../sync/live/worker.server";
@@ -19,7 +20,8 @@ try {
 
 // A second process on the same SQLite file: with write-ahead logging the app server's reads are
 // never blocked by the worker's commits (the setting stays with the database file).
-await prisma.$queryRawUnsafe("PRAGMA journal_mode = WAL");
+if (!isPostgresUrl(databaseUrlFrom(process.env)))
+  await prisma.$queryRawUnsafe("PRAGMA journal_mode = WAL");
 
 const leases = processLeases(env.live.leaseMs);
 const worker = startLiveWorker({
