@@ -35,7 +35,9 @@ export async function readBodyWithinLimit(
     if (done) break;
     received += value.byteLength;
     if (received > limit) {
-      await reader.cancel().catch(() => undefined);
+      // Not cancelled: that would reset the connection before the 413 is sent. Unread, the rest
+      // waits in the socket until Connection: close ends it.
+      reader.releaseLock();
       throw tooLarge(limit);
     }
     chunks.push(value);
