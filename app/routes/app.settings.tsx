@@ -39,13 +39,15 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   const { shopDomain, admin } = await authenticateAdmin(request);
   const form = await request.formData();
   const text = (name: string) => String(form.get(name) ?? "");
+  // A checked box is posted (whatever its value), an unchecked one is not.
+  const ticked = (name: string) => form.has(name);
   return saveSettings(shopDomain, admin, {
     secretKey: text("secretKey"),
     publishableKey: text("publishableKey"),
     workspaceOverride: text("workspaceOverride"),
-    syncProducts: form.get("syncProducts") === "on",
-    syncPages: form.get("syncPages") === "on",
-    syncArticles: form.get("syncArticles") === "on",
+    syncProducts: ticked("syncProducts"),
+    syncPages: ticked("syncPages"),
+    syncArticles: ticked("syncArticles"),
   });
 };
 
@@ -165,18 +167,21 @@ export default function Settings() {
                   <Checkbox
                     label="Products"
                     name="syncProducts"
+                    value="on"
                     checked={choices.syncProducts}
                     onChange={toggle("syncProducts")}
                   />
                   <Checkbox
                     label="Online store pages"
                     name="syncPages"
+                    value="on"
                     checked={choices.syncPages}
                     onChange={toggle("syncPages")}
                   />
                   <Checkbox
                     label="Blog articles"
                     name="syncArticles"
+                    value="on"
                     checked={choices.syncArticles}
                     onChange={toggle("syncArticles")}
                   />

@@ -1,0 +1,90 @@
+/**
+ * What a merchant does in Settings and on the Dashboard, in Chromium against the running demo:
+ * keys typed into the Settings form, Save, Resync, reload; outcomes checked on the page and in
+ * the service emulator's index (never in the app's tables).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { startDemo, type RunningDemo } from "../../dev/demo/admin-demo";
+import { artifactsDir, launchChromium } from "../support/chromium";
+import { indexedIds } from "../support/emulator";
+
+let demo: RunningDemo;
+let browser: Browser;
+
+beforeAll(async () => {
+  demo = await startDemo({ products: 60, saveKeys: false });
+  browser = await launchChromium();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await demo?.close();
+});
+
+const shot = async (page: Page, name: string) =>
+  page.screenshot({ path: `${await artifactsDir("merchant")}/${name}.png`, fullPage: true });
+
+const CHOICES = ["Products", "Online store pages", "Blog articles"] as const;
+
+async function choicesOn(page: Page): Promise<boolean[]> {
+  return Promise.all(CHOICES.map((label) => page.getByLabel(label).isChecked()));
+}
+
+async function saveKeys(page: Page, secretKey: string, publishableKey: string): Promise<void> {
+  await page.goto(`${demo.adminUrl}/settings`);
+  await page.getByLabel("Secret key").fill(secretKey);
+  await page.getByLabel("Publishable key").fill(publishableKey);
+  await page.getByRole("button", { name: "Save" }).click();
+  await page.getByText("Settings saved").waitFor();
+}
+
+/** Waits on the dashboard until the latest sync of this kind has finished. */
+async function waitForSync(page: Page, kind: string): Promise<void> {
+  await page.goto(demo.adminUrl);
+  await page.getByText(`Last sync: ${kind}, finished`).waitFor({ timeout: 90_000 });
+}
+
+describe("Settings keeps exactly what the form shows", () => {
+  it("the first save syncs everything chosen, and Save without changes keeps every choice", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    await page.goto(`${demo.adminUrl}/settings`);
+    expect(await choicesOn(page)).toEqual([true, true, true]);
+
+    await saveKeys(page, "svc_sk_test_professional", "svc_pk_test_professional");
+    await waitForSync(page, "First sync");
+    const first = indexedIds(demo.emulator, "professional", demo.workspaceId);
+    expect(first.products.length).toBeGreaterThan(0);
+    expect(first.posts.length).toBeGreaterThan(0);
+
+    // Save again, changing nothing, and reload: every box is still ticked.
+    await page.goto(`${demo.adminUrl}/settings`);
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByText("Settings saved").waitFor();
+    await page.reload();
+    expect(await choicesOn(page)).toEqual([true, true, true]);
+    await shot(page, "settings-after-second-save");
+
+    // The next Resync keeps pages and articles in the index.
+    await page.goto(demo.adminUrl);
+    await page.getByRole("button", { name: "Resync" }).click();
+    await page.getByText("Resync started.").waitFor();
+    await waitForSync(page, "Resync");
+    expect(indexedIds(demo.emulator, "professional", demo.workspaceId)).toEqual(first);
+  });
+
+  it("unticking a box is kept too, and ticking it again brings it back", async () => {
+    const page = await browser.newPage();
+    await page.goto(`${demo.adminUrl}/settings`);
+    await page.getByLabel("Blog articles").uncheck();
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByText("Settings saved").waitFor();
+    await page.reload();
+    expect(await choicesOn(page)).toEqual([true, true, false]);
+    await page.getByLabel("Blog articles").check();
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByText("Settings saved").waitFor();
+    await page.reload();
+    expect(await choicesOn(page)).toEqual([true, true, true]);
+  });
+});
