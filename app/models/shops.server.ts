@@ -136,6 +136,11 @@ export async function resumeShop(shopDomain: string): Promise<void> {
   });
 }
 
+/** The plan the service named for the shop's key (it can change between runs). */
+export async function recordShopTier(shopDomain: string, tier: string): Promise<void> {
+  await prisma.shop.updateMany({ where: { shopDomain }, data: { tier } });
+}
+
 export interface ServiceSettings {
   /** A new secret key, already checked; undefined keeps the stored one. */
   sealedSecretKey?: { sealed: string; last4: string };

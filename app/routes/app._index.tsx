@@ -31,6 +31,7 @@ import { authenticateAdmin } from "../shopify-admin.server";
 import { CONTENT_KINDS } from "../sync/content-kinds";
 import { quotaStanding } from "../sync/quota-usage.server";
 import { runProgress } from "../sync/run-progress.server";
+import { isPausingStop } from "../sync/stop-reasons";
 import { ShopNotConnectedError } from "../sync/shop-service.server";
 import { latestWorkspaceMove } from "../sync/live/domain-change.server";
 import { liveStatus } from "../sync/live/status.server";
@@ -63,7 +64,6 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
       pending: status.pending,
       oldestPendingAt: status.oldestPendingAt?.toISOString() ?? null,
       lastAppliedAt: status.lastAppliedAt?.toISOString() ?? null,
-      lastAppliedProductId: status.lastAppliedProductId,
       retrying: status.retrying,
       pausedUntil: status.pausedUntil?.toISOString() ?? null,
     })),
@@ -86,6 +86,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
         finishedAt: run.finishedAt?.toISOString() ?? null,
         errorMessage: run.errorMessage,
         errorUrl: run.errorUrl,
+        stoppedForPause: isPausingStop(run.errorCode),
         counts: await runCounts(run),
       })),
     ),
@@ -205,7 +206,10 @@ export default function Dashboard() {
                     </Button>
                   </Form>
                 </InlineStack>
-                <Text as="p">{data.connection.message}</Text>
+                {(data.connection.kind === "connected" ||
+                  data.connection.kind === "uninstalled") && (
+                  <Text as="p">{data.connection.message}</Text>
+                )}
                 {data.active ? (
                   <BlockStack gap="200">
                     <Text as="p" variant="bodyMd" fontWeight="semibold">
@@ -226,7 +230,15 @@ export default function Dashboard() {
                       {last.finishedAt ? new Date(last.finishedAt).toLocaleString() : ""}
                     </Text>
                     {last.state === "succeeded" && <ProgressBar progress={100} tone="success" />}
-                    {last.errorMessage && (
+                    {last.errorMessage && last.stoppedForPause ? (
+                      // The pause banner says why while it lasts; once lifted it is no longer true.
+                      data.connection.kind === "connected" && (
+                        <Text as="p" tone="subdued">
+                          What stopped it has been fixed since. Press Resync to bring the index up
+                          to date.
+                        </Text>
+                      )
+                    ) : last.errorMessage ? (
                       <Banner tone="critical">
                         <p>{last.errorMessage}</p>
                         {last.errorUrl && (
@@ -235,7 +247,7 @@ export default function Dashboard() {
                           </Link>
                         )}
                       </Banner>
-                    )}
+                    ) : null}
                     <Counts counts={last.counts} />
                   </BlockStack>
                 ) : (
@@ -273,15 +285,16 @@ export default function Dashboard() {
                     .
                   </Text>
                   <Text as="p">
-                    Last change applied:{" "}
+                    Last product change sent:{" "}
                     {data.live.lastAppliedAt
-                      ? `product ${data.live.lastAppliedProductId}, ${new Date(data.live.lastAppliedAt).toLocaleString()}`
-                      : "none yet"}
+                      ? new Date(data.live.lastAppliedAt).toLocaleString()
+                      : "none since the last sync"}
                   </Text>
-                  {data.live.retrying && (
+                  {data.live.retrying && data.connection.kind === "connected" && (
                     <Text as="p" tone="caution">
-                      Retrying ({data.live.retrying.count} attempts so far):{" "}
-                      {data.live.retrying.lastError}
+                      The search service has not taken the latest changes yet; the app keeps trying
+                      by itself ({data.live.retrying.count}{" "}
+                      {data.live.retrying.count === 1 ? "try" : "tries"} so far).
                     </Text>
                   )}
                   {data.live.pausedUntil && (

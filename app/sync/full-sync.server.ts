@@ -22,7 +22,7 @@ import {
   type SyncPhase,
   type SyncTrigger,
 } from "./sync-runs.server";
-import { detectTier } from "./tier-detection";
+import { detectTier, proveSecretKey } from "./tier-detection";
 
 export interface ExportSource {
   /** Names the source in the run's record (a file path, or the bulk operation's id). */
@@ -51,6 +51,8 @@ export interface FullSyncOptions {
   trigger: SyncTrigger;
   /** Detected from the service's tierLimits when not given. */
   tier?: Tier;
+  /** The caller already proved the key in this run (see proveSecretKey); otherwise this does. */
+  keyProven?: boolean;
   pacer?: Pacer;
   now?: () => Date;
   onProgress?: (progress: SyncProgress) => void;
@@ -94,7 +96,8 @@ export async function runFullSync(options: FullSyncOptions): Promise<FullSyncRes
   const exports: BulkExport[] = [];
   for (const source of options.sources) exports.push(await readBulkExport(source.open));
 
-  const tier = options.tier ?? (await detectTier(options.client));
+  const proven = options.keyProven ? undefined : await proveSecretKey(options.client);
+  const tier = options.tier ?? proven ?? (await detectTier(options.client));
   const pacer = options.pacer ?? new Pacer({ limits: RATE_LIMITS[tier] });
   let run =
     active ??

@@ -88,3 +88,27 @@ describe("Settings keeps exactly what the form shows", () => {
     expect(await choicesOn(page)).toEqual([true, true, true]);
   });
 });
+
+describe("a key the service no longer accepts", () => {
+  it("pauses the shop at the next Resync even when nothing changed, and saving a working key resumes it", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    demo.emulator.state.revokeKey("svc_sk_test_professional");
+    const before = demo.emulator.state.requests().length;
+    await page.goto(demo.adminUrl);
+    await page.getByRole("button", { name: "Resync" }).click();
+    await page.getByText("Sync is paused").waitFor({ timeout: 30_000 });
+    await page.reload();
+    await page.getByText("Sync is paused").waitFor();
+    expect(await page.getByText("paused", { exact: true }).count()).toBe(1);
+    expect(await page.getByText("connected", { exact: true }).count()).toBe(0);
+    const refused = demo.emulator.state.requests().slice(before);
+    expect(refused.some((r) => r.status === 401)).toBe(true);
+    await shot(page, "dashboard-paused-revoked-key");
+
+    demo.emulator.state.restoreKey("svc_sk_test_professional");
+    await saveKeys(page, "svc_sk_test_professional", "svc_pk_test_professional");
+    await page.goto(demo.adminUrl);
+    await page.getByText("connected", { exact: true }).waitFor();
+    expect(await page.getByText("Sync is paused").count()).toBe(0);
+  });
+});
