@@ -10,7 +10,8 @@ type Action = (args: ActionFunctionArgs) => Promise<Response>;
 
 const SHOP_A = "shop-a.myshopify.com";
 const SHOP_B = "shop-b.myshopify.com";
-const shared = (path: string) => `${__dirname}/../../../shared/data/shopify/${path}`;
+/** Copies of Shopify data (see test/fixtures/shopify/PROVENANCE.md). */
+const fixture = (path: string) => `${__dirname}/../fixtures/shopify/${path}`;
 
 let prisma: PrismaClient;
 const routes: Record<string, Action> = {};
@@ -127,7 +128,7 @@ describe("signature checks, before the database is touched", () => {
 
 describe("Shopify's own signature vectors", () => {
   const { vectors } = JSON.parse(
-    readFileSync(shared("webhook-hmac/webhook_hmac_vectors.json"), "utf8"),
+    readFileSync(fixture("webhook-hmac/webhook_hmac_vectors.json"), "utf8"),
   ) as {
     vectors: { id: string; secret: string; body: string; expected_hmac_base64: string }[];
   };
@@ -190,7 +191,7 @@ describe("app/scopes_update", () => {
 
 describe("compliance topics", () => {
   it("shop/redact deletes every row of that shop and leaves other shops' rows", async () => {
-    const body = readFileSync(shared("webhooks/compliance/shop_redact.json"), "utf8").replace(
+    const body = readFileSync(fixture("webhooks/compliance/shop_redact.json"), "utf8").replace(
       "{shop}.myshopify.com",
       SHOP_A,
     );
@@ -204,7 +205,7 @@ describe("compliance topics", () => {
     async (topic) => {
       const file =
         topic === "customers/redact" ? "customers_redact.json" : "customers_data_request.json";
-      const body = readFileSync(shared(`webhooks/compliance/${file}`), "utf8").replaceAll(
+      const body = readFileSync(fixture(`webhooks/compliance/${file}`), "utf8").replaceAll(
         "{shop}.myshopify.com",
         SHOP_A,
       );
