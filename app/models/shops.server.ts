@@ -147,6 +147,8 @@ export interface ServiceSettings {
   publishableKey: string;
   tier: string;
   workspaceOverride: string | null;
+  /** The place (workspace, sealed key of its account) the ledger describes, when it changes. */
+  formerPlace?: { workspaceId: string; sealedSecretKey: string };
 }
 
 /** Saves checked keys; says whether the shop was connected for the first time. */
@@ -167,6 +169,13 @@ export async function saveServiceSettings(
       publishableKey: settings.publishableKey,
       tier: settings.tier,
       workspaceOverride: settings.workspaceOverride,
+      // A move not yet carried out keeps the first former place: the ledger still describes it.
+      ...(settings.formerPlace && !before.formerWorkspaceId
+        ? {
+            formerWorkspaceId: settings.formerPlace.workspaceId,
+            formerSecretKeyCiphertext: settings.formerPlace.sealedSecretKey,
+          }
+        : {}),
     },
   });
   return { firstConnection: !before.secretKeyCiphertext };

@@ -128,6 +128,7 @@ const TRIGGERS: Record<string, string> = {
   reconcile: "Daily check",
   cli: "Command line",
   "domain-change": "Domain change",
+  move: "Move to new keys",
 };
 
 export default function Dashboard() {

@@ -95,7 +95,11 @@ export default function Settings() {
                     Both keys work (plan: {result.tier}).{" "}
                     {result.firstSyncStarted
                       ? "The first full sync has started: follow it on the Dashboard."
-                      : ""}
+                      : result.moveStarted
+                        ? "The catalogue is now being sent to the new account or workspace, and removed from the old one: follow it on the Dashboard."
+                        : result.waitsForRun
+                          ? "A sync is running: when it has finished, press Resync on the Dashboard to send the catalogue to the new place."
+                          : ""}
                   </p>
                 </Banner>
               )}

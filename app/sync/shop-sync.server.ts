@@ -19,6 +19,7 @@ import { processLeases, type ShopLeases } from "./live/lease.server";
 import type { CatalogueType } from "./catalogue-entry";
 import { runFullSync, SyncStoppedError } from "./full-sync.server";
 import { serviceClientFor, ShopNotConnectedError } from "./shop-service.server";
+import { leaveFormerPlace } from "./former-place.server";
 import { detectTier } from "./tier-detection";
 import { exportStopReason, stopReasonOf, type StopReason } from "./stop-reasons";
 import { finishRun, startRun, updateRun, type SyncTrigger } from "./sync-runs.server";
@@ -145,6 +146,7 @@ async function carryRun(runId: string, timing: ExportTiming): Promise<void> {
     // Proved first, so a revoked key or an ended plan pauses the shop even when nothing changed.
     const provenTier = await detectTier(client);
     if (provenTier !== shop.tier) await recordShopTier(shop.shopDomain, provenTier);
+    if (shop.formerWorkspaceId) await leaveFormerPlace(shop);
     const admin = await adminFor(shop.shopDomain);
     if (run.phase === "request") {
       const exports = await exportFromShopify(admin, run, types, timing);

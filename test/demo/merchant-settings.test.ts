@@ -112,3 +112,40 @@ describe("a key the service no longer accepts", () => {
     expect(await page.getByText("Sync is paused").count()).toBe(0);
   });
 });
+
+describe("another account's keys, or another workspace, move the index", () => {
+  it("saving the Personal keys after the Professional ones sends everything there and empties the old place", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    const before = indexedIds(demo.emulator, "professional", demo.workspaceId);
+    expect(before.products.length).toBeGreaterThan(0);
+
+    await saveKeys(page, "svc_sk_test_personal", "svc_pk_test_personal");
+    await page.getByText("being sent to the new account or workspace").waitFor();
+    await waitForSync(page, "Move to new keys");
+
+    expect(indexedIds(demo.emulator, "personal", demo.workspaceId)).toEqual(before);
+    expect(indexedIds(demo.emulator, "professional", demo.workspaceId)).toEqual({
+      products: [],
+      posts: [],
+    });
+    // The plan and the quota are the new account's.
+    await page.getByText("Connected on the personal plan.").waitFor();
+    await page.getByText(`Products: ${before.products.length} of 200`).waitFor();
+    await shot(page, "dashboard-after-account-move");
+  });
+
+  it("a workspace typed in Settings gets the catalogue, and the previous workspace is emptied", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    const before = indexedIds(demo.emulator, "personal", demo.workspaceId);
+    await page.goto(`${demo.adminUrl}/settings`);
+    await page.getByLabel("Use another workspace id").fill("other-store.example.com");
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByText("being sent to the new account or workspace").waitFor();
+    await waitForSync(page, "Move to new keys");
+    expect(indexedIds(demo.emulator, "personal", "other-store-example-com")).toEqual(before);
+    expect(indexedIds(demo.emulator, "personal", demo.workspaceId)).toEqual({
+      products: [],
+      posts: [],
+    });
+  });
+});
