@@ -70,6 +70,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     move: await latestWorkspaceMove(shopDomain).then((move) =>
       move
         ? {
+            cause: move.cause,
             from: move.from,
             to: move.to,
             at: move.at.toISOString(),
@@ -173,7 +174,14 @@ export default function Dashboard() {
         )}
         {result && <Banner tone={result.tone}>{result.message}</Banner>}
         {data.move && (
-          <Banner tone="info" title="Your storefront domain changed">
+          <Banner
+            tone="info"
+            title={
+              data.move.cause === "domain"
+                ? "Your storefront domain changed"
+                : "The catalogue moved to the workspace saved in Settings"
+            }
+          >
             <p>
               The catalogue moved from workspace {data.move.from} to {data.move.to} on{" "}
               {new Date(data.move.at).toLocaleString()}.{" "}

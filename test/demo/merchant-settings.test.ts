@@ -3,11 +3,14 @@
  * keys typed into the Settings form, Save, Resync, reload; outcomes checked on the page and in
  * the service emulator's index (never in the app's tables).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { startDemo, type RunningDemo } from "../../dev/demo/admin-demo";
 import { artifactsDir, launchChromium } from "../support/chromium";
 import { indexedIds } from "../support/emulator";
+
+// Each flow waits for real syncs on a shared, loaded machine; none depends on timing.
+vi.setConfig({ testTimeout: 240_000 });
 
 let demo: RunningDemo;
 let browser: Browser;
