@@ -8,6 +8,7 @@ export interface InstalledShop {
   shopDomain: string;
   primaryDomain: string;
   currencyCode?: string;
+  contactEmail?: string | null;
   scopes?: string;
 }
 
@@ -17,6 +18,7 @@ export async function recordInstalledShop(shop: InstalledShop): Promise<Shop> {
     primaryDomain: shop.primaryDomain,
     workspaceId: workspaceIdFromDomain(shop.primaryDomain),
     currencyCode: shop.currencyCode ?? null,
+    contactEmail: shop.contactEmail ?? null,
     scopes: shop.scopes ?? null,
   } satisfies Prisma.ShopUpdateInput;
   const existing = await prisma.shop.findUnique({ where: { shopDomain: shop.shopDomain } });
@@ -79,6 +81,9 @@ export async function deleteAllShopData(shopDomain: string): Promise<void> {
     prisma.pendingChange.deleteMany({ where: { shopDomain } }),
     prisma.webhookReceipt.deleteMany({ where: { shopDomain } }),
     prisma.shopLease.deleteMany({ where: { shopDomain } }),
+    prisma.serviceWebhook.deleteMany({ where: { shopDomain } }),
+    prisma.serviceEvent.deleteMany({ where: { shopDomain } }),
+    prisma.inboxItem.deleteMany({ where: { shopDomain } }),
     prisma.shop.deleteMany({ where: { shopDomain } }),
   ]);
 }

@@ -9,6 +9,7 @@ import {
   saveSyncChoices,
   type SyncChoices,
 } from "../models/shops.server";
+import { ensureServiceWebhook } from "../service-events/registration.server";
 import { checkServiceKeys, type KeyProblem } from "./service-keys";
 import { startShopSync } from "./shop-sync.server";
 
@@ -21,14 +22,20 @@ export interface SettingsForm extends SyncChoices {
 }
 
 export type SettingsResult =
-  | { ok: true; firstSyncStarted: boolean; tier: string }
+  | {
+      ok: true;
+      firstSyncStarted: boolean;
+      tier: string;
+      /** Null when the service's events reach the app; else why not, in the merchant's words. */
+      eventsProblem: string | null;
+    }
   | { ok: false; problems: (KeyProblem | { field: "workspaceOverride"; message: string })[] };
 
 /**
  * Saves the Settings form: both keys are checked against the service first, the secret key is
  * stored encrypted, the storefront configuration (publishable key only) is written where the
- * widget reads it, a pause for a key problem is lifted, and a first connection starts the first
- * full sync.
+ * widget reads it, a pause for a key problem is lifted, a first connection starts the first
+ * full sync, and the service's event webhook is registered (or brought up to date).
  */
 export async function saveSettings(
   shopDomain: string,
@@ -87,5 +94,11 @@ export async function saveSettings(
   });
   await resumeShop(shopDomain);
   if (firstConnection) await startShopSync(shopDomain, "install");
-  return { ok: true, firstSyncStarted: firstConnection, tier: check.tier };
+  const events = await ensureServiceWebhook(shopDomain);
+  return {
+    ok: true,
+    firstSyncStarted: firstConnection,
+    tier: check.tier,
+    eventsProblem: events.state === "failed" ? events.message : null,
+  };
 }
