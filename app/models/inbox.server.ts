@@ -50,4 +50,50 @@ export async function setInboxHandled(
   return count > 0;
 }
 
+/** When an entry happened, as the Inbox shows it (UTC, the same on server and browser). */
+export function formatWhen(date: Date): string {
+  return `${date.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}
+
+/** A reply by email: the shopper's address and a subject naming the conversation. */
+export function replyUrlOf(entry: Pick<InboxItem, "email" | "message">): string | null {
+  if (!entry.email) return null;
+  const subject = entry.message ? `Re: ${entry.message.slice(0, 80)}` : "Your question";
+  return `mailto:${encodeURIComponent(entry.email).replace("%40", "@")}?subject=${encodeURIComponent(subject)}`;
+}
+
+/** The Inbox page's data: the filter in use, the entries as shown, and the open count. */
+export async function inboxPage(shopDomain: string, state: string | null) {
+  const filter = inboxFilterOf(state);
+  const [items, unread] = await Promise.all([
+    listInbox(shopDomain, filter),
+    unreadInboxCount(shopDomain),
+  ]);
+  return {
+    filter,
+    unread,
+    entries: items.map((item) => ({
+      threadId: item.threadId,
+      name: item.name,
+      email: item.email,
+      phone: item.phone,
+      message: item.message,
+      handoffState: item.handoffState as HandoffState,
+      handled: item.handledAt !== null,
+      when: formatWhen(item.lastAt),
+      replyUrl: replyUrlOf(item),
+    })),
+  };
+}
+
+/** The Inbox's buttons: "handled" or "reopen" for one of the shop's entries. */
+export async function updateInboxEntry(
+  shopDomain: string,
+  threadId: string,
+  intent: FormDataEntryValue | null,
+): Promise<{ ok: boolean }> {
+  if (intent !== "handled" && intent !== "reopen") return { ok: false };
+  return { ok: await setInboxHandled(shopDomain, threadId, intent === "handled") };
+}
+
 export type { InboxItem };

@@ -88,19 +88,15 @@ export async function deleteAllShopData(shopDomain: string): Promise<void> {
   ]);
 }
 
-/** The customer privacy topics: the app keeps no customer data, and records that it said so. */
+/** The customer privacy topics: a record of what was asked and what the app did. */
 export async function recordComplianceRequest(
   shopDomain: string,
   topic: string,
   webhookId: string | undefined,
+  outcome: string,
 ): Promise<void> {
   await prisma.complianceRequest.create({
-    data: {
-      shopDomain,
-      topic,
-      webhookId: webhookId ?? null,
-      outcome: "No customer data is stored by this app; nothing to export or delete.",
-    },
+    data: { shopDomain, topic, webhookId: webhookId ?? null, outcome },
   });
 }
 

@@ -63,6 +63,14 @@ async function registrationRow(shopDomain: string) {
   return prisma.serviceWebhook.findUniqueOrThrow({ where: { shopDomain } });
 }
 
+/** What Settings shows: registered or not, and the last refusal. */
+export async function serviceEventsStatus(
+  shopDomain: string,
+): Promise<{ registered: boolean; lastError: string | null }> {
+  const row = await prisma.serviceWebhook.findUnique({ where: { shopDomain } });
+  return { registered: Boolean(row?.webhookId), lastError: row?.lastError ?? null };
+}
+
 /** Whether what is registered differs from what the app wants now (URL, events, or nothing yet). */
 export async function registrationIsStale(shopDomain: string): Promise<boolean> {
   const row = await prisma.serviceWebhook.findUnique({ where: { shopDomain } });

@@ -19,7 +19,7 @@ export const DEMO_SHOP = "demo-store.myshopify.com";
 export const DEMO_DOMAIN = "demo-store.example.com";
 export const DEMO_SECRET_KEY = "svc_sk_test_professional";
 export const DEMO_PUBLISHABLE_KEY = "svc_pk_test_professional";
-const DEMO_API_SECRET = "demo-app-secret";
+export const DEMO_API_SECRET = "demo-app-secret";
 
 export interface DemoOptions {
   host?: string;
