@@ -2,7 +2,8 @@
  * Takes one service event delivery (spec §6): the shop named by the URL's opaque id, the signature
  * checked against that shop's secret before the body is even parsed, then the event stored once
  * (by its id) and the thread's Inbox entry folded again from all its events. Nothing is asked of
- * the service or Shopify here, so the answer comes in milliseconds.
+ * the service or Shopify here, so the answer comes in milliseconds. Raw SQL only: Prisma's model
+ * queries keep memory per call (docs/decisions/0001), and every chat message is an event.
  */
 import { Prisma } from "@prisma/client";
 import { config } from "../config.server";
@@ -44,7 +45,9 @@ export async function receiveServiceEvent(delivery: ServiceEventDelivery): Promi
   const receivedAt = delivery.receivedAt ?? new Date();
   const env = config();
   if (!PUBLIC_ID_PATTERN.test(delivery.publicId)) return { status: 401, reason: "unknown-shop" };
-  const hook = await prisma.serviceWebhook.findUnique({ where: { publicId: delivery.publicId } });
+  const [hook] = await prisma.$queryRaw<{ shopDomain: string; secretCiphertext: string }[]>`
+    SELECT "shopDomain", "secretCiphertext" FROM "ServiceWebhook"
+    WHERE "publicId" = ${delivery.publicId}`;
   if (!hook) return { status: 401, reason: "unknown-shop" };
   let secret: string;
   try {
@@ -82,49 +85,66 @@ export async function receiveServiceEvent(delivery: ServiceEventDelivery): Promi
     event.threadId !== null &&
     (INBOX_EVENT_TYPES as readonly string[]).includes(event.eventType);
 
-  return retryWhileBusy(() =>
-    prisma.$transaction(async (tx) => {
-      const inserted = await tx.$executeRaw`
-        INSERT INTO "ServiceEvent" ("shopDomain", "eventId", "eventType", "occurredAt", "receivedAt", "threadId", "test", "data")
-        VALUES (${shopDomain}, ${event.id}, ${event.eventType}, ${occurredAt}, ${receivedAt},
-          ${event.threadId}, ${test}, ${JSON.stringify(event.data)})
-        ON CONFLICT ("shopDomain", "eventId") DO NOTHING`;
-      if (inserted === 0) return { ...base, reason: "duplicate" as const, newInboxEntry: false };
-      if (!foldsIntoInbox || event.threadId === null) {
-        return { ...base, reason: "stored" as const, newInboxEntry: false };
-      }
-      const newInboxEntry = await refoldThread(tx, shopDomain, event.threadId);
-      return { ...base, reason: "stored" as const, newInboxEntry };
-    }),
+  const stored = await retryWhileBusy(
+    () => prisma.$executeRaw`
+      INSERT INTO "ServiceEvent" ("shopDomain", "eventId", "eventType", "occurredAt", "receivedAt", "threadId", "test", "data")
+      VALUES (${shopDomain}, ${event.id}, ${event.eventType}, ${occurredAt}, ${receivedAt},
+        ${event.threadId}, ${test}, ${JSON.stringify(event.data)})
+      ON CONFLICT ("shopDomain", "eventId") DO NOTHING`,
   );
+  const reason = stored > 0 ? ("stored" as const) : ("duplicate" as const);
+  // A duplicate folds too: a crash between storing an event and folding it is mended by the
+  // service's retry of the same event.
+  const newInboxEntry =
+    foldsIntoInbox && event.threadId !== null
+      ? await refoldThread(shopDomain, event.threadId)
+      : false;
+  return { ...base, reason, newInboxEntry };
 }
 
-/** Rebuilds a thread's Inbox entry from its stored events; true when the entry is new. */
-async function refoldThread(
-  tx: Prisma.TransactionClient,
-  shopDomain: string,
-  threadId: string,
-): Promise<boolean> {
-  const rows = await tx.serviceEvent.findMany({
-    where: { shopDomain, threadId, test: false, eventType: { in: [...INBOX_EVENT_TYPES] } },
-  });
+function toDate(value: unknown): Date {
+  return value instanceof Date ? value : new Date(value as string | number);
+}
+
+/**
+ * Rebuilds a thread's Inbox entry from its stored events; true for the one delivery that created
+ * the entry. Raw statements without a transaction (docs/decisions/0001): two deliveries folding
+ * the same thread at once are ordered by eventCount, so a fold of fewer events never overwrites
+ * one of more, and the merchant's handledAt is never touched.
+ */
+async function refoldThread(shopDomain: string, threadId: string): Promise<boolean> {
+  const rows = await prisma.$queryRaw<
+    { eventId: string; eventType: string; occurredAt: unknown; data: string }[]
+  >`
+    SELECT "eventId", "eventType", "occurredAt", "data" FROM "ServiceEvent"
+    WHERE "shopDomain" = ${shopDomain} AND "threadId" = ${threadId} AND "test" = false
+      AND "eventType" IN (${Prisma.join([...INBOX_EVENT_TYPES])})`;
   const entry = foldThread(
     rows.map((row) => ({
       eventId: row.eventId,
       eventType: row.eventType,
-      occurredAt: row.occurredAt,
+      occurredAt: toDate(row.occurredAt),
       data: JSON.parse(row.data) as Record<string, unknown>,
     })),
   );
   if (!entry) return false;
-  const existing = await tx.inboxItem.findUnique({
-    where: { shopDomain_threadId: { shopDomain, threadId } },
-    select: { threadId: true },
+  const values = Prisma.sql`${shopDomain}, ${threadId}, ${entry.name}, ${entry.email}, ${entry.phone},
+    ${entry.message}, ${entry.handoffState}, ${entry.contactSubmitted}, ${entry.firstAt},
+    ${entry.lastAt}, ${rows.length}`;
+  return retryWhileBusy(async () => {
+    const created = await prisma.$executeRaw`
+      INSERT INTO "InboxItem" ("shopDomain", "threadId", "name", "email", "phone", "message",
+        "handoffState", "contactSubmitted", "firstAt", "lastAt", "eventCount")
+      VALUES (${values})
+      ON CONFLICT ("shopDomain", "threadId") DO NOTHING`;
+    if (created > 0) return true;
+    await prisma.$executeRaw`
+      UPDATE "InboxItem" SET "name" = ${entry.name}, "email" = ${entry.email},
+        "phone" = ${entry.phone}, "message" = ${entry.message},
+        "handoffState" = ${entry.handoffState}, "contactSubmitted" = ${entry.contactSubmitted},
+        "firstAt" = ${entry.firstAt}, "lastAt" = ${entry.lastAt}, "eventCount" = ${rows.length}
+      WHERE "shopDomain" = ${shopDomain} AND "threadId" = ${threadId}
+        AND "eventCount" <= ${rows.length}`;
+    return false;
   });
-  await tx.inboxItem.upsert({
-    where: { shopDomain_threadId: { shopDomain, threadId } },
-    create: { shopDomain, threadId, ...entry },
-    update: entry,
-  });
-  return existing === null;
 }

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { startAppServer, type RunningAppServer } from "../app-server/server";
 import { startEmulator } from "../emulator/server";
 import { startFakeShopify } from "../fake-shopify/server";
+import { startMailSink } from "../mail-sink/server";
 import { startStorefrontPreview } from "../storefront/server";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -37,6 +38,9 @@ export interface RunningDemo {
   emulatorUrl: string;
   storefrontUrl: string;
   shopifyUrl: string;
+  /** The page showing the mail the app sent (caught locally, never relayed). */
+  mailUrl: string;
+  mail: Awaited<ReturnType<typeof startMailSink>>;
   workspaceId: string;
   emulator: Awaited<ReturnType<typeof startEmulator>>;
   shopify: Awaited<ReturnType<typeof startFakeShopify>>;
@@ -59,6 +63,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
 
   ensureBuilt(log);
   const emulator = await startEmulator({ host, port: options.emulatorPort ?? 0 });
+  const mail = await startMailSink({ host });
   const shopify = await startFakeShopify({
     host,
     port: options.shopifyPort ?? 0,
@@ -82,6 +87,9 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     DEMO_SHOP,
     DEMO_ADMIN_GRAPHQL_URL: shopify.graphqlUrl,
     DEMO_ADMIN_TOKEN: "shpat_fake_token",
+    // Inbox notifications go to the local mail sink.
+    SMTP_URL: mail.smtpUrl,
+    MAIL_FROM: "Catalog Chat demo <inbox@demo-store.example.com>",
   });
   const { migrateDatabase } = await import("../../app/cli/migrate-database");
   await migrateDatabase(process.env.DATABASE_URL!);
@@ -104,6 +112,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       emulatorUrl: emulator.url,
       storefrontUrl: storefront.url,
       shopifyUrl: shopify.url,
+      mailUrl: mail.url,
+      mail,
       workspaceId,
       emulator,
       shopify,
@@ -113,12 +123,14 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
         await running.close();
         await shopify.close();
         await emulator.close();
+        await mail.close();
       },
     };
   } catch (error) {
     await app?.close();
     await shopify.close();
     await emulator.close();
+    await mail.close();
     throw error;
   }
 }

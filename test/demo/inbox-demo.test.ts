@@ -83,6 +83,19 @@ describe("the Inbox in the demo", () => {
     await admin.goto(demo.adminUrl);
     expect(await admin.locator("#dashboard-inbox-unread").innerText()).toBe("1");
 
+    // The notification, caught by the demo's local mail sink and shown on its page.
+    await expect.poll(() => demo.mail.messages().length, { timeout: 15_000 }).toBe(1);
+    const mail = await browser.newPage();
+    await mail.goto(demo.mailUrl);
+    // Named after the first event of the conversation (handoff.requested or contact.submitted).
+    await mail.getByRole("heading", { name: /^New .* from Ana Lima$/ }).waitFor();
+    const text = await mail.locator("article").first().innerText();
+    expect(text).toContain("to owner@demo-store.example.com");
+    expect(text).toContain("reply to ana@example.com");
+    expect(text).toContain("Email: ana@example.com");
+    expect(text).toContain(`${demo.adminUrl}/inbox`);
+    await mail.close();
+
     // Handled: no longer open, the counts go down.
     await admin.getByRole("link", { name: "Inbox (1)" }).click();
     await admin.getByRole("button", { name: "Mark as handled: Ana Lima" }).click();

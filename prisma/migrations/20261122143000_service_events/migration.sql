@@ -40,6 +40,7 @@ CREATE TABLE "InboxItem" (
     "contactSubmitted" BOOLEAN NOT NULL DEFAULT false,
     "firstAt" DATETIME NOT NULL,
     "lastAt" DATETIME NOT NULL,
+    "eventCount" INTEGER NOT NULL DEFAULT 0,
     "handledAt" DATETIME,
 
     PRIMARY KEY ("shopDomain", "threadId")
