@@ -8,9 +8,9 @@ import { createDialog } from "./dialog";
 import { priceFormatter } from "./format";
 import { fill } from "./labels";
 import type { Entry, Turn } from "./model";
+import { markdownStream } from "./markdown";
 import {
   bubbleText,
-  fillBubble,
   renderEntry,
   updatePostSummary,
   type BotEntry,
@@ -41,6 +41,13 @@ export function mountConversation(
   /** Entries whose streamed text is not drawn yet: drawn once per frame, however many tokens. */
   const dirty = new Set<Entry>();
   let frame = 0;
+  /** The streaming drawer of each bubble being written: only what arrived is drawn. */
+  const streams = new WeakMap<HTMLElement, (text: string) => void>();
+  const streamOf = (bubble: HTMLElement) => {
+    let stream = streams.get(bubble);
+    if (!stream) streams.set(bubble, (stream = markdownStream(bubble)));
+    return stream;
+  };
 
   const view = createDialog(cfg, root, launcher, {
     send: (text) => void send({ message: text }, true),
@@ -92,7 +99,7 @@ export function mountConversation(
     for (const entry of dirty) {
       const el = nodes.get(entry);
       if (!el) continue;
-      if (entry.k === "bot") fillBubble(el.querySelector(".bubble")!, entry.text);
+      if (entry.k === "bot") streamOf(el.querySelector(".bubble")!)(entry.text);
       if (entry.k === "posts") entry.items.forEach((item) => updatePostSummary(el, item));
     }
     dirty.clear();

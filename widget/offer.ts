@@ -8,6 +8,7 @@ import { list, obj, text } from "./data";
 import { h, uid } from "./dom";
 import type { Labels } from "./labels";
 import type { Offer, OfferAction, OfferField, OfferResponse } from "./model";
+import css from "./styles/offer.css?inline";
 
 export type Answer = (response: OfferResponse, label: string) => void;
 
@@ -188,6 +189,7 @@ export function offerNodes(
   const { ui, message, domain } = offer;
   if (ui.component === "form") {
     return [
+      h("style", {}, css),
       ...(ui.title && message ? [h("p", {}, message)] : []),
       formElement({ ...offer, ui }, answered, labels, answer),
     ];

@@ -24,7 +24,8 @@ export interface RenderContext {
 }
 
 export function fillBubble(bubble: HTMLElement, text: string): void {
-  bubble.replaceChildren(...toNodes(parseBlocks(text)));
+  bubble.replaceChildren();
+  for (const node of toNodes(parseBlocks(text))) bubble.appendChild(node);
 }
 
 /** What a screen reader hears when a bubble is complete: its text, with who said it. */
