@@ -8,7 +8,7 @@ import { interpret } from "../../widget/events";
 import { priceFormatter } from "../../widget/format";
 import { fill, mergeLabels, DEFAULT_LABELS } from "../../widget/labels";
 import { parseBlocks, parseInline, safeUrl } from "../../widget/markdown";
-import { toOffer, validate } from "../../widget/offer";
+import { OFFER_LABELS, toOffer, validate } from "../../widget/offer";
 
 // events.ts resolves links against the page; give it one.
 (globalThis as { location?: unknown }).location ??= new URL("https://shop.example/products/x");
@@ -244,10 +244,10 @@ describe("offers", () => {
 
   it("validates required fields and emails", () => {
     const email = { id: "e", type: "email" as const, label: "Email", required: true };
-    expect(validate(email, " ", DEFAULT_LABELS)).toBe(DEFAULT_LABELS.required);
-    expect(validate(email, "ana@", DEFAULT_LABELS)).toBe(DEFAULT_LABELS.invalidEmail);
-    expect(validate(email, "ana@example.com", DEFAULT_LABELS)).toBeUndefined();
-    expect(validate({ ...email, required: false }, "", DEFAULT_LABELS)).toBeUndefined();
+    expect(validate(email, " ", OFFER_LABELS)).toBe(OFFER_LABELS.required);
+    expect(validate(email, "ana@", OFFER_LABELS)).toBe(OFFER_LABELS.invalidEmail);
+    expect(validate(email, "ana@example.com", OFFER_LABELS)).toBeUndefined();
+    expect(validate({ ...email, required: false }, "", OFFER_LABELS)).toBeUndefined();
   });
 });
 
@@ -260,10 +260,12 @@ describe("configuration", () => {
   });
 
   it("merges labels over English and fills placeholders", () => {
-    const labels = mergeLabels('{"send":"Envoyer","unknown":"x","retry":""}');
+    const labels = mergeLabels('{"send":"Envoyer","addToCart":"Ajouter","retry":"","x":5}');
     expect(labels.send).toBe("Envoyer");
     expect(labels.retry).toBe("Retry");
-    expect("unknown" in labels).toBe(false);
+    // Texts of the other assets (offer form, product cards) pass through to them.
+    expect((labels as Record<string, unknown>).addToCart).toBe("Ajouter");
+    expect("x" in labels).toBe(false);
     expect(mergeLabels("not json")).toEqual(DEFAULT_LABELS);
     expect(fill("Wait {n} s, {name}", { n: 3, name: "Ana" })).toBe("Wait 3 s, Ana");
   });
