@@ -25,7 +25,7 @@ function headers(cfg: WidgetConfig): Record<string, string> {
 
 /**
  * Seconds to wait after a 429: the larger of the body's `retryAfter` (seconds, see
- * docs/service-gaps.md) and a `Retry-After` header in seconds, when the service exposes it.
+ * docs/reference/service-gaps.md) and a `Retry-After` header in seconds, when the service exposes it.
  */
 export async function retryAfterSeconds(res: Response): Promise<number> {
   const body = (await res.json().catch(() => ({}))) as { retryAfter?: unknown };

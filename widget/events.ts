@@ -1,6 +1,6 @@
 /**
  * Turns the chat stream's events (as the project's reader types them, spec §6.4 with the shapes
- * of docs/service-gaps.md) into what the widget renders. The reader has checked the envelope;
+ * of docs/reference/service-gaps.md) into what the widget renders. The reader has checked the envelope;
  * the fields inside are still the service's data: URLs are checked, the rest is read as text.
  */
 import type { ChatEvent } from "../app/index-service/chat-events";

@@ -1,6 +1,6 @@
 /**
  * A domain offer (for example a live-agent handoff): buttons for an `action_group`, or a form
- * with validation (required, email) for a `form` (shapes in docs/service-gaps.md). The shopper's
+ * with validation (required, email) for a `form` (shapes in docs/reference/service-gaps.md). The shopper's
  * answer goes back in the next chat request as `offerResponse: {domain, actionId, formData?}`.
  * Offers are rare, so this is a third asset (chat-offer.js), loaded when the first one arrives.
  */

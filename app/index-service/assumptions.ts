@@ -1,6 +1,6 @@
 /**
  * Every choice the app makes where the service's specification says "not shown"
- * (see docs/service-gaps.md). Each one is a named constant here and nowhere else, so that a wrong
+ * (see docs/reference/service-gaps.md). Each one is a named constant here and nowhere else, so that a wrong
  * guess is corrected in one line. The README lists them under "Assumptions about the service".
  */
 

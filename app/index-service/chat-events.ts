@@ -1,6 +1,6 @@
 /**
  * The typed events of a chat stream (spec §6.4, with the Offer, Result and Progress shapes of
- * docs/service-gaps.md) and the parser of one NDJSON line into one of them. Pure: no node:
+ * docs/reference/service-gaps.md) and the parser of one NDJSON line into one of them. Pure: no node:
  * imports, so the storefront widget can bundle it.
  */
 import {

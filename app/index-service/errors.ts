@@ -1,5 +1,5 @@
 /**
- * One error class per answer of spec §7 and docs/service-gaps.md, under a common base. `status`
+ * One error class per answer of spec §7 and docs/reference/service-gaps.md, under a common base. `status`
  * is 0 when no HTTP answer came (network, timeout, abort, or a request refused before sending).
  * Messages never carry the API key (the client redacts them).
  */

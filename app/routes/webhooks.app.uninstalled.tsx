@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { markShopUninstalled } from "../models/shops.server";
-import { authenticate } from "../shopify.server";
+import { authenticateShopifyWebhook } from "../webhooks/shopify-webhook.server";
 
 export const action = async ({ request }: ActionFunctionArgs) => {
-  const { shop } = await authenticate.webhook(request);
+  const { shop } = await authenticateShopifyWebhook(request);
   await markShopUninstalled(shop);
   return new Response();
 };

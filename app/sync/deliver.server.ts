@@ -35,9 +35,10 @@ type PendingItem = Pick<SyncItem, "itemId" | "payload" | "contentHash" | "isNew"
 
 /**
  * Sends everything the run still owes the service, batch by batch (at most 100 items, a 413
- * halves the batch), through the shop's pacer. A batch is marked delivered and written to the
- * ledger in one transaction, only once the service acknowledged it: a crash before that resends
- * it, a crash after it never does.
+ * halves the batch), through the shop's pacer. Only once the service acknowledged a batch is it
+ * written to the ledger and then marked delivered, in that order and without a transaction
+ * (docs/decisions/0001): a crash before the ledger write resends the batch, a crash between the two
+ * writes resends it with the same content, a crash after never does.
  */
 export async function deliverPending(context: DeliveryContext): Promise<void> {
   for (const kind of ["product", "post"] as const) {

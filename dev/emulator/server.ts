@@ -1,7 +1,7 @@
 /**
  * A local stand-in for the hosted search, chat and indexing service: a real HTTP server with
- * in-memory state that follows docs/spec/index-service.md and the choices of
- * docs/service-gaps.md. Independent of app/: it is the other side of the contract.
+ * in-memory state that follows docs/reference/index-service-spec.md and the choices of
+ * docs/reference/service-gaps.md. Independent of app/: it is the other side of the contract.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
