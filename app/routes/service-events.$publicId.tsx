@@ -1,19 +1,17 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { WEBHOOK_SIGNATURE_HEADER } from "../index-service/protocol";
 import { notifyInboxEntry } from "../service-events/notify.server";
-import { BodyTooLargeError, readLimitedBody } from "../service-events/read-body.server";
 import { receiveServiceEvent } from "../service-events/receive.server";
+import { readBodyWithinLimit } from "../webhooks/body-limit.server";
+
+/** The largest service event body taken; a contact form or a chat message is far smaller. */
+const MAX_SERVICE_EVENT_BYTES = 256 * 1024;
 
 /** The service's event deliveries for one shop (named by an opaque id): verify, store, answer. */
 export const action = async ({ request, params }: ActionFunctionArgs) => {
   if (request.method !== "POST") return new Response(null, { status: 405 });
-  let rawBody: string;
-  try {
-    rawBody = await readLimitedBody(request);
-  } catch (error) {
-    if (error instanceof BodyTooLargeError) return new Response(error.message, { status: 413 });
-    throw error;
-  }
+  // An oversized body is a thrown 413, before it is buffered.
+  const rawBody = await readBodyWithinLimit(request, MAX_SERVICE_EVENT_BYTES);
   const outcome = await receiveServiceEvent({
     publicId: params.publicId ?? "",
     rawBody,

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { recordComplianceRequest } from "../models/shops.server";
 import { customerDataReport, redactCustomer } from "../service-events/customer-data.server";
-import { authenticate } from "../shopify.server";
+import { authenticateShopifyWebhook } from "./shopify-webhook.server";
 
 function customerOf(payload: unknown): { email: string | null; phone: string | null } {
   const customer =
@@ -24,7 +24,7 @@ function customerOf(payload: unknown): { email: string | null; phone: string | n
  * never the customer's details themselves).
  */
 export async function customerPrivacyAction({ request }: ActionFunctionArgs): Promise<Response> {
-  const { shop, topic, webhookId, payload } = await authenticate.webhook(request);
+  const { shop, topic, webhookId, payload } = await authenticateShopifyWebhook(request);
   const customer = customerOf(payload);
   let outcome: string;
   if (String(topic).toUpperCase() === "CUSTOMERS_REDACT") {

@@ -10,7 +10,7 @@ type Action = (args: ActionFunctionArgs) => Promise<Response>;
 
 const SHOP_A = "shop-a.myshopify.com";
 const SHOP_B = "shop-b.myshopify.com";
-const shared = (path: string) => `${__dirname}/../../../shared/data/shopify/${path}`;
+const fixture = (name: string) => `${__dirname}/../fixtures/shopify/webhooks/${name}`;
 
 let prisma: PrismaClient;
 const routes: Record<string, Action> = {};
@@ -126,9 +126,7 @@ describe("signature checks, before the database is touched", () => {
 });
 
 describe("Shopify's own signature vectors", () => {
-  const { vectors } = JSON.parse(
-    readFileSync(shared("webhook-hmac/webhook_hmac_vectors.json"), "utf8"),
-  ) as {
+  const { vectors } = JSON.parse(readFileSync(fixture("webhook_hmac_vectors.json"), "utf8")) as {
     vectors: { id: string; secret: string; body: string; expected_hmac_base64: string }[];
   };
 
@@ -190,7 +188,7 @@ describe("app/scopes_update", () => {
 
 describe("compliance topics", () => {
   it("shop/redact deletes every row of that shop and leaves other shops' rows", async () => {
-    const body = readFileSync(shared("webhooks/compliance/shop_redact.json"), "utf8").replace(
+    const body = readFileSync(fixture("shop_redact.json"), "utf8").replace(
       "{shop}.myshopify.com",
       SHOP_A,
     );
@@ -204,10 +202,7 @@ describe("compliance topics", () => {
     async (topic) => {
       const file =
         topic === "customers/redact" ? "customers_redact.json" : "customers_data_request.json";
-      const body = readFileSync(shared(`webhooks/compliance/${file}`), "utf8").replaceAll(
-        "{shop}.myshopify.com",
-        SHOP_A,
-      );
+      const body = readFileSync(fixture(file), "utf8").replaceAll("{shop}.myshopify.com", SHOP_A);
       expect((await deliver(topic, SHOP_A, body)).status).toBe(200);
       const recorded = await prisma.complianceRequest.findFirstOrThrow({
         where: { shopDomain: SHOP_A },
