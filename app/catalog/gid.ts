@@ -27,13 +27,23 @@ export function gidType(gid: string): string | null {
   return gid.slice(GID_PREFIX.length, end);
 }
 
-/** The numeric part of a gid; accepts a bare number too (webhooks carry `id: 632910392`). */
+/** Shopify's ids are positive integers (64-bit): digits, no sign, no leading zero. */
+const SHOPIFY_ID = /^[1-9]\d{0,19}$/;
+
+/**
+ * The numeric part of a gid; accepts a bare number too (webhooks carry `id: 632910392`). Anything
+ * that is not a positive integer Shopify could have issued (`-5`, `1.5`, `1e400`, `abc`, a number
+ * past 2^53 that JSON has already rounded) is refused, so it can never reach the outbox or the index.
+ */
 export function numericId(gidOrId: string | number): string {
-  if (typeof gidOrId === "number") return String(gidOrId);
-  const parsed = parseGid(gidOrId);
-  if (parsed) return parsed.id;
-  if (/^\d+$/.test(gidOrId)) return gidOrId;
-  throw new Error(`"${gidOrId}" is neither a Shopify gid nor a numeric id`);
+  const id =
+    typeof gidOrId === "number"
+      ? Number.isSafeInteger(gidOrId)
+        ? String(gidOrId)
+        : null
+      : (parseGid(gidOrId)?.id ?? gidOrId);
+  if (id !== null && SHOPIFY_ID.test(id)) return id;
+  throw new Error(`"${String(gidOrId)}" is neither a Shopify gid nor a numeric id`);
 }
 
 export function toGid(type: "Product" | "Page" | "Article", gidOrId: string | number): string {

@@ -23,6 +23,8 @@ import {
 } from "@shopify/polaris";
 import { useEffect } from "react";
 import { AdminTitle } from "../components/admin-title";
+import { InboxSummaryCard } from "../components/inbox-summary-card";
+import { unreadInboxCount } from "../models/inbox.server";
 import { config } from "../config.server";
 import { isTier } from "../index-service/tiers";
 import { connectionStateOf, type ConnectionState } from "../models/connection-state";
@@ -53,6 +55,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
       ? connectionStateOf(shop)
       : ({ kind: "not-connected", message: "This shop has not finished installing." } as const),
     pauseUrl: shop?.pauseUrl ?? null,
+    inboxUnread: await unreadInboxCount(shopDomain),
     themeEditorUrl: `https://${shopDomain}/admin/themes/current/editor?context=apps&activateAppId=${config().shopifyApiKey}/chat-widget`,
     active: active
       ? { id: active.id, progress: await runProgress(active), counts: await runCounts(active) }
@@ -267,6 +270,7 @@ export default function Dashboard() {
           </Layout.Section>
           <Layout.Section variant="oneThird">
             <BlockStack gap="400">
+              <InboxSummaryCard unread={data.inboxUnread} />
               <Card>
                 <BlockStack gap="200">
                   <Text as="h2" variant="headingMd">

@@ -18,6 +18,8 @@ import { findShop, workspaceOf } from "../models/shops.server";
 import { authenticateAdmin } from "../shopify-admin.server";
 import { saveSettings } from "../sync/settings.server";
 import { AdminTitle } from "../components/admin-title";
+import { ServiceEventsCard } from "../components/service-events-card";
+import { serviceEventsStatus } from "../service-events/registration.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { shopDomain } = await authenticateAdmin(request);
@@ -32,6 +34,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     syncProducts: shop?.syncProducts ?? true,
     syncPages: shop?.syncPages ?? true,
     syncArticles: shop?.syncArticles ?? true,
+    events: await serviceEventsStatus(shopDomain),
   };
 };
 
@@ -101,6 +104,7 @@ export default function Settings() {
                           ? "A sync is running: when it has finished, press Resync on the Dashboard to send the catalogue to the new place."
                           : ""}
                   </p>
+                  {result.eventsProblem && <p>{result.eventsProblem}</p>}
                 </Banner>
               )}
               {problems.length > 0 && (
@@ -196,6 +200,9 @@ export default function Settings() {
               </Button>
             </BlockStack>
           </Form>
+        </Layout.Section>
+        <Layout.Section>
+          <ServiceEventsCard status={data.events} />
         </Layout.Section>
       </Layout>
     </Page>

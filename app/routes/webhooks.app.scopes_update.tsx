@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { updateShopScopes } from "../models/shops.server";
-import { authenticate } from "../shopify.server";
+import { authenticateShopifyWebhook } from "../webhooks/shopify-webhook.server";
 
 export const action = async ({ request }: ActionFunctionArgs) => {
-  const { shop, payload } = await authenticate.webhook(request);
+  const { shop, payload } = await authenticateShopifyWebhook(request);
   const current = (payload as { current?: unknown }).current;
   if (!Array.isArray(current) || !current.every((s) => typeof s === "string")) {
     return new Response("app/scopes_update payload has no list of current scopes", { status: 400 });

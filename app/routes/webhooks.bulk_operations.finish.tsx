@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { authenticate } from "../shopify.server";
 import { noteBulkOperationFinished } from "../sync/shop-sync.server";
+import { authenticateShopifyWebhook } from "../webhooks/shopify-webhook.server";
 
 export const action = async ({ request }: ActionFunctionArgs) => {
-  const { shop, payload } = await authenticate.webhook(request);
+  const { shop, payload } = await authenticateShopifyWebhook(request);
   const operationId = (payload as { admin_graphql_api_id?: unknown }).admin_graphql_api_id;
   if (typeof operationId !== "string") {
     return new Response("bulk_operations/finish payload has no admin_graphql_api_id", {

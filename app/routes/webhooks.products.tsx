@@ -1,11 +1,12 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { authenticate } from "../shopify.server";
 import { MalformedProductWebhookError } from "../sync/live/product-webhook";
 import { receiveProductWebhook } from "../sync/live/receive.server";
+import { authenticateShopifyWebhook } from "../webhooks/shopify-webhook.server";
 
 /** products/create, products/update, products/delete: recorded in the outbox, answered at once. */
 export const action = async ({ request }: ActionFunctionArgs) => {
-  const { shop, topic, webhookId, triggeredAt, payload } = await authenticate.webhook(request);
+  const { shop, topic, webhookId, triggeredAt, payload } =
+    await authenticateShopifyWebhook(request);
   try {
     await receiveProductWebhook({
       shopDomain: shop,

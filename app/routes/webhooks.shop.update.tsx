@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { authenticate } from "../shopify.server";
 import { applyShopUpdate } from "../sync/live/domain-change.server";
+import { authenticateShopifyWebhook } from "../webhooks/shopify-webhook.server";
 
 /**
  * shop/update: when the primary domain changed, the shop moves to the workspace named after it
@@ -8,7 +8,7 @@ import { applyShopUpdate } from "../sync/live/domain-change.server";
  * domain is read from the Admin API, not from the payload.
  */
 export const action = async ({ request }: ActionFunctionArgs) => {
-  const { shop } = await authenticate.webhook(request);
+  const { shop } = await authenticateShopifyWebhook(request);
   await applyShopUpdate(shop);
   return new Response();
 };

@@ -10,6 +10,7 @@ import {
   saveSyncChoices,
   type SyncChoices,
 } from "../models/shops.server";
+import { ensureServiceWebhook } from "../service-events/registration.server";
 import { checkServiceKeys, type KeyProblem } from "./service-keys";
 import { forgetReportedQuota } from "./quota-usage.server";
 import { startShopSync } from "./shop-sync.server";
@@ -32,14 +33,16 @@ export type SettingsResult =
       /** A sync was already running: the move (or first sync) starts with the next one. */
       waitsForRun: boolean;
       tier: string;
+      /** Null when the service's events reach the app; else why not, in the merchant's words. */
+      eventsProblem: string | null;
     }
   | { ok: false; problems: (KeyProblem | { field: "workspaceOverride"; message: string })[] };
 
 /**
  * Saves the Settings form: both keys are checked against the service first, the secret key is
  * stored encrypted, the storefront configuration (publishable key only) is written where the
- * widget reads it, a pause for a key problem is lifted, and a first connection starts the first
- * full sync.
+ * widget reads it, a pause for a key problem is lifted, a first connection starts the first
+ * full sync, and the service's event webhook is registered (or brought up to date).
  */
 export async function saveSettings(
   shopDomain: string,
@@ -119,11 +122,13 @@ export async function saveSettings(
       waitsForRun = true;
     }
   }
+  const events = await ensureServiceWebhook(shopDomain);
   return {
     ok: true,
     firstSyncStarted: firstConnection && !waitsForRun,
     moveStarted: moved && !waitsForRun,
     waitsForRun,
     tier: check.tier,
+    eventsProblem: events.state === "failed" ? events.message : null,
   };
 }

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { startAppServer, type RunningAppServer } from "../app-server/server";
 import { startEmulator } from "../emulator/server";
 import { startFakeShopify } from "../fake-shopify/server";
+import { startMailSink } from "../mail-sink/server";
 import { startStorefrontPreview } from "../storefront/server";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -19,7 +20,7 @@ export const DEMO_SHOP = "demo-store.myshopify.com";
 export const DEMO_DOMAIN = "demo-store.example.com";
 export const DEMO_SECRET_KEY = "svc_sk_test_professional";
 export const DEMO_PUBLISHABLE_KEY = "svc_pk_test_professional";
-const DEMO_API_SECRET = "demo-app-secret";
+export const DEMO_API_SECRET = "demo-app-secret";
 
 export interface DemoOptions {
   host?: string;
@@ -42,6 +43,9 @@ export interface RunningDemo {
   emulatorUrl: string;
   storefrontUrl: string;
   shopifyUrl: string;
+  /** The page showing the mail the app sent (caught locally, never relayed). */
+  mailUrl: string;
+  mail: Awaited<ReturnType<typeof startMailSink>>;
   workspaceId: string;
   emulator: Awaited<ReturnType<typeof startEmulator>>;
   shopify: Awaited<ReturnType<typeof startFakeShopify>>;
@@ -64,6 +68,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
 
   ensureBuilt(log);
   const emulator = await startEmulator({ host, port: options.emulatorPort ?? 0 });
+  const mail = await startMailSink({ host });
   const shopify = await startFakeShopify({
     host,
     port: options.shopifyPort ?? 0,
@@ -87,6 +92,9 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     DEMO_SHOP,
     DEMO_ADMIN_GRAPHQL_URL: shopify.graphqlUrl,
     DEMO_ADMIN_TOKEN: "shpat_fake_token",
+    // Inbox notifications go to the local mail sink.
+    SMTP_URL: mail.smtpUrl,
+    MAIL_FROM: "Catalog Chat demo <inbox@demo-store.example.com>",
   });
   const { migrateDatabase } = await import("../../app/cli/migrate-database");
   await migrateDatabase(process.env.DATABASE_URL!);
@@ -109,6 +117,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       emulatorUrl: emulator.url,
       storefrontUrl: storefront.url,
       shopifyUrl: shopify.url,
+      mailUrl: mail.url,
+      mail,
       workspaceId,
       emulator,
       shopify,
@@ -118,12 +128,14 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
         await running.close();
         await shopify.close();
         await emulator.close();
+        await mail.close();
       },
     };
   } catch (error) {
     await app?.close();
     await shopify.close();
     await emulator.close();
+    await mail.close();
     throw error;
   }
 }

@@ -52,8 +52,9 @@ export function productChangeOf(delivery: {
     admin_graphql_api_id: gid,
     updated_at: updatedAt,
   } = payload as Record<string, unknown>;
+  // The gid first: a JSON number past 2^53 has already been rounded by the parser.
   const rawId =
-    typeof id === "number" || typeof id === "string" ? id : typeof gid === "string" ? gid : null;
+    typeof gid === "string" ? gid : typeof id === "number" || typeof id === "string" ? id : null;
   let productId: string;
   try {
     if (rawId === null) throw new Error();

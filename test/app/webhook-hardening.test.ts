@@ -1,0 +1,251 @@
+/**
+ * What a hostile or unlucky day sends to the webhook routes: bodies replayed with another shop's
+ * header, bodies too large, bodies that can never succeed. Each is refused with the status that
+ * tells Shopify whether to retry, and nothing is touched.
+ */
+import type { ActionFunctionArgs } from "@remix-run/node";
+import type { PrismaClient } from "@prisma/client";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { prepareAppEnvironment, TEST_API_SECRET } from "../support/app-environment";
+import { callAction } from "../support/route-call";
+import { shopifyWebhookRequest } from "../support/shopify-webhook";
+
+type Action = (args: ActionFunctionArgs) => Promise<Response>;
+
+const SHOP_A = "shop-a.myshopify.com";
+const SHOP_B = "shop-b.myshopify.com";
+
+let prisma: PrismaClient;
+let limit: number;
+const routes: Record<string, Action> = {};
+
+beforeAll(async () => {
+  await prepareAppEnvironment({ BACKGROUND_WORK: "off" });
+  prisma = (await import("../../app/db.server")).default;
+  limit = (await import("../../app/webhooks/body-limit.server")).WEBHOOK_BODY_LIMIT_BYTES;
+  const load = async (topic: string, file: string) => {
+    routes[topic] = (await import(`../../app/routes/${file}.tsx`)).action as Action;
+  };
+  await load("shop/redact", "webhooks.shop.redact");
+  await load("customers/redact", "webhooks.customers.redact");
+  await load("customers/data_request", "webhooks.customers.data_request");
+  await load("app/uninstalled", "webhooks.app.uninstalled");
+  await load("app/scopes_update", "webhooks.app.scopes_update");
+  await load("shop/update", "webhooks.shop.update");
+  await load("bulk_operations/finish", "webhooks.bulk_operations.finish");
+  await load("products/update", "webhooks.products");
+});
+
+async function seedShop(shopDomain: string) {
+  await prisma.shop.create({
+    data: { shopDomain, primaryDomain: `www.${shopDomain}`, workspaceId: "ws", scopes: "x" },
+  });
+  await prisma.session.create({
+    data: { id: `offline_${shopDomain}`, shop: shopDomain, state: "", accessToken: "shpat_x" },
+  });
+  await prisma.complianceRequest.create({
+    data: { shopDomain, topic: "seed", outcome: "seeded" },
+  });
+}
+
+async function untouched(shopDomain: string) {
+  const shop = await prisma.shop.findUnique({ where: { shopDomain } });
+  return {
+    state: shop?.state,
+    sessions: await prisma.session.count({ where: { shop: shopDomain } }),
+    compliance: await prisma.complianceRequest.count({ where: { shopDomain } }),
+    outbox: await prisma.pendingChange.count({ where: { shopDomain } }),
+  };
+}
+const AS_SEEDED = { state: "active", sessions: 1, compliance: 1, outbox: 0 };
+
+function deliver(
+  topic: string,
+  shop: string,
+  body: string,
+  extra: Partial<Parameters<typeof shopifyWebhookRequest>[0]> = {},
+) {
+  const request = shopifyWebhookRequest({ topic, shop, body, secret: TEST_API_SECRET, ...extra });
+  return callAction(routes[topic]!, request);
+}
+
+beforeEach(async () => {
+  await prisma.pendingChange.deleteMany();
+  await prisma.webhookReceipt.deleteMany();
+  await prisma.session.deleteMany();
+  await prisma.complianceRequest.deleteMany();
+  await prisma.shop.deleteMany();
+  await seedShop(SHOP_A);
+  await seedShop(SHOP_B);
+});
+
+describe("the shop is the one the signed body names", () => {
+  it("shop/redact signed for shop A, replayed with shop B's header, erases nothing", async () => {
+    const body = JSON.stringify({ shop_id: 1, shop_domain: SHOP_A });
+    const response = await deliver("shop/redact", SHOP_B, body);
+    expect(response.status).toBe(400);
+    expect(await response.text()).toMatch(/another shop/);
+    expect(await untouched(SHOP_A)).toEqual(AS_SEEDED);
+    expect(await untouched(SHOP_B)).toEqual(AS_SEEDED);
+  });
+
+  it("shop/redact without shop_domain in the body erases nothing", async () => {
+    const response = await deliver("shop/redact", SHOP_B, JSON.stringify({ shop_id: 1 }));
+    expect(response.status).toBe(400);
+    expect(await untouched(SHOP_B)).toEqual(AS_SEEDED);
+  });
+
+  it("shop/redact whose body and header agree still erases that shop only", async () => {
+    const body = JSON.stringify({ shop_id: 1, shop_domain: SHOP_B });
+    expect((await deliver("shop/redact", SHOP_B, body)).status).toBe(200);
+    expect(await untouched(SHOP_B)).toMatchObject({ state: undefined, sessions: 0 });
+    expect(await untouched(SHOP_A)).toEqual(AS_SEEDED);
+  });
+
+  it.each(["customers/redact", "customers/data_request"])(
+    "%s naming another shop is refused and records nothing",
+    async (topic) => {
+      const body = JSON.stringify({ shop_id: 1, shop_domain: SHOP_A, customer: { id: 1 } });
+      expect((await deliver(topic, SHOP_B, body)).status).toBe(400);
+      expect(await untouched(SHOP_B)).toEqual(AS_SEEDED);
+    },
+  );
+
+  it.each(["app/uninstalled", "shop/update"])(
+    "%s whose Shop resource is another shop's is refused and touches nothing",
+    async (topic) => {
+      const body = JSON.stringify({ id: 1, myshopify_domain: SHOP_A, domain: "www.a.example" });
+      expect((await deliver(topic, SHOP_B, body)).status).toBe(400);
+      expect(await untouched(SHOP_A)).toEqual(AS_SEEDED);
+      expect(await untouched(SHOP_B)).toEqual(AS_SEEDED);
+    },
+  );
+});
+
+describe("what can never succeed is a 400, not a 500 that Shopify retries for hours", () => {
+  const topics = Object.keys({
+    "shop/redact": 1,
+    "customers/redact": 1,
+    "customers/data_request": 1,
+    "app/uninstalled": 1,
+    "app/scopes_update": 1,
+    "shop/update": 1,
+    "bulk_operations/finish": 1,
+    "products/update": 1,
+  });
+
+  it.each(topics)("%s: a signed body that is not JSON", async (topic) => {
+    expect((await deliver(topic, SHOP_A, '{"id": 1,')).status).toBe(400);
+    expect(await untouched(SHOP_A)).toEqual(AS_SEEDED);
+  });
+
+  it.each(topics)("%s: a signed body that is JSON but not an object", async (topic) => {
+    for (const body of ["[1]", "null", '"abc"', "42"]) {
+      expect((await deliver(topic, SHOP_A, body)).status).toBe(400);
+    }
+    expect(await untouched(SHOP_A)).toEqual(AS_SEEDED);
+  });
+
+  it.each(topics)("%s: a doubled shop header", async (topic) => {
+    const request = shopifyWebhookRequest({
+      topic,
+      shop: SHOP_A,
+      body: JSON.stringify({ id: 1, shop_domain: SHOP_A }),
+      secret: TEST_API_SECRET,
+    });
+    request.headers.append("X-Shopify-Shop-Domain", SHOP_B);
+    expect((await callAction(routes[topic]!, request)).status).toBe(400);
+    expect(await untouched(SHOP_A)).toEqual(AS_SEEDED);
+    expect(await untouched(SHOP_B)).toEqual(AS_SEEDED);
+  });
+
+  it.each([['"abc"'], ["-5"], ["1.5"], ["1e400"], ["0"], ['"12abc"'], ['""']])(
+    "products/update with id %s (as id or gid) is refused and nothing enters the outbox",
+    async (id) => {
+      expect((await deliver("products/update", SHOP_A, `{"id": ${id}}`)).status).toBe(400);
+      const gid = `{"admin_graphql_api_id": "gid://shopify/Product/${id.replaceAll('"', "")}"}`;
+      expect((await deliver("products/update", SHOP_A, gid)).status).toBe(400);
+      expect(await prisma.pendingChange.count()).toBe(0);
+    },
+  );
+
+  it("an id past 2^53, already rounded by JSON, is refused; its gid is exact and taken", async () => {
+    const big = "9007199254740993";
+    expect((await deliver("products/update", SHOP_A, `{"id": ${big}}`)).status).toBe(400);
+    expect(await prisma.pendingChange.count()).toBe(0);
+    const body = `{"id": ${big}, "admin_graphql_api_id": "gid://shopify/Product/${big}"}`;
+    expect((await deliver("products/update", SHOP_A, body)).status).toBe(200);
+    expect((await prisma.pendingChange.findMany()).map((r) => r.productId)).toEqual([big]);
+  });
+
+  it("a valid product id is still taken, as a positive integer", async () => {
+    const body = JSON.stringify({ id: 632910392, title: "IPod Nano" });
+    expect((await deliver("products/update", SHOP_A, body)).status).toBe(200);
+    const rows = await prisma.pendingChange.findMany();
+    expect(rows.map((r) => r.productId)).toEqual(["632910392"]);
+  });
+});
+
+describe("bodies over the limit are refused with 413 before they are read", () => {
+  it("by Content-Length, without reading a byte", async () => {
+    let pulled = 0;
+    const body = new ReadableStream<Uint8Array>({
+      // Finite, so that a route that reads it all (as before the limit) fails instead of
+      // growing without end.
+      pull(controller) {
+        pulled += 65_536;
+        if (pulled > 2 * limit) controller.close();
+        else controller.enqueue(new Uint8Array(65_536));
+      },
+    });
+    const request = new Request("https://catalog-chat.test/webhooks/products/update", {
+      method: "POST",
+      headers: {
+        "Content-Length": String(limit + 1),
+        "X-Shopify-Topic": "products/update",
+        "X-Shopify-Shop-Domain": SHOP_A,
+        "X-Shopify-Hmac-Sha256": "bogus",
+      },
+      body,
+      duplex: "half",
+    } as RequestInit);
+    const response = await callAction(routes["products/update"]!, request);
+    expect(response.status).toBe(413);
+    expect(pulled).toBeLessThanOrEqual(65_536 * 2);
+  });
+
+  it.each(Object.keys({ "shop/redact": 1, "products/update": 1, "app/uninstalled": 1 }))(
+    "%s: a streamed body stops being read just past the limit",
+    async (topic) => {
+      let pulled = 0;
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          pulled += 65_536;
+          if (pulled > 2 * limit) controller.close();
+          else controller.enqueue(new Uint8Array(65_536).fill(32));
+        },
+      });
+      const request = new Request(`https://catalog-chat.test/webhooks/${topic}`, {
+        method: "POST",
+        headers: {
+          "X-Shopify-Topic": topic,
+          "X-Shopify-Shop-Domain": SHOP_A,
+          "X-Shopify-Hmac-Sha256": "bogus",
+        },
+        body,
+        duplex: "half",
+      } as RequestInit);
+      const response = await callAction(routes[topic]!, request);
+      expect(response.status).toBe(413);
+      expect(pulled).toBeLessThan(limit + 4 * 65_536);
+      expect(await untouched(SHOP_A)).toEqual(AS_SEEDED);
+    },
+  );
+
+  it("a body of exactly the limit, signed, is read and answered", async () => {
+    const head = JSON.stringify({ id: 632910392, body_html: "" });
+    const padded = head.replace('""', `"${"x".repeat(limit - head.length)}"`);
+    expect(Buffer.byteLength(padded)).toBe(limit);
+    expect((await deliver("products/update", SHOP_A, padded)).status).toBe(200);
+  });
+});

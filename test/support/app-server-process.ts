@@ -1,0 +1,10 @@
+/**
+ * The app's production build on its own HTTP server, as a separate process (for tests that watch
+ * the server's memory or kill it). Configuration comes from the environment; prints
+ * `listening <url>` once it accepts requests.
+ */
+import { startAppServer } from "../../dev/app-server/server";
+
+const server = await startAppServer({ port: 0 });
+process.stdout.write(`listening ${server.url}\n`);
+process.on("SIGTERM", () => void server.close().then(() => process.exit(0)));
