@@ -1,7 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createClient } from "@libsql/client";
 import pg from "pg";
@@ -11,7 +9,7 @@ import {
   SQLITE_SCHEMA_PATH,
   postgresqlSchemaFrom,
 } from "../../prisma/postgresql-schema";
-import { createMigratedDatabase, onPostgres } from "../support/test-database";
+import { createEmptyDatabase, createMigratedDatabase, onPostgres } from "../support/test-database";
 
 const root = join(__dirname, "..", "..");
 
@@ -62,25 +60,17 @@ async function catalog(url: string): Promise<string[]> {
 
 /** A new empty database of the run's provider with `script` executed in it. */
 async function databaseFromScript(script: string): Promise<string> {
-  const cluster = process.env.TEST_POSTGRES_URL;
-  if (cluster) {
-    const name = `drift_${randomBytes(6).toString("hex")}`;
-    const admin = new pg.Client({ connectionString: cluster });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE "${name}"`);
-    await admin.end();
-    const url = new URL(cluster);
-    url.pathname = `/${name}`;
-    const client = new pg.Client({ connectionString: url.href });
+  const { url } = await createEmptyDatabase();
+  if (onPostgres()) {
+    const client = new pg.Client({ connectionString: url });
     await client.connect();
     await client.query(script);
     await client.end();
-    return url.href;
+  } else {
+    const db = createClient({ url });
+    await db.executeMultiple(script);
+    db.close();
   }
-  const url = `file:${join(mkdtempSync(join(tmpdir(), "catalog-chat-drift-")), "schema.db")}`;
-  const db = createClient({ url });
-  await db.executeMultiple(script);
-  db.close();
   return url;
 }
 

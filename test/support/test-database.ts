@@ -6,11 +6,10 @@ import pg from "pg";
 import { migrateDatabase } from "../../app/cli/migrate-database";
 
 /**
- * A brand-new database with every committed migration applied by Prisma's own CLI: a SQLite file,
- * or, when the suite runs on PostgreSQL (`TEST_DATABASE=postgresql`, see
- * test/support/postgres-setup.ts), a new database in the run's throwaway cluster.
+ * A new empty database of the run's provider: a database in the run's PostgreSQL cluster
+ * (`TEST_DATABASE=postgresql`, see test/support/postgres-setup.ts), else a new SQLite file.
  */
-export async function createMigratedDatabase(): Promise<{ url: string; path: string | undefined }> {
+export async function createEmptyDatabase(): Promise<{ url: string; path: string | undefined }> {
   const cluster = process.env.TEST_POSTGRES_URL;
   if (cluster) {
     const name = `test_${randomBytes(6).toString("hex")}`;
@@ -20,13 +19,17 @@ export async function createMigratedDatabase(): Promise<{ url: string; path: str
     await admin.end();
     const url = new URL(cluster);
     url.pathname = `/${name}`;
-    await migrateDatabase(url.href);
     return { url: url.href, path: undefined };
   }
   const path = join(mkdtempSync(join(tmpdir(), "catalog-chat-db-")), "test.db");
-  const url = `file:${path}`;
-  await migrateDatabase(url);
-  return { url, path };
+  return { url: `file:${path}`, path };
+}
+
+/** A brand-new database with every committed migration applied by Prisma's own CLI. */
+export async function createMigratedDatabase(): Promise<{ url: string; path: string | undefined }> {
+  const db = await createEmptyDatabase();
+  await migrateDatabase(db.url);
+  return db;
 }
 
 /** Whether this run's databases are PostgreSQL (tests of SQLite's own files skip then). */
