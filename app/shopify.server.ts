@@ -49,7 +49,6 @@ export async function recordShopAfterAuth(
 }
 
 export default shopify;
-export const apiVersion = API_VERSION;
 export const addDocumentResponseHeaders = shopify.addDocumentResponseHeaders;
 export const authenticate = shopify.authenticate;
 export const unauthenticated = shopify.unauthenticated;

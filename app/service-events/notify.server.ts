@@ -32,7 +32,10 @@ export function notifyInboxEntry(shopDomain: string, threadId: string): void {
   pending.add(sending);
 }
 
-/** Resolves when the notifications started so far have been sent or have failed (tests, shutdown). */
+/**
+ * Resolves when the notifications started so far have been sent or have failed (tests, shutdown).
+ * @public
+ */
 export async function notificationsSettled(): Promise<void> {
   while (pending.size > 0) await Promise.all([...pending]);
 }
