@@ -137,12 +137,19 @@ export async function resumeShop(shopDomain: string): Promise<void> {
   });
 }
 
+/** The plan the service named for the shop's key (it can change between runs). */
+export async function recordShopTier(shopDomain: string, tier: string): Promise<void> {
+  await prisma.shop.updateMany({ where: { shopDomain }, data: { tier } });
+}
+
 export interface ServiceSettings {
   /** A new secret key, already checked; undefined keeps the stored one. */
   sealedSecretKey?: { sealed: string; last4: string };
   publishableKey: string;
   tier: string;
   workspaceOverride: string | null;
+  /** The place (workspace, sealed key of its account) the ledger describes, when it changes. */
+  formerPlace?: { workspaceId: string; sealedSecretKey: string };
 }
 
 /** Saves checked keys; says whether the shop was connected for the first time. */
@@ -163,6 +170,13 @@ export async function saveServiceSettings(
       publishableKey: settings.publishableKey,
       tier: settings.tier,
       workspaceOverride: settings.workspaceOverride,
+      // A move not yet carried out keeps the first former place: the ledger still describes it.
+      ...(settings.formerPlace && !before.formerWorkspaceId
+        ? {
+            formerWorkspaceId: settings.formerPlace.workspaceId,
+            formerSecretKeyCiphertext: settings.formerPlace.sealedSecretKey,
+          }
+        : {}),
     },
   });
   return { firstConnection: !before.secretKeyCiphertext };

@@ -30,6 +30,11 @@ export interface DemoOptions {
   storefrontPort?: number;
   products?: number;
   databaseUrl?: string;
+  /**
+   * Saves the demo keys through the app's Settings code (what `npm run demo` does). Browser tests
+   * pass false and type the keys into the Settings form, as a merchant does.
+   */
+  saveKeys?: boolean;
   log?: (line: string) => void;
 }
 
@@ -98,7 +103,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
   try {
     app = await startAppServer({ host, port: appPort });
     shopify.state.setApp({ appUrl: app.url });
-    const workspaceId = await installDemoShop();
+    const workspaceId = await installDemoShop(options.saveKeys ?? true);
     const storefront = await startStorefrontPreview({
       host,
       port: options.storefrontPort ?? 0,
@@ -136,13 +141,15 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
 }
 
 /** What installing from the app listing does, then what a merchant does in Settings. */
-async function installDemoShop(): Promise<string> {
+async function installDemoShop(saveKeys: boolean): Promise<string> {
   const { adminFor } = await import("../../app/shopify-admin.server");
   const { recordShopAfterAuth } = await import("../../app/shopify.server");
   const { saveSettings } = await import("../../app/sync/settings.server");
   const { findShop, workspaceOf } = await import("../../app/models/shops.server");
   const admin = await adminFor(DEMO_SHOP);
   await recordShopAfterAuth(DEMO_SHOP, "read_products,read_online_store_pages", admin);
+  const installed = await findShop(DEMO_SHOP);
+  if (!saveKeys) return (installed && workspaceOf(installed)) ?? "";
   const result = await saveSettings(DEMO_SHOP, admin, {
     secretKey: DEMO_SECRET_KEY,
     publishableKey: DEMO_PUBLISHABLE_KEY,
