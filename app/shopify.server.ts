@@ -43,6 +43,7 @@ export async function recordShopAfterAuth(
     shopDomain,
     primaryDomain: info.primaryDomainHost,
     currencyCode: info.currencyCode,
+    contactEmail: info.email,
     scopes: scope,
   });
 }
