@@ -1,4 +1,6 @@
 import { config, type AppEnvironment } from "./config.server";
+import { ensureAllServiceWebhooks } from "./service-events/registration.server";
+import { schedulePruning } from "./service-events/retention.server";
 import { processLeases } from "./sync/live/lease.server";
 import { scheduleReconciliation } from "./sync/live/reconcile.server";
 import { resumeOrphanedRuns } from "./sync/live/run-leases.server";
@@ -18,8 +20,9 @@ type WithBackground = typeof globalThis & { [KEY]?: BackgroundWork };
 
 /**
  * Starts the app server's background work once per process: the live worker (unless it runs as
- * its own process, LIVE_WORKER=separate), the full syncs a stopped process left unfinished, and
- * the scheduled reconciliation. BACKGROUND_WORK=off turns it all off (tests).
+ * its own process, LIVE_WORKER=separate), the full syncs a stopped process left unfinished, the
+ * scheduled reconciliation, the service's event webhooks (registered again where missing or
+ * different) and the pruning of old service events. BACKGROUND_WORK=off turns it all off (tests).
  */
 export function ensureBackgroundWork(): BackgroundWork | null {
   const env = config();
@@ -43,6 +46,10 @@ export function startBackgroundWork(
   void resume();
   const resumeTimer = setInterval(() => void resume(), RESUME_EVERY_MS);
   resumeTimer.unref();
+  void ensureAllServiceWebhooks().catch((error: unknown) =>
+    console.error("[background] the service's event webhooks could not be checked", error),
+  );
+  const stopPruning = schedulePruning();
   const stopReconciling =
     env.background.reconcileEveryHours > 0
       ? scheduleReconciliation(leases, env.background.reconcileEveryHours)
@@ -52,6 +59,7 @@ export function startBackgroundWork(
     worker,
     async stop() {
       clearInterval(resumeTimer);
+      stopPruning();
       stopReconciling();
       await worker?.stop();
     },

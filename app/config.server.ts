@@ -25,6 +25,24 @@ export interface AppEnvironment {
   background: BackgroundSettings;
   /** How the live worker sends product changes (in the app server or `npm run worker`). */
   live: LiveSettings;
+  /** The service's events (Inbox, Insights): how long they are kept. */
+  serviceEvents: ServiceEventSettings;
+  /** Outgoing mail for Inbox notifications; undefined sends none. */
+  mail: MailSettings | undefined;
+}
+
+export interface ServiceEventSettings {
+  /** SERVICE_EVENTS_RETENTION_DAYS: events and Inbox entries older than this are deleted. */
+  retentionDays: number;
+}
+
+export interface MailSettings {
+  /** SMTP_URL: smtp(s)://user:password@host:port; never logged, never shown. */
+  smtpUrl: string;
+  /** MAIL_FROM: the sender of notifications. */
+  from: string;
+  /** NOTIFY_EMAIL: where notifications go instead of the shop's own address. */
+  notifyTo: string | undefined;
 }
 
 export interface BackgroundSettings {
@@ -144,6 +162,8 @@ export function readConfig(
 
   const demo = readDemoShop(env, nodeEnv, problems);
   const { background, live } = readBackgroundSettings(env, problems);
+  const serviceEvents = readServiceEventSettings(env, problems);
+  const mail = readMailSettings(env, problems);
 
   if (problems.length > 0) throw new ConfigurationError(problems);
   return {
@@ -159,7 +179,60 @@ export function readConfig(
     demo,
     background,
     live,
+    serviceEvents,
+    mail,
   };
+}
+
+function readServiceEventSettings(
+  env: Readonly<Record<string, string | undefined>>,
+  problems: string[],
+): ServiceEventSettings {
+  const raw = env.SERVICE_EVENTS_RETENTION_DAYS?.trim();
+  if (!raw) return { retentionDays: 90 };
+  const days = Number(raw);
+  if (!Number.isInteger(days) || days < 1 || days > 3650) {
+    problems.push(
+      `SERVICE_EVENTS_RETENTION_DAYS must be a whole number of days from 1 to 3650, got "${raw}"`,
+    );
+    return { retentionDays: 90 };
+  }
+  return { retentionDays: days };
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+
+function readMailSettings(
+  env: Readonly<Record<string, string | undefined>>,
+  problems: string[],
+): MailSettings | undefined {
+  const smtpUrl = env.SMTP_URL?.trim();
+  if (!smtpUrl) return undefined;
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(smtpUrl);
+  } catch {
+    parsed = undefined;
+  }
+  if (
+    !parsed ||
+    (parsed.protocol !== "smtp:" && parsed.protocol !== "smtps:") ||
+    !parsed.hostname
+  ) {
+    // The value may hold a password: never echo it.
+    problems.push("SMTP_URL must look like smtp(s)://user:password@host:port");
+  }
+  const from = env.MAIL_FROM?.trim() ?? "";
+  if (!EMAIL.test(from.replace(/^.*<(.+)>$/, "$1"))) {
+    problems.push(
+      'MAIL_FROM is needed with SMTP_URL: the sender address, e.g. "Catalog Chat <inbox@example.com>"',
+    );
+  }
+  const notifyTo = env.NOTIFY_EMAIL?.trim() || undefined;
+  if (notifyTo !== undefined && !EMAIL.test(notifyTo)) {
+    problems.push(`NOTIFY_EMAIL must be an email address, got "${notifyTo}"`);
+  }
+  return { smtpUrl, from, notifyTo };
 }
 
 function readBackgroundSettings(

@@ -44,6 +44,7 @@ export async function recordShopAfterAuth(
     shopDomain,
     primaryDomain: info.primaryDomainHost,
     currencyCode: info.currencyCode,
+    contactEmail: info.email,
     scopes: scope,
   });
 }

@@ -3,13 +3,15 @@
  * on first interaction or when the browser is idle; the chat asset registers itself under
  * CHAT_GLOBAL and the launcher mounts it into the shadow root it already owns. The chat injects
  * the offer asset (next to itself) when the first domain offer arrives; it registers under
- * OFFER_GLOBAL.
+ * OFFER_GLOBAL. Likewise the products asset (cards and the cart) with the first product card,
+ * under PRODUCTS_GLOBAL.
  */
 import type { Labels } from "./labels";
-import type { OfferResponse } from "./model";
+import type { OfferResponse, ProductItem } from "./model";
 
 export const CHAT_GLOBAL = "__catalogChatWidget";
 export const OFFER_GLOBAL = "__catalogChatOffer";
+export const PRODUCTS_GLOBAL = "__catalogChatProducts";
 
 export interface ChatController {
   open(): void;
@@ -29,15 +31,28 @@ export interface OfferModule {
   ): Node[];
 }
 
+export interface ProductsModule {
+  /** Fills the list with the products' cards (picture, name, price, availability, cart). */
+  fillCards(
+    list: HTMLElement,
+    items: ProductItem[],
+    labels: Labels,
+    price: (n: number) => string,
+  ): void;
+}
+
 declare global {
   interface Window {
     [CHAT_GLOBAL]?: ChatModule;
     [OFFER_GLOBAL]?: OfferModule;
+    [PRODUCTS_GLOBAL]?: ProductsModule;
   }
 }
 
+type AssetGlobal = typeof CHAT_GLOBAL | typeof OFFER_GLOBAL | typeof PRODUCTS_GLOBAL;
+
 /** Loads a classic script once and resolves with what it registered under `name`. */
-export function loadScript<K extends typeof CHAT_GLOBAL | typeof OFFER_GLOBAL>(
+export function loadScript<K extends AssetGlobal>(
   src: string,
   name: K,
 ): Promise<NonNullable<Window[K]>> {

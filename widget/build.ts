@@ -2,7 +2,10 @@
  * Builds the storefront widget into the theme app extension's assets:
  *   widget/launcher.ts → extensions/chat-widget/assets/chat-launcher.js (every page, tiny)
  *   widget/chat.ts     → extensions/chat-widget/assets/chat-widget.js   (on first interaction)
+ *   widget/styles/chat.css → extensions/chat-widget/assets/chat-widget.css (with the chat)
  *   widget/offer-entry.ts → extensions/chat-widget/assets/chat-offer.js (when an offer arrives)
+ *   widget/products-entry.ts → extensions/chat-widget/assets/chat-products.js (with the first
+ *                          product card: cards and the cart)
  *
  *   npx tsx widget/build.ts          write the assets
  *   npx tsx widget/build.ts --check  exit 1 when the committed assets differ from a fresh build
@@ -21,9 +24,15 @@ export const ENTRIES = {
   "chat-launcher.js": path.join(here, "launcher.ts"),
   "chat-widget.js": path.join(here, "chat.ts"),
   "chat-offer.js": path.join(here, "offer-entry.ts"),
+  "chat-products.js": path.join(here, "products-entry.ts"),
 } as const;
 
-export type AssetName = keyof typeof ENTRIES;
+/** Stylesheets shipped as their own assets (the chat's, linked into its shadow root on mount). */
+export const STYLES = {
+  "chat-widget.css": path.join(here, "styles/chat.css"),
+} as const;
+
+export type AssetName = keyof typeof ENTRIES | keyof typeof STYLES;
 
 /** Budgets: the launcher goal, and Shopify's limit for any app block JS file (gzipped bytes). */
 export const LAUNCHER_GZIP_BUDGET = 2_000;
@@ -71,6 +80,13 @@ export async function buildWidget(): Promise<Map<AssetName, Uint8Array>> {
     if (!file) throw new Error(`esbuild produced nothing for ${name}`);
     out.set(name, file.contents);
   }
+  for (const [name, source] of Object.entries(STYLES) as [AssetName, string][]) {
+    const { code } = await transform(await readFile(source, "utf8"), {
+      loader: "css",
+      minify: true,
+    });
+    out.set(name, new TextEncoder().encode(code));
+  }
   return out;
 }
 
@@ -96,6 +112,7 @@ async function main(): Promise<void> {
   for (const [name, bytes] of built) {
     const gz = gzipSize(bytes);
     const budget = name === "chat-launcher.js" ? LAUNCHER_GZIP_BUDGET : ASSET_GZIP_LIMIT;
+    // Shopify's limit applies to JS files; stylesheets are printed against the same figure.
     const over = gz > budget;
     failed ||= over;
     console.log(

@@ -15,6 +15,8 @@ export interface WidgetConfig {
   position: "bottom-right" | "bottom-left";
   prompts: string[];
   labels: Labels;
+  /** The dialog's stylesheet (data-css-src; the chat sets the default next to itself). */
+  cssUrl: string;
 }
 
 /** `data-prompts`: a JSON array of strings, or one prompt per line. */
@@ -47,5 +49,6 @@ export function readConfig(el: HTMLElement): WidgetConfig {
     position: d.position === "bottom-left" ? "bottom-left" : "bottom-right",
     prompts: parsePrompts(d.prompts),
     labels,
+    cssUrl: d.cssSrc ?? "",
   };
 }

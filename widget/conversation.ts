@@ -2,15 +2,15 @@
  * The open chat: transcript, one streamed request at a time, offers, retries and feedback.
  */
 import { postChat, postFeedback } from "./api";
-import type { ChatController, OfferModule } from "./bridge";
+import type { ChatController, OfferModule, ProductsModule } from "./bridge";
 import type { WidgetConfig } from "./config";
 import { createDialog } from "./dialog";
 import { priceFormatter } from "./format";
 import { fill } from "./labels";
 import type { Entry, Turn } from "./model";
+import { markdownStream } from "./markdown";
 import {
   bubbleText,
-  fillBubble,
   renderEntry,
   updatePostSummary,
   type BotEntry,
@@ -21,11 +21,16 @@ import { streamEvents, type StreamEvent } from "./stream";
 
 const MAX_SAVED_ENTRIES = 200;
 
+/** A message that is only a greeting ("Hi!", "Bonjour", "Guten Tag 👋"): its reply is no answer. */
+const GREETING =
+  /^[^\p{L}]*(hi|hello|hey|hallo|moin|bonjour|salut|hola|ciao|guten tag)[^\p{L}]*$/iu;
+const isGreeting = (turn?: Turn) => GREETING.test(turn?.message ?? "");
+
 export function mountConversation(
   cfg: WidgetConfig,
   root: ShadowRoot,
   launcher: HTMLButtonElement,
-  offers: () => Promise<OfferModule>,
+  assets: { offers(): Promise<OfferModule>; products(): Promise<ProductsModule> },
 ): ChatController {
   const { labels } = cfg;
   const session = openSession(cfg.workspaceId || cfg.apiUrl);
@@ -41,9 +46,16 @@ export function mountConversation(
   /** Entries whose streamed text is not drawn yet: drawn once per frame, however many tokens. */
   const dirty = new Set<Entry>();
   let frame = 0;
+  /** The streaming drawer of each bubble being written: only what arrived is drawn. */
+  const streams = new WeakMap<HTMLElement, (text: string) => void>();
+  const streamOf = (bubble: HTMLElement) => {
+    let stream = streams.get(bubble);
+    if (!stream) streams.set(bubble, (stream = markdownStream(bubble)));
+    return stream;
+  };
 
   const view = createDialog(cfg, root, launcher, {
-    send: (text) => void send({ message: text }, true),
+    send: (text) => void send({ message: text }, text),
     stop: () => abort?.abort(),
   });
 
@@ -92,7 +104,7 @@ export function mountConversation(
     for (const entry of dirty) {
       const el = nodes.get(entry);
       if (!el) continue;
-      if (entry.k === "bot") fillBubble(el.querySelector(".bubble")!, entry.text);
+      if (entry.k === "bot") streamOf(el.querySelector(".bubble")!)(entry.text);
       if (entry.k === "posts") entry.items.forEach((item) => updatePostSummary(el, item));
     }
     dirty.clear();
@@ -136,8 +148,11 @@ export function mountConversation(
         if (current && current.agent !== event.agent) finishBubble();
         if (!current) {
           current = { k: "bot", text: "", agent: event.agent };
-          // The assistant's answers can be rated; live agents' cannot.
-          if (event.agent === undefined) answer = current;
+          // The assistant's answers can be rated; live agents', replies to a greeting and
+          // confirmations of an offer cannot.
+          if (event.agent === undefined && !lastTurn?.offerResponse && !isGreeting(lastTurn)) {
+            answer = current;
+          }
           append(current);
         }
         current.text += event.text;
@@ -185,10 +200,11 @@ export function mountConversation(
     }
   };
 
-  async function send(turn: Turn, echo: boolean): Promise<void> {
+  /** Sends a turn; `echo` is what the shopper's bubble shows (none when retrying). */
+  async function send(turn: Turn, echo?: string): Promise<void> {
     if (abort || !turn.message.trim()) return;
     for (const e of [...entries]) if (e.k === "prompts" || e.k === "error") remove(e);
-    if (echo) append({ k: "user", text: turn.message });
+    if (echo) append({ k: "user", text: echo });
     lastTurn = turn;
     save();
     const controller = (abort = new AbortController());
@@ -238,15 +254,18 @@ export function mountConversation(
   const ctx: RenderContext = {
     labels,
     price: priceFormatter(cfg.locale, cfg.currency),
-    offers,
+    ...assets,
+    reveal: view.reveal,
     onPrompt(text) {
       view.focusInput();
-      void send({ message: text }, true);
+      void send({ message: text }, text);
     },
     onOffer(entry, offerResponse, label) {
       entry.answered = true;
       view.focusInput();
-      void send({ message: label, offerResponse }, true);
+      // A form's bubble shows what the shopper filled in, not the button's label.
+      const filled = Object.values(offerResponse.formData ?? {}).filter(Boolean);
+      void send({ message: label, offerResponse }, filled.join("\n") || label);
     },
     onRate(entry, rating) {
       if (entry.index === undefined || entry.rating === rating) return;
@@ -258,7 +277,7 @@ export function mountConversation(
     onRetry(entry) {
       remove(entry);
       view.focusInput();
-      if (lastTurn) void send(lastTurn, false);
+      if (lastTurn) void send(lastTurn);
     },
   };
 

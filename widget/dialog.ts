@@ -5,7 +5,6 @@
  */
 import type { WidgetConfig } from "./config";
 import { h, icon, ICONS, uid } from "./dom";
-import css from "./styles/chat.css?inline";
 
 export interface ComposerActions {
   send(text: string): void;
@@ -25,6 +24,8 @@ export interface Dialog {
   /** Polite announcement of a complete message (never of single tokens). */
   announce(text: string): void;
   scrollToEnd(): void;
+  /** Scrolls to the end, but never past the top of `el` (a form taller than the transcript). */
+  reveal(el: HTMLElement): void;
 }
 
 const FOCUSABLE =
@@ -37,8 +38,11 @@ export function createDialog(
   actions: ComposerActions,
 ): Dialog {
   const { labels } = cfg;
+  // The dialog's stylesheet is its own asset (chat-widget.css), kept out of the script so that
+  // the script stays under Shopify's size limit; the dialog opens once it has loaded (or failed).
   // The colour variables (--accent, --on-accent, --ink) are set by the launcher's stylesheet.
-  const style = h("style", {}, css);
+  const style = h("link", { rel: "stylesheet", href: cfg.cssUrl });
+  const styled = new Promise((resolve) => (style.onload = style.onerror = resolve));
 
   const titleId = uid("title");
   const inputId = uid("input");
@@ -138,12 +142,14 @@ export function createDialog(
   const view: Dialog = {
     log,
     open() {
-      if (!el.hidden) return;
-      el.hidden = false;
-      launcher.hidden = true;
-      launcher.setAttribute("aria-expanded", "true");
-      view.scrollToEnd();
-      input.focus();
+      void styled.then(() => {
+        if (!el.hidden) return;
+        el.hidden = false;
+        launcher.hidden = true;
+        launcher.setAttribute("aria-expanded", "true");
+        view.scrollToEnd();
+        input.focus();
+      });
     },
     close() {
       if (el.hidden) return;
@@ -172,6 +178,10 @@ export function createDialog(
     },
     scrollToEnd() {
       log.scrollTop = log.scrollHeight;
+    },
+    reveal(el) {
+      view.scrollToEnd();
+      log.scrollTop += Math.min(0, el.offsetTop - log.offsetTop - log.scrollTop);
     },
   };
   return view;

@@ -34,7 +34,6 @@ export function icon(path: string, size = 20): SVGSVGElement {
     width: size,
     height: size,
     "aria-hidden": "true",
-    focusable: "false",
     fill: "none",
     stroke: "currentColor",
     "stroke-width": 2,

@@ -35,6 +35,8 @@ export function toProduct(d: Obj): ProductItem | undefined {
         price: Number.isFinite(price) && d.price !== "" ? price : undefined,
         url: link(d.url),
         image: image(d.image ?? d.featured_image),
+        stock: text(d.stock_status) || undefined,
+        variants: d.variants,
       }
     : undefined;
 }

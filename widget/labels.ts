@@ -25,10 +25,6 @@ export const DEFAULT_LABELS = {
   unhelpful: "Unhelpful answer",
   thanks: "Thanks for your feedback.",
   retry: "Retry",
-  cancel: "Cancel",
-  submit: "Submit",
-  required: "This field is required.",
-  invalidEmail: "Enter a valid email address.",
   agentJoined: "You are now chatting with {name}.",
   agentRequested: "Your request has been sent.",
   agentFailed: "We couldn't connect you right now.",
@@ -39,15 +35,17 @@ export const DEFAULT_LABELS = {
   errorGeneric: "Sorry, something went wrong.",
 };
 
-export type Labels = typeof DEFAULT_LABELS;
+/** The offer form's texts: their English defaults live in the offer asset (widget/offer.ts). */
+export type OfferLabels = Record<"cancel" | "submit" | "required" | "invalidEmail", string>;
+
+export type Labels = typeof DEFAULT_LABELS & Partial<OfferLabels>;
 export type LabelKey = keyof Labels;
 
 export function mergeLabels(json: string | undefined): Labels {
-  const labels = { ...DEFAULT_LABELS };
+  const labels: Labels = { ...DEFAULT_LABELS };
   try {
     for (const [key, value] of Object.entries(JSON.parse(json || "{}") as object)) {
-      if (key in labels && typeof value === "string" && value.trim())
-        labels[key as LabelKey] = value;
+      if (typeof value === "string" && value.trim()) labels[key as LabelKey] = value;
     }
   } catch {
     // not JSON: English it is

@@ -8,6 +8,10 @@ export interface ProductItem {
   price?: number;
   url?: string;
   image?: string;
+  /** The index's `stock_status`: instock, outofstock or onbackorder. */
+  stock?: string;
+  /** The index's `variants`, as sent: read by the products asset (./products). */
+  variants?: unknown;
 }
 
 export interface PostItem {

@@ -6,10 +6,19 @@
  */
 import { list, obj, text } from "./data";
 import { h, uid } from "./dom";
-import type { Labels } from "./labels";
+import type { Labels, OfferLabels } from "./labels";
 import type { Offer, OfferAction, OfferField, OfferResponse } from "./model";
+import css from "./styles/offer.css?inline";
 
 export type Answer = (response: OfferResponse, label: string) => void;
+
+/** English defaults of the form's texts (the shop's translations come in `labels`). */
+export const OFFER_LABELS: OfferLabels = {
+  cancel: "Cancel",
+  submit: "Submit",
+  required: "This field is required.",
+  invalidEmail: "Enter a valid email address.",
+};
 
 function toAction(v: unknown): OfferAction | undefined {
   const o = obj(v);
@@ -71,7 +80,11 @@ export function toOffer(data: unknown): Offer | undefined {
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** The error message for a field's value, or undefined when it is valid. */
-export function validate(field: OfferField, value: string, labels: Labels): string | undefined {
+export function validate(
+  field: OfferField,
+  value: string,
+  labels: OfferLabels,
+): string | undefined {
   const v = value.trim();
   if (field.required && !v) return labels.required;
   if (v && field.type === "email" && !EMAIL.test(v)) return labels.invalidEmail;
@@ -107,7 +120,7 @@ function control(field: OfferField, id: string, errorId: string): HTMLInputEleme
 function formElement(
   offer: Offer & { ui: { component: "form" } },
   answered: boolean,
-  labels: Labels,
+  labels: OfferLabels,
   answer: Answer,
 ): HTMLElement {
   const { ui, domain } = offer;
@@ -185,11 +198,13 @@ export function offerNodes(
 ): Node[] {
   const offer = toOffer(data);
   if (!offer) return [];
+  const texts = { ...OFFER_LABELS, ...labels };
   const { ui, message, domain } = offer;
   if (ui.component === "form") {
     return [
+      h("style", {}, css),
       ...(ui.title && message ? [h("p", {}, message)] : []),
-      formElement({ ...offer, ui }, answered, labels, answer),
+      formElement({ ...offer, ui }, answered, texts, answer),
     ];
   }
   const group = h("div", { class: "actions", role: "group", "aria-label": message || undefined });

@@ -2,11 +2,11 @@
  * Builds the DOM of each transcript entry. Everything the service sends ends up in Text nodes or
  * in checked attributes (http/https URLs), never in innerHTML.
  */
-import type { OfferModule } from "./bridge";
+import type { OfferModule, ProductsModule } from "./bridge";
 import { h, icon, ICONS, uid } from "./dom";
 import type { Labels } from "./labels";
 import { parseBlocks, toNodes } from "./markdown";
-import type { Entry, OfferResponse, PostItem, ProductItem, Rating } from "./model";
+import type { Entry, OfferResponse, PostItem, Rating } from "./model";
 
 export type BotEntry = Extract<Entry, { k: "bot" }>;
 export type OfferEntry = Extract<Entry, { k: "offer" }>;
@@ -18,13 +18,18 @@ export interface RenderContext {
   onPrompt(text: string): void;
   /** The offer asset, loaded on first use. */
   offers(): Promise<OfferModule>;
+  /** The products asset (cards and the cart), loaded on first use. */
+  products(): Promise<ProductsModule>;
   onOffer(entry: OfferEntry, response: OfferResponse, label: string): void;
+  /** Scrolls the transcript so that an element drawn late (an offer) is seen. */
+  reveal(el: HTMLElement): void;
   onRate(entry: BotEntry, rating: Rating): void;
   onRetry(entry: ErrorEntry): void;
 }
 
 export function fillBubble(bubble: HTMLElement, text: string): void {
-  bubble.replaceChildren(...toNodes(parseBlocks(text)));
+  bubble.replaceChildren();
+  for (const node of toNodes(parseBlocks(text))) bubble.appendChild(node);
 }
 
 /** What a screen reader hears when a bubble is complete: its text, with who said it. */
@@ -70,19 +75,6 @@ function ratingElement(entry: BotEntry, ctx: RenderContext): HTMLElement {
   return group;
 }
 
-function productCard(item: ProductItem, ctx: RenderContext): HTMLElement {
-  const content = [
-    item.image && h("img", { src: item.image, alt: "", loading: "lazy" }),
-    h("span", { class: "name" }, item.name),
-    item.price !== undefined ? h("span", { class: "price" }, ctx.price(item.price)) : undefined,
-  ];
-  return h(
-    "li",
-    { class: "card" },
-    item.url ? h("a", { href: item.url }, ...content) : h("div", {}, ...content),
-  );
-}
-
 function postCard(item: PostItem): HTMLElement {
   const title = h("span", { class: "title" }, item.title);
   return h(
@@ -114,12 +106,15 @@ export function renderEntry(entry: Entry, ctx: RenderContext): HTMLElement {
       );
     case "bot":
       return botElement(entry, ctx);
-    case "products":
-      return h(
-        "ul",
-        { class: "cards", "aria-label": labels.products },
-        ...entry.items.map((item) => productCard(item, ctx)),
+    case "products": {
+      const el = h("ul", { class: "cards", "aria-label": labels.products });
+      ctx.products().then(
+        (mod) => mod.fillCards(el, entry.items, labels, ctx.price),
+        // Without the products asset, the names still lead to the products.
+        () => el.append(...entry.items.map((i) => h("li", {}, h("a", { href: i.url }, i.name)))),
       );
+      return el;
+    }
     case "posts":
       return h(
         "ul",
@@ -146,6 +141,7 @@ export function renderEntry(entry: Entry, ctx: RenderContext): HTMLElement {
           ),
         );
         hide();
+        ctx.reveal(el);
       }, hide);
       return el;
     }

@@ -173,6 +173,7 @@ export const BULK_OPERATION_STATUS_QUERY = `query BulkOperationStatus($id: ID!) 
 export const SHOP_QUERY = `query ShopDomains {
   shop {
     myshopifyDomain
+    email
     primaryDomain { host url }
     currencyCode
   }
@@ -203,6 +204,7 @@ export interface BulkOperationStatusData {
 export interface ShopDomainsData {
   shop: {
     myshopifyDomain: string;
+    email: string | null;
     primaryDomain: { host: string; url: string };
     currencyCode: string;
   };

@@ -6,6 +6,8 @@ export interface ShopInfo {
   primaryDomainHost: string;
   primaryDomainUrl: string;
   currencyCode: string;
+  /** The shop's contact address: where Inbox notifications go. */
+  email: string | null;
 }
 
 /** The shop's storefront (primary) domain, which names its workspace in the service. */
@@ -16,5 +18,6 @@ export async function readShopInfo(admin: AdminGraphql): Promise<ShopInfo> {
     primaryDomainHost: shop.primaryDomain.host,
     primaryDomainUrl: shop.primaryDomain.url,
     currencyCode: shop.currencyCode,
+    email: shop.email,
   };
 }

@@ -2,6 +2,7 @@ import { access, constants } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { BulkJsonlSyntaxError, fileSource } from "../catalog";
 import { IndexServiceClient } from "../index-service/client";
+import { NetworkError } from "../index-service/errors";
 import { isTier, TIERS, type Tier } from "../index-service/tiers";
 import { workspaceIdFromDomain } from "../index-service/workspace-id";
 import { databaseUrlFrom } from "../database-url";
@@ -22,6 +23,8 @@ export interface CommandIo {
 }
 
 class UsageError extends Error {}
+/** --help: the usage goes to stdout and the command succeeds. */
+class HelpRequested extends Error {}
 
 interface Arguments {
   inputs: string[];
@@ -50,7 +53,7 @@ function parse(argv: string[], env: Readonly<Record<string, string | undefined>>
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  if (values.help) throw new UsageError("");
+  if (values.help) throw new HelpRequested();
   const problems: string[] = [];
   if (!values.input?.length) problems.push("--input <file.jsonl> is required");
   if (!values.domain) problems.push("--domain <storefront domain> is required");
@@ -93,11 +96,15 @@ export async function runSyncCommand(
   try {
     args = parse(argv, env);
     for (const input of args.inputs) {
-      await access(input, constants.R_OK).catch(() => {
-        throw new UsageError(`cannot read --input ${input}`);
+      await access(input, constants.R_OK).catch((error: NodeJS.ErrnoException) => {
+        throw new UsageError(`cannot read --input ${input}: ${unreadableBecause(error)}`);
       });
     }
   } catch (error) {
+    if (error instanceof HelpRequested) {
+      io.stdout.write(`${USAGE}\n`);
+      return 0;
+    }
     if (!(error instanceof UsageError)) throw error;
     io.stderr.write(`${error.message ? `${error.message}\n\n` : ""}${USAGE}\n`);
     return 2;
@@ -154,6 +161,13 @@ export async function runSyncCommand(
       io.stderr.write(`${error.message}\nNothing was sent.\n`);
       return 2;
     }
+    if (error instanceof SyncStoppedError && error.reason instanceof NetworkError) {
+      io.stderr.write(
+        `The sync stopped: the search service at ${args.apiUrl} could not be reached (${error.message}).\n` +
+          "Check INDEX_API_URL (scheme, host and port), that the service is running, and this machine's network. Nothing was lost: run the command again.\n",
+      );
+      return 1;
+    }
     if (error instanceof SyncStoppedError) {
       io.stderr.write(`The sync stopped: ${error.message}\n`);
       return 1;
@@ -183,4 +197,18 @@ function readableSummary(s: Summary): string {
     row("posts", s.posts) +
     `  ${s.requests} requests to the service, ${s.rateLimited} answered "rate limited"\n`
   );
+}
+
+function unreadableBecause(error: NodeJS.ErrnoException): string {
+  switch (error.code) {
+    case "ENOENT":
+      return "there is no such file (check the path; it is read from the current folder)";
+    case "EACCES":
+    case "EPERM":
+      return "this user may not read it";
+    case "EISDIR":
+      return "it is a folder, not a file";
+    default:
+      return error.message;
+  }
 }

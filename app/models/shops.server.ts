@@ -8,6 +8,7 @@ export interface InstalledShop {
   shopDomain: string;
   primaryDomain: string;
   currencyCode?: string;
+  contactEmail?: string | null;
   scopes?: string;
 }
 
@@ -17,6 +18,7 @@ export async function recordInstalledShop(shop: InstalledShop): Promise<Shop> {
     primaryDomain: shop.primaryDomain,
     workspaceId: workspaceIdFromDomain(shop.primaryDomain),
     currencyCode: shop.currencyCode ?? null,
+    contactEmail: shop.contactEmail ?? null,
     scopes: shop.scopes ?? null,
   } satisfies Prisma.ShopUpdateInput;
   const existing = await prisma.shop.findUnique({ where: { shopDomain: shop.shopDomain } });
@@ -79,23 +81,22 @@ export async function deleteAllShopData(shopDomain: string): Promise<void> {
     prisma.pendingChange.deleteMany({ where: { shopDomain } }),
     prisma.webhookReceipt.deleteMany({ where: { shopDomain } }),
     prisma.shopLease.deleteMany({ where: { shopDomain } }),
+    prisma.serviceWebhook.deleteMany({ where: { shopDomain } }),
+    prisma.serviceEvent.deleteMany({ where: { shopDomain } }),
+    prisma.inboxItem.deleteMany({ where: { shopDomain } }),
     prisma.shop.deleteMany({ where: { shopDomain } }),
   ]);
 }
 
-/** The customer privacy topics: the app keeps no customer data, and records that it said so. */
+/** The customer privacy topics: a record of what was asked and what the app did. */
 export async function recordComplianceRequest(
   shopDomain: string,
   topic: string,
   webhookId: string | undefined,
+  outcome: string,
 ): Promise<void> {
   await prisma.complianceRequest.create({
-    data: {
-      shopDomain,
-      topic,
-      webhookId: webhookId ?? null,
-      outcome: "No customer data is stored by this app; nothing to export or delete.",
-    },
+    data: { shopDomain, topic, webhookId: webhookId ?? null, outcome },
   });
 }
 
@@ -136,12 +137,19 @@ export async function resumeShop(shopDomain: string): Promise<void> {
   });
 }
 
+/** The plan the service named for the shop's key (it can change between runs). */
+export async function recordShopTier(shopDomain: string, tier: string): Promise<void> {
+  await prisma.shop.updateMany({ where: { shopDomain }, data: { tier } });
+}
+
 export interface ServiceSettings {
   /** A new secret key, already checked; undefined keeps the stored one. */
   sealedSecretKey?: { sealed: string; last4: string };
   publishableKey: string;
   tier: string;
   workspaceOverride: string | null;
+  /** The place (workspace, sealed key of its account) the ledger describes, when it changes. */
+  formerPlace?: { workspaceId: string; sealedSecretKey: string };
 }
 
 /** Saves checked keys; says whether the shop was connected for the first time. */
@@ -162,6 +170,13 @@ export async function saveServiceSettings(
       publishableKey: settings.publishableKey,
       tier: settings.tier,
       workspaceOverride: settings.workspaceOverride,
+      // A move not yet carried out keeps the first former place: the ledger still describes it.
+      ...(settings.formerPlace && !before.formerWorkspaceId
+        ? {
+            formerWorkspaceId: settings.formerPlace.workspaceId,
+            formerSecretKeyCiphertext: settings.formerPlace.sealedSecretKey,
+          }
+        : {}),
     },
   });
   return { firstConnection: !before.secretKeyCiphertext };

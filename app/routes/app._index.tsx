@@ -23,6 +23,8 @@ import {
 } from "@shopify/polaris";
 import { useEffect } from "react";
 import { AdminTitle } from "../components/admin-title";
+import { InboxSummaryCard } from "../components/inbox-summary-card";
+import { unreadInboxCount } from "../models/inbox.server";
 import { config } from "../config.server";
 import { isTier } from "../index-service/tiers";
 import { connectionStateOf, type ConnectionState } from "../models/connection-state";
@@ -31,6 +33,7 @@ import { authenticateAdmin } from "../shopify-admin.server";
 import { CONTENT_KINDS } from "../sync/content-kinds";
 import { quotaStanding } from "../sync/quota-usage.server";
 import { runProgress } from "../sync/run-progress.server";
+import { isPausingStop } from "../sync/stop-reasons";
 import { ShopNotConnectedError } from "../sync/shop-service.server";
 import { latestWorkspaceMove } from "../sync/live/domain-change.server";
 import { liveStatus } from "../sync/live/status.server";
@@ -52,6 +55,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
       ? connectionStateOf(shop)
       : ({ kind: "not-connected", message: "This shop has not finished installing." } as const),
     pauseUrl: shop?.pauseUrl ?? null,
+    inboxUnread: await unreadInboxCount(shopDomain),
     themeEditorUrl: `https://${shopDomain}/admin/themes/current/editor?context=apps&activateAppId=${config().shopifyApiKey}/chat-widget`,
     active: active
       ? { id: active.id, progress: await runProgress(active), counts: await runCounts(active) }
@@ -63,13 +67,13 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
       pending: status.pending,
       oldestPendingAt: status.oldestPendingAt?.toISOString() ?? null,
       lastAppliedAt: status.lastAppliedAt?.toISOString() ?? null,
-      lastAppliedProductId: status.lastAppliedProductId,
       retrying: status.retrying,
       pausedUntil: status.pausedUntil?.toISOString() ?? null,
     })),
     move: await latestWorkspaceMove(shopDomain).then((move) =>
       move
         ? {
+            cause: move.cause,
             from: move.from,
             to: move.to,
             at: move.at.toISOString(),
@@ -86,6 +90,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
         finishedAt: run.finishedAt?.toISOString() ?? null,
         errorMessage: run.errorMessage,
         errorUrl: run.errorUrl,
+        stoppedForPause: isPausingStop(run.errorCode),
         counts: await runCounts(run),
       })),
     ),
@@ -127,6 +132,7 @@ const TRIGGERS: Record<string, string> = {
   reconcile: "Daily check",
   cli: "Command line",
   "domain-change": "Domain change",
+  move: "Move to new keys",
 };
 
 export default function Dashboard() {
@@ -171,7 +177,14 @@ export default function Dashboard() {
         )}
         {result && <Banner tone={result.tone}>{result.message}</Banner>}
         {data.move && (
-          <Banner tone="info" title="Your storefront domain changed">
+          <Banner
+            tone="info"
+            title={
+              data.move.cause === "domain"
+                ? "Your storefront domain changed"
+                : "The catalogue moved to the workspace saved in Settings"
+            }
+          >
             <p>
               The catalogue moved from workspace {data.move.from} to {data.move.to} on{" "}
               {new Date(data.move.at).toLocaleString()}.{" "}
@@ -205,7 +218,10 @@ export default function Dashboard() {
                     </Button>
                   </Form>
                 </InlineStack>
-                <Text as="p">{data.connection.message}</Text>
+                {(data.connection.kind === "connected" ||
+                  data.connection.kind === "uninstalled") && (
+                  <Text as="p">{data.connection.message}</Text>
+                )}
                 {data.active ? (
                   <BlockStack gap="200">
                     <Text as="p" variant="bodyMd" fontWeight="semibold">
@@ -226,7 +242,15 @@ export default function Dashboard() {
                       {last.finishedAt ? new Date(last.finishedAt).toLocaleString() : ""}
                     </Text>
                     {last.state === "succeeded" && <ProgressBar progress={100} tone="success" />}
-                    {last.errorMessage && (
+                    {last.errorMessage && last.stoppedForPause ? (
+                      // The pause banner says why while it lasts; once lifted it is no longer true.
+                      data.connection.kind === "connected" && (
+                        <Text as="p" tone="subdued">
+                          What stopped it has been fixed since. Press Resync to bring the index up
+                          to date.
+                        </Text>
+                      )
+                    ) : last.errorMessage ? (
                       <Banner tone="critical">
                         <p>{last.errorMessage}</p>
                         {last.errorUrl && (
@@ -235,7 +259,7 @@ export default function Dashboard() {
                           </Link>
                         )}
                       </Banner>
-                    )}
+                    ) : null}
                     <Counts counts={last.counts} />
                   </BlockStack>
                 ) : (
@@ -246,6 +270,7 @@ export default function Dashboard() {
           </Layout.Section>
           <Layout.Section variant="oneThird">
             <BlockStack gap="400">
+              <InboxSummaryCard unread={data.inboxUnread} />
               <Card>
                 <BlockStack gap="200">
                   <Text as="h2" variant="headingMd">
@@ -273,15 +298,16 @@ export default function Dashboard() {
                     .
                   </Text>
                   <Text as="p">
-                    Last change applied:{" "}
+                    Last product change sent:{" "}
                     {data.live.lastAppliedAt
-                      ? `product ${data.live.lastAppliedProductId}, ${new Date(data.live.lastAppliedAt).toLocaleString()}`
-                      : "none yet"}
+                      ? new Date(data.live.lastAppliedAt).toLocaleString()
+                      : "none since the last sync"}
                   </Text>
-                  {data.live.retrying && (
+                  {data.live.retrying && data.connection.kind === "connected" && (
                     <Text as="p" tone="caution">
-                      Retrying ({data.live.retrying.count} attempts so far):{" "}
-                      {data.live.retrying.lastError}
+                      The search service has not taken the latest changes yet; the app keeps trying
+                      by itself ({data.live.retrying.count}{" "}
+                      {data.live.retrying.count === 1 ? "try" : "tries"} so far).
                     </Text>
                   )}
                   {data.live.pausedUntil && (

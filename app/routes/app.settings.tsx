@@ -18,6 +18,8 @@ import { findShop, workspaceOf } from "../models/shops.server";
 import { authenticateAdmin } from "../shopify-admin.server";
 import { saveSettings } from "../sync/settings.server";
 import { AdminTitle } from "../components/admin-title";
+import { ServiceEventsCard } from "../components/service-events-card";
+import { serviceEventsStatus } from "../service-events/registration.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { shopDomain } = await authenticateAdmin(request);
@@ -32,6 +34,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     syncProducts: shop?.syncProducts ?? true,
     syncPages: shop?.syncPages ?? true,
     syncArticles: shop?.syncArticles ?? true,
+    events: await serviceEventsStatus(shopDomain),
   };
 };
 
@@ -39,13 +42,15 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   const { shopDomain, admin } = await authenticateAdmin(request);
   const form = await request.formData();
   const text = (name: string) => String(form.get(name) ?? "");
+  // A checked box is posted (whatever its value), an unchecked one is not.
+  const ticked = (name: string) => form.has(name);
   return saveSettings(shopDomain, admin, {
     secretKey: text("secretKey"),
     publishableKey: text("publishableKey"),
     workspaceOverride: text("workspaceOverride"),
-    syncProducts: form.get("syncProducts") === "on",
-    syncPages: form.get("syncPages") === "on",
-    syncArticles: form.get("syncArticles") === "on",
+    syncProducts: ticked("syncProducts"),
+    syncPages: ticked("syncPages"),
+    syncArticles: ticked("syncArticles"),
   });
 };
 
@@ -93,8 +98,13 @@ export default function Settings() {
                     Both keys work (plan: {result.tier}).{" "}
                     {result.firstSyncStarted
                       ? "The first full sync has started: follow it on the Dashboard."
-                      : ""}
+                      : result.moveStarted
+                        ? "The catalogue is now being sent to the new account or workspace, and removed from the old one: follow it on the Dashboard."
+                        : result.waitsForRun
+                          ? "A sync is running: when it has finished, press Resync on the Dashboard to send the catalogue to the new place."
+                          : ""}
                   </p>
+                  {result.eventsProblem && <p>{result.eventsProblem}</p>}
                 </Banner>
               )}
               {problems.length > 0 && (
@@ -165,18 +175,21 @@ export default function Settings() {
                   <Checkbox
                     label="Products"
                     name="syncProducts"
+                    value="on"
                     checked={choices.syncProducts}
                     onChange={toggle("syncProducts")}
                   />
                   <Checkbox
                     label="Online store pages"
                     name="syncPages"
+                    value="on"
                     checked={choices.syncPages}
                     onChange={toggle("syncPages")}
                   />
                   <Checkbox
                     label="Blog articles"
                     name="syncArticles"
+                    value="on"
                     checked={choices.syncArticles}
                     onChange={toggle("syncArticles")}
                   />
@@ -187,6 +200,9 @@ export default function Settings() {
               </Button>
             </BlockStack>
           </Form>
+        </Layout.Section>
+        <Layout.Section>
+          <ServiceEventsCard status={data.events} />
         </Layout.Section>
       </Layout>
     </Page>

@@ -7,18 +7,24 @@ import { boundary } from "@shopify/shopify-app-remix/server";
 import { AppProvider } from "@shopify/shopify-app-remix/react";
 import { EmbeddedContext } from "../components/embedded";
 import { config } from "../config.server";
+import { unreadInboxCount } from "../models/inbox.server";
 import { authenticateAdmin } from "../shopify-admin.server";
 
 export const links = () => [{ rel: "stylesheet", href: polarisStyles }];
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
-  await authenticateAdmin(request);
+  const { shopDomain } = await authenticateAdmin(request);
   const env = config();
-  return { apiKey: env.shopifyApiKey, embedded: !env.demo };
+  return {
+    apiKey: env.shopifyApiKey,
+    embedded: !env.demo,
+    inboxUnread: await unreadInboxCount(shopDomain),
+  };
 };
 
 export default function AppFrame() {
-  const { apiKey, embedded } = useLoaderData<typeof loader>();
+  const { apiKey, embedded, inboxUnread } = useLoaderData<typeof loader>();
+  const inbox = inboxUnread > 0 ? `Inbox (${inboxUnread})` : "Inbox";
   return (
     <AppProvider isEmbeddedApp={embedded} apiKey={apiKey}>
       <EmbeddedContext.Provider value={embedded}>
@@ -27,6 +33,7 @@ export default function AppFrame() {
             <Link to="/app" rel="home">
               Dashboard
             </Link>
+            <Link to="/app/inbox">{inbox}</Link>
             <Link to="/app/settings">Settings</Link>
           </NavMenu>
         ) : (
@@ -40,6 +47,7 @@ export default function AppFrame() {
           >
             <InlineStack gap="400">
               <Link to="/app">Dashboard</Link>
+              <Link to="/app/inbox">{inbox}</Link>
               <Link to="/app/settings">Settings</Link>
               <span style={{ color: "#616161" }}>Offline demo</span>
             </InlineStack>

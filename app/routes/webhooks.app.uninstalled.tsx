@@ -1,9 +1,12 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { markShopUninstalled } from "../models/shops.server";
+import { removeServiceWebhook } from "../service-events/registration.server";
 import { authenticateShopifyWebhook } from "../webhooks/shopify-webhook.server";
 
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { shop } = await authenticateShopifyWebhook(request);
+  // Bounded and never failing: the service stops sending and the app stops accepting.
+  await removeServiceWebhook(shop);
   await markShopUninstalled(shop);
   return new Response();
 };

@@ -1,12 +1,13 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { deleteAllShopData } from "../models/shops.server";
+import { removeServiceWebhook } from "../service-events/registration.server";
 import { removeShopFromIndex } from "../sync/live/remove-from-index.server";
 import { authenticateShopifyWebhook } from "../webhooks/shopify-webhook.server";
 
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { shop } = await authenticateShopifyWebhook(request, { requireShopInBody: true });
   // Bounded (a few seconds) and never failing: the shop's data is deleted either way.
-  await removeShopFromIndex(shop);
+  await Promise.all([removeShopFromIndex(shop), removeServiceWebhook(shop)]);
   await deleteAllShopData(shop);
   return new Response();
 };

@@ -22,7 +22,7 @@ import {
   type SyncPhase,
   type SyncTrigger,
 } from "./sync-runs.server";
-import { detectTier } from "./tier-detection";
+import { detectTier, proveSecretKey, TierUnknownError } from "./tier-detection";
 
 export interface ExportSource {
   /** Names the source in the run's record (a file path, or the bulk operation's id). */
@@ -51,6 +51,8 @@ export interface FullSyncOptions {
   trigger: SyncTrigger;
   /** Detected from the service's tierLimits when not given. */
   tier?: Tier;
+  /** The caller already proved the key in this run (see proveSecretKey); otherwise this does. */
+  keyProven?: boolean;
   pacer?: Pacer;
   now?: () => Date;
   onProgress?: (progress: SyncProgress) => void;
@@ -94,8 +96,6 @@ export async function runFullSync(options: FullSyncOptions): Promise<FullSyncRes
   const exports: BulkExport[] = [];
   for (const source of options.sources) exports.push(await readBulkExport(source.open));
 
-  const tier = options.tier ?? (await detectTier(options.client));
-  const pacer = options.pacer ?? new Pacer({ limits: RATE_LIMITS[tier] });
   let run =
     active ??
     (await startRun({
@@ -105,6 +105,8 @@ export async function runFullSync(options: FullSyncOptions): Promise<FullSyncRes
       sources: labels,
       exportedTypes: options.types,
     }));
+  const tier = await proveKey(run, options);
+  const pacer = options.pacer ?? new Pacer({ limits: RATE_LIMITS[tier] });
   const priorRequests = run.requests;
   const priorRateLimited = run.rateLimited;
   const scope = { shopDomain: run.shopDomain, workspaceId: run.workspaceId };
@@ -195,6 +197,29 @@ export async function runFullSync(options: FullSyncOptions): Promise<FullSyncRes
     rateLimited: run.rateLimited,
     durationMs: Date.now() - started,
   };
+}
+
+/**
+ * The run's first request, unless the caller made it: one cheap authenticated call (paced like the
+ * rest) that proves the key and names the tier. A refusal stops the run before anything is staged.
+ */
+async function proveKey(run: SyncRun, options: FullSyncOptions): Promise<Tier> {
+  try {
+    const prove = () => proveSecretKey(options.client);
+    const named = options.keyProven
+      ? undefined
+      : await (options.pacer ? options.pacer.send(prove) : prove());
+    return options.tier ?? named ?? (await detectTier(options.client));
+  } catch (error) {
+    if (!(error instanceof IndexServiceError || error instanceof TierUnknownError)) throw error;
+    const failed = await finishRun(run.id, {
+      state: "failed",
+      errorCode: error instanceof IndexServiceError ? error.code : "TIER_UNKNOWN",
+      errorMessage: error.message,
+    });
+    if (error instanceof IndexServiceError) throw new SyncStoppedError(failed, error);
+    throw error;
+  }
 }
 
 /** What the index holds of a type that a complete export no longer has: staged for deletion. */

@@ -39,6 +39,11 @@ export async function recordReportedQuota(
     DO UPDATE SET "used" = excluded."used", "limit" = excluded."limit", "updatedAt" = excluded."updatedAt"`;
 }
 
+/** Another account's key was saved: the counts reported by the former account no longer apply. */
+export async function forgetReportedQuota(shopDomain: string): Promise<void> {
+  await prisma.quotaUsage.deleteMany({ where: { shopDomain } });
+}
+
 /** After the service refused a write for a spent quota: nothing more of that kind this month. */
 export async function recordQuotaSpent(
   shopDomain: string,

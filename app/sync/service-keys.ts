@@ -9,6 +9,7 @@ import {
 } from "../index-service/errors";
 import { PUBLISHABLE_KEY_PREFIX, SECRET_KEY_PREFIX } from "../index-service/protocol";
 import type { Tier } from "../index-service/tiers";
+import { proveSecretKey } from "./tier-detection";
 
 export interface KeyProblem {
   field: "secretKey" | "publishableKey";
@@ -17,9 +18,6 @@ export interface KeyProblem {
 }
 
 export type KeyCheck = { ok: true; tier: Tier } | { ok: false; problems: KeyProblem[] };
-
-/** An id nothing has: deleting it is a harmless write that proves the key may write. */
-const PROBE_ID = "__catalog_chat_key_check__";
 
 /**
  * Checks both keys against the service before they are saved: the secret key must be allowed to
@@ -46,8 +44,7 @@ export async function checkServiceKeys(input: {
       workspaceId: input.workspaceId,
     });
     try {
-      const response = await client.bulkDeleteProducts([PROBE_ID]);
-      tier = response.tier;
+      tier = await proveSecretKey(client);
       if (!tier)
         problems.push({
           field: "secretKey",

@@ -4,13 +4,17 @@ import { InvalidDomainError, workspaceIdFromDomain } from "../index-service/work
 import { openSecret, sealSecret } from "../models/secret-box.server";
 import {
   findShop,
+  workspaceOf,
   resumeShop,
   saveServiceSettings,
   saveSyncChoices,
   type SyncChoices,
 } from "../models/shops.server";
+import { ensureServiceWebhook } from "../service-events/registration.server";
 import { checkServiceKeys, type KeyProblem } from "./service-keys";
+import { forgetReportedQuota } from "./quota-usage.server";
 import { startShopSync } from "./shop-sync.server";
+import { RunInProgressError } from "./sync-runs.server";
 
 export interface SettingsForm extends SyncChoices {
   /** Empty keeps the stored secret key. */
@@ -21,14 +25,24 @@ export interface SettingsForm extends SyncChoices {
 }
 
 export type SettingsResult =
-  | { ok: true; firstSyncStarted: boolean; tier: string }
+  | {
+      ok: true;
+      firstSyncStarted: boolean;
+      /** Another account's key or another workspace was saved: the index is moving there. */
+      moveStarted: boolean;
+      /** A sync was already running: the move (or first sync) starts with the next one. */
+      waitsForRun: boolean;
+      tier: string;
+      /** Null when the service's events reach the app; else why not, in the merchant's words. */
+      eventsProblem: string | null;
+    }
   | { ok: false; problems: (KeyProblem | { field: "workspaceOverride"; message: string })[] };
 
 /**
  * Saves the Settings form: both keys are checked against the service first, the secret key is
  * stored encrypted, the storefront configuration (publishable key only) is written where the
- * widget reads it, a pause for a key problem is lifted, and a first connection starts the first
- * full sync.
+ * widget reads it, a pause for a key problem is lifted, a first connection starts the first
+ * full sync, and the service's event webhook is registered (or brought up to date).
  */
 export async function saveSettings(
   shopDomain: string,
@@ -58,9 +72,17 @@ export async function saveSettings(
   }
   const workspaceId = workspaceOverride ?? shop.workspaceId ?? workspaceIdFromDomain(shopDomain);
   const newSecret = form.secretKey.trim();
-  const secretKey =
-    newSecret ||
-    (shop.secretKeyCiphertext ? openSecret(shop.secretKeyCiphertext, env.encryptionKey) : "");
+  const savedSecret = shop.secretKeyCiphertext
+    ? openSecret(shop.secretKeyCiphertext, env.encryptionKey)
+    : null;
+  const secretKey = newSecret || savedSecret || "";
+  const savedWorkspace = workspaceOf(shop);
+  // The ledger belongs to one account and workspace: a different key (the app cannot tell
+  // whether it is the same account) or workspace moves the index.
+  const moved =
+    savedSecret !== null &&
+    savedWorkspace !== null &&
+    (secretKey !== savedSecret || workspaceId !== savedWorkspace);
 
   const check = await checkServiceKeys({
     baseUrl: env.indexApiUrl,
@@ -79,13 +101,34 @@ export async function saveSettings(
     publishableKey: form.publishableKey.trim(),
     tier: check.tier,
     workspaceOverride,
+    formerPlace:
+      moved && shop.secretKeyCiphertext && savedWorkspace
+        ? { workspaceId: savedWorkspace, sealedSecretKey: shop.secretKeyCiphertext }
+        : undefined,
   });
+  if (moved && secretKey !== savedSecret) await forgetReportedQuota(shopDomain);
   await writeStorefrontConfig(admin, {
     apiUrl: env.indexApiUrl,
     publishableKey: form.publishableKey.trim(),
     workspaceId,
   });
   await resumeShop(shopDomain);
-  if (firstConnection) await startShopSync(shopDomain, "install");
-  return { ok: true, firstSyncStarted: firstConnection, tier: check.tier };
+  let waitsForRun = false;
+  if (firstConnection || moved) {
+    try {
+      await startShopSync(shopDomain, firstConnection ? "install" : "move");
+    } catch (error) {
+      if (!(error instanceof RunInProgressError)) throw error;
+      waitsForRun = true;
+    }
+  }
+  const events = await ensureServiceWebhook(shopDomain);
+  return {
+    ok: true,
+    firstSyncStarted: firstConnection && !waitsForRun,
+    moveStarted: moved && !waitsForRun,
+    waitsForRun,
+    tier: check.tier,
+    eventsProblem: events.state === "failed" ? events.message : null,
+  };
 }

@@ -12,13 +12,15 @@ import {
 } from "../catalog";
 import { config } from "../config.server";
 import prisma from "../db.server";
-import { isTier } from "../index-service/tiers";
-import { findShop, pauseShop, resumeShop } from "../models/shops.server";
+import { IndexServiceError } from "../index-service/errors";
+import { findShop, pauseShop, recordShopTier, resumeShop } from "../models/shops.server";
 import { adminFor } from "../shopify-admin.server";
 import { processLeases, type ShopLeases } from "./live/lease.server";
 import type { CatalogueType } from "./catalogue-entry";
 import { runFullSync, SyncStoppedError } from "./full-sync.server";
 import { serviceClientFor, ShopNotConnectedError } from "./shop-service.server";
+import { leaveFormerPlace } from "./former-place.server";
+import { detectTier } from "./tier-detection";
 import { exportStopReason, stopReasonOf, type StopReason } from "./stop-reasons";
 import { finishRun, startRun, updateRun, type SyncTrigger } from "./sync-runs.server";
 
@@ -140,6 +142,11 @@ async function carryRun(runId: string, timing: ExportTiming): Promise<void> {
   }
   const types = run.exportedTypes.split(",").filter(Boolean) as CatalogueType[];
   try {
+    const client = serviceClientFor(shop);
+    // Proved first, so a revoked key or an ended plan pauses the shop even when nothing changed.
+    const provenTier = await detectTier(client);
+    if (provenTier !== shop.tier) await recordShopTier(shop.shopDomain, provenTier);
+    if (shop.formerWorkspaceId) await leaveFormerPlace(shop);
     const admin = await adminFor(shop.shopDomain);
     if (run.phase === "request") {
       const exports = await exportFromShopify(admin, run, types, timing);
@@ -163,16 +170,17 @@ async function carryRun(runId: string, timing: ExportTiming): Promise<void> {
       shopDomain: shop.shopDomain,
       workspaceId: run.workspaceId,
       primaryDomain: shop.primaryDomain ?? shop.shopDomain,
-      client: serviceClientFor(shop),
+      client,
       sources,
       types,
       trigger: run.trigger as SyncTrigger,
-      tier: isTier(shop.tier) ? shop.tier : undefined,
+      tier: provenTier,
+      keyProven: true,
     });
     if (shop.state === "paused") await resumeShop(shop.shopDomain);
   } catch (error) {
     const reason = stopReasonOf(error instanceof SyncStoppedError ? error.reason : error);
-    if (!(error instanceof SyncStoppedError))
+    if (!(error instanceof SyncStoppedError) && !(error instanceof IndexServiceError))
       console.error(`Sync of ${shop.shopDomain} failed:`, error);
     await stop(run, reason);
   }

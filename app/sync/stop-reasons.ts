@@ -1,3 +1,4 @@
+import { FORBIDDEN_CODES, TRIAL_EXPIRED_CODE } from "../index-service/assumptions";
 import {
   ForbiddenError,
   IndexServiceError,
@@ -17,6 +18,19 @@ export interface StopReason {
   url?: string;
   /** Whether the shop's sync pauses until the merchant acts (rather than a one-off failure). */
   pausesShop: boolean;
+}
+
+/** Stop codes of key and plan problems: they pause the shop until the merchant acts. */
+const PAUSING_CODES: ReadonlySet<string> = new Set([
+  "UNAUTHORIZED",
+  TRIAL_EXPIRED_CODE,
+  FORBIDDEN_CODES.forbidden,
+  FORBIDDEN_CODES.subscriptionInactive,
+]);
+
+/** Whether a run stopped for a key or plan problem (shown by the pause banner while it lasts). */
+export function isPausingStop(code: string | null): boolean {
+  return code !== null && PAUSING_CODES.has(code);
 }
 
 export function stopReasonOf(error: unknown): StopReason {

@@ -2,7 +2,14 @@ import { Prisma, type SyncRun } from "@prisma/client";
 import prisma from "../db.server";
 import type { ContentKind } from "./content-kinds";
 
-export type SyncTrigger = "install" | "resync" | "cli" | "reconcile" | "domain-change";
+export type SyncTrigger =
+  | "install"
+  | "resync"
+  | "cli"
+  | "reconcile"
+  | "domain-change"
+  /** Settings saved another account's key or another workspace: the index moves there. */
+  | "move";
 /** request: waiting for Shopify's export; then reading it, planning, sending, cleaning up. */
 export type SyncPhase = "request" | "export" | "plan" | "send" | "clean" | "done";
 export type SyncItemStatus = "pending" | "sent" | "failed" | "over_quota";

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { startAppServer, type RunningAppServer } from "../app-server/server";
 import { startEmulator } from "../emulator/server";
 import { startFakeShopify } from "../fake-shopify/server";
+import { startMailSink } from "../mail-sink/server";
 import { startStorefrontPreview } from "../storefront/server";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -19,7 +20,7 @@ export const DEMO_SHOP = "demo-store.myshopify.com";
 export const DEMO_DOMAIN = "demo-store.example.com";
 export const DEMO_SECRET_KEY = "svc_sk_test_professional";
 export const DEMO_PUBLISHABLE_KEY = "svc_pk_test_professional";
-const DEMO_API_SECRET = "demo-app-secret";
+export const DEMO_API_SECRET = "demo-app-secret";
 
 export interface DemoOptions {
   host?: string;
@@ -29,6 +30,11 @@ export interface DemoOptions {
   storefrontPort?: number;
   products?: number;
   databaseUrl?: string;
+  /**
+   * Saves the demo keys through the app's Settings code (what `npm run demo` does). Browser tests
+   * pass false and type the keys into the Settings form, as a merchant does.
+   */
+  saveKeys?: boolean;
   log?: (line: string) => void;
 }
 
@@ -37,6 +43,9 @@ export interface RunningDemo {
   emulatorUrl: string;
   storefrontUrl: string;
   shopifyUrl: string;
+  /** The page showing the mail the app sent (caught locally, never relayed). */
+  mailUrl: string;
+  mail: Awaited<ReturnType<typeof startMailSink>>;
   workspaceId: string;
   emulator: Awaited<ReturnType<typeof startEmulator>>;
   shopify: Awaited<ReturnType<typeof startFakeShopify>>;
@@ -59,6 +68,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
 
   ensureBuilt(log);
   const emulator = await startEmulator({ host, port: options.emulatorPort ?? 0 });
+  const mail = await startMailSink({ host });
   const shopify = await startFakeShopify({
     host,
     port: options.shopifyPort ?? 0,
@@ -82,6 +92,9 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     DEMO_SHOP,
     DEMO_ADMIN_GRAPHQL_URL: shopify.graphqlUrl,
     DEMO_ADMIN_TOKEN: "shpat_fake_token",
+    // Inbox notifications go to the local mail sink.
+    SMTP_URL: mail.smtpUrl,
+    MAIL_FROM: "Catalog Chat demo <inbox@demo-store.example.com>",
   });
   const { migrateDatabase } = await import("../../app/cli/migrate-database");
   await migrateDatabase(process.env.DATABASE_URL!);
@@ -90,7 +103,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
   try {
     app = await startAppServer({ host, port: appPort });
     shopify.state.setApp({ appUrl: app.url });
-    const workspaceId = await installDemoShop();
+    const workspaceId = await installDemoShop(options.saveKeys ?? true);
     const storefront = await startStorefrontPreview({
       host,
       port: options.storefrontPort ?? 0,
@@ -104,6 +117,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       emulatorUrl: emulator.url,
       storefrontUrl: storefront.url,
       shopifyUrl: shopify.url,
+      mailUrl: mail.url,
+      mail,
       workspaceId,
       emulator,
       shopify,
@@ -113,24 +128,28 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
         await running.close();
         await shopify.close();
         await emulator.close();
+        await mail.close();
       },
     };
   } catch (error) {
     await app?.close();
     await shopify.close();
     await emulator.close();
+    await mail.close();
     throw error;
   }
 }
 
 /** What installing from the app listing does, then what a merchant does in Settings. */
-async function installDemoShop(): Promise<string> {
+async function installDemoShop(saveKeys: boolean): Promise<string> {
   const { adminFor } = await import("../../app/shopify-admin.server");
   const { recordShopAfterAuth } = await import("../../app/shopify.server");
   const { saveSettings } = await import("../../app/sync/settings.server");
   const { findShop, workspaceOf } = await import("../../app/models/shops.server");
   const admin = await adminFor(DEMO_SHOP);
   await recordShopAfterAuth(DEMO_SHOP, "read_products,read_online_store_pages", admin);
+  const installed = await findShop(DEMO_SHOP);
+  if (!saveKeys) return (installed && workspaceOf(installed)) ?? "";
   const result = await saveSettings(DEMO_SHOP, admin, {
     secretKey: DEMO_SECRET_KEY,
     publishableKey: DEMO_PUBLISHABLE_KEY,

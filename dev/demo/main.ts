@@ -12,6 +12,7 @@ const demo = await startDemo({
 console.log(`Admin: ${demo.adminUrl}`);
 console.log(`Service emulator: ${demo.emulatorUrl}`);
 console.log(`Storefront preview: ${demo.storefrontUrl}`);
+console.log(`Mail the app sent (caught locally): ${demo.mailUrl}`);
 const result = await demo.firstSync;
 const prisma = (await import("../../app/db.server")).default;
 const { runCounts } = await import("../../app/sync/sync-runs.server");

@@ -81,6 +81,8 @@ export function widgetMarkup(
     "data-labels": labelsJson(s.locale),
     "data-chat-src": `${assetBase}/chat-widget.js`,
     "data-offer-src": `${assetBase}/chat-offer.js`,
+    "data-products-src": `${assetBase}/chat-products.js`,
+    "data-css-src": `${assetBase}/chat-widget.css`,
   };
   const list = Object.entries(attrs)
     .map(([name, value]) => `\n    ${name}="${escapeHtml(value)}"`)

@@ -74,6 +74,11 @@ function newShop(tier: Tier = "enterprise") {
   return { domain, workspaceId, client, sync, index, writes };
 }
 
+/** The key check every run starts with (app/sync/tier-detection.ts). */
+const KEY_CHECK = "DELETE /products/bulk";
+const requestsOf = (writes: readonly { method: string; path: string }[]) =>
+  writes.map((w) => `${w.method} ${w.path}`);
+
 const postIds = (lines: readonly JsonLine[]) =>
   lines
     .filter((l) => /\/(Page|Article)\//.test(l.id) && l.isPublished === true)
@@ -116,7 +121,8 @@ describe("a resync", () => {
     const before = shop.writes().length;
 
     const unchanged = await shop.sync([writeExport(store)]);
-    expect(shop.writes()).toHaveLength(before);
+    // Only the run's key check (a bulk delete of an id nothing has): no item is sent.
+    expect(requestsOf(shop.writes().slice(before))).toEqual([KEY_CHECK]);
     expect(unchanged.counts.products.sent).toBe(0);
     expect(unchanged.counts.products.unchanged).toBe(indexableProductIds(store).length);
 
@@ -133,15 +139,15 @@ describe("a resync", () => {
             ? { ...l, status: "DRAFT" }
             : l,
       );
+    const beforeChange = shop.writes().length;
     const changed = await shop.sync([writeExport(edited)]);
 
     expect(changed.counts.products).toMatchObject({ sent: 1, deleted: 2, failed: 0 });
-    expect(
-      shop
-        .writes()
-        .slice(before)
-        .map((w) => `${w.method} ${w.path}`),
-    ).toEqual(["POST /products/bulk", "DELETE /products/bulk"]);
+    expect(requestsOf(shop.writes().slice(beforeChange))).toEqual([
+      KEY_CHECK,
+      "POST /products/bulk",
+      "DELETE /products/bulk",
+    ]);
     const index = shop.index().products;
     expect(index).toContain(numericIdOf(renamed.id));
     expect(index).not.toContain(numericIdOf(drafted.id));
@@ -205,9 +211,15 @@ describe("rate limits and failures", () => {
     const shop = newShop();
     const store = generatedStore({ products: 90, seed: 16 });
     emulator.state.clearRequests();
-    emulator.state.injectFault({ status: 413, count: 1, match: { path: "/products/bulk" } });
+    emulator.state.injectFault({
+      status: 413,
+      count: 1,
+      match: { method: "POST", path: "/products/bulk" },
+    });
     await shop.sync([writeExport(store)]);
-    const sizes = contentWrites(emulator).map((w) => w.status);
+    const sizes = contentWrites(emulator)
+      .filter((w) => w.method === "POST")
+      .map((w) => w.status);
     expect(sizes).toEqual([413, 200, 200]);
     expect(shop.index().products).toEqual(indexableProductIds(store).sort());
   });
@@ -230,7 +242,7 @@ describe("rate limits and failures", () => {
     expect(item.error).toMatch(/name/i);
   });
 
-  it("stops with the reason on a revoked key, keeps what is owed, and delivers it once the key works", async () => {
+  it("stops with the reason on a revoked key before sending anything, and delivers everything once the key works", async () => {
     const shop = newShop("starter");
     const store = generatedStore({ products: 40, seed: 18 });
     const file = writeExport(store);
@@ -241,9 +253,9 @@ describe("rate limits and failures", () => {
       const stopped = error as InstanceType<Engine["SyncStoppedError"]>;
       expect(stopped.run.state).toBe("failed");
       expect(stopped.run.errorCode).toBe("UNAUTHORIZED");
-      expect(
-        await prisma.syncItem.count({ where: { runId: stopped.run.id, status: "pending" } }),
-      ).toBeGreaterThan(0);
+      // The run's first call proved the key: nothing was staged or sent.
+      expect(await prisma.syncItem.count({ where: { runId: stopped.run.id } })).toBe(0);
+      expect(shop.writes().filter((w) => w.method === "POST")).toEqual([]);
       expect(shop.index().products).toEqual([]);
     } finally {
       emulator.state.restoreKey("svc_sk_test_starter");

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { mkdtempSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -126,7 +127,48 @@ describe("npm run sync", () => {
       "a.example",
     ]);
     expect(unreadable.code).toBe(2);
-    expect(unreadable.stderr).toMatch(/cannot read --input \/nonexistent\/file.jsonl/);
+    expect(unreadable.stderr).toMatch(
+      /cannot read --input \/nonexistent\/file.jsonl: there is no such file/,
+    );
+  });
+
+  it("--help prints the usage on stdout and exits 0", async () => {
+    const { code, stdout, stderr } = await runCli(["--help"]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^Usage: npm run sync/);
+    expect(stderr).toBe("");
+  });
+
+  it("names the service's URL and what to check when it cannot be reached", async () => {
+    const closed = await closedPort();
+    const url = `http://127.0.0.1:${closed}`;
+    const { code, stderr } = await runCli(
+      ["--input", writeExport(generatedStore({ products: 3, seed: 35 })), "--domain", "a.example"],
+      { INDEX_API_URL: url },
+    );
+    expect(code).toBe(1);
+    expect(stderr).toContain(`the search service at ${url} could not be reached`);
+    expect(stderr).toMatch(/Check INDEX_API_URL/);
+  });
+
+  it("the service's webhook list failing cannot fail a sync", async () => {
+    emulator.state.injectFault({ status: 500, count: 50, match: { path: "/webhooks" } });
+    try {
+      const store = generatedStore({ products: 5, seed: 36 });
+      const { code, stderr } = await runCli([
+        "--input",
+        writeExport(store),
+        "--domain",
+        "cli-webhooks.example.com",
+      ]);
+      expect(stderr).toBe("");
+      expect(code).toBe(0);
+      expect(indexedIds(emulator, "enterprise", "cli-webhooks-example-com").products).toEqual(
+        indexableProductIds(store).sort(),
+      );
+    } finally {
+      emulator.state.clearFaults();
+    }
   });
 
   it("exits 2 naming the malformed line, and sends nothing", async () => {
@@ -211,4 +253,16 @@ async function until(condition: () => boolean, timeoutMs = 30_000): Promise<void
     if (Date.now() > deadline) throw new Error("condition not met in time");
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
+}
+
+/** A loopback port nothing listens on (taken, then given back). */
+function closedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
 }

@@ -11,6 +11,11 @@ import { themeCheckRun } from "@shopify/theme-check-node";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_SETTINGS, widgetMarkup } from "../../dev/storefront/page";
 import { DEFAULT_LABELS } from "../../widget/labels";
+import { OFFER_LABELS } from "../../widget/offer";
+import { PRODUCT_LABELS } from "../../widget/products";
+
+/** Every widget text in English: the chat's, the offer form's and the product cards'. */
+const ENGLISH = { ...DEFAULT_LABELS, ...OFFER_LABELS, ...PRODUCT_LABELS };
 
 const EXTENSION = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -168,7 +173,7 @@ describe("theme app extension", () => {
   });
 
   it("translates every widget label into every storefront locale", async () => {
-    const expected = ["open", ...Object.keys(DEFAULT_LABELS)].sort();
+    const expected = ["open", ...Object.keys(ENGLISH)].sort();
     for (const locale of LOCALES) {
       const json = await readJson(path.join(EXTENSION, `locales/${locale}.json`));
       const labels = lookup(json, "chat_widget.labels") as Record<string, string>;
@@ -176,9 +181,8 @@ describe("theme app extension", () => {
       for (const [key, text] of Object.entries(labels)) {
         expect(text.trim(), `${locale}: ${key}`).not.toBe("");
         // Placeholders survive translation.
-        for (const placeholder of (DEFAULT_LABELS as Record<string, string>)[key]?.match(
-          /\{\w+\}/g,
-        ) ?? []) {
+        for (const placeholder of (ENGLISH as Record<string, string>)[key]?.match(/\{\w+\}/g) ??
+          []) {
           expect(text, `${locale}: ${key}`).toContain(placeholder);
         }
       }
@@ -188,7 +192,7 @@ describe("theme app extension", () => {
     const english = await readJson(path.join(EXTENSION, "locales/en.default.json"));
     const { open, ...rest } = lookup(english, "chat_widget.labels") as Record<string, string>;
     expect(open).toBe("Open chat");
-    expect(rest).toEqual(DEFAULT_LABELS);
+    expect(rest).toEqual(ENGLISH);
   });
 
   it("renders every label into data-labels as JSON", async () => {
@@ -196,7 +200,7 @@ describe("theme app extension", () => {
       path.join(EXTENSION, "snippets/chat-widget-labels.liquid"),
       "utf8",
     );
-    for (const key of ["open", ...Object.keys(DEFAULT_LABELS)]) {
+    for (const key of ["open", ...Object.keys(ENGLISH)]) {
       expect(snippet).toContain(`"${key}":{{ 'chat_widget.labels.${key}' | t | json }}`);
     }
   });
@@ -221,6 +225,8 @@ describe("theme app extension", () => {
       "data-labels",
       "data-chat-src",
       "data-offer-src",
+      "data-products-src",
+      "data-css-src",
     ]) {
       expect(liquid).toContain(attr);
     }

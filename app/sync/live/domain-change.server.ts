@@ -9,6 +9,8 @@ import { RunInProgressError, type SyncTrigger } from "../sync-runs.server";
 
 /** The trigger of the full sync that re-indexes a shop into the workspace of its new domain. */
 export const DOMAIN_CHANGE_TRIGGER: SyncTrigger = "domain-change";
+/** The trigger of the full sync that moves the index after Settings saved another place. */
+const MOVE_TRIGGER: SyncTrigger = "move";
 
 export type DomainChangeOutcome =
   | { kind: "unknown-shop" }
@@ -55,6 +57,8 @@ async function resync(shopDomain: string, connected: boolean): Promise<SyncRun |
 }
 
 export interface WorkspaceMove {
+  /** A new storefront domain, or another workspace or account saved in Settings. */
+  cause: "domain" | "settings";
   from: string;
   to: string;
   at: Date;
@@ -68,7 +72,7 @@ export interface WorkspaceMove {
  */
 export async function latestWorkspaceMove(shopDomain: string): Promise<WorkspaceMove | null> {
   const move = await prisma.syncRun.findFirst({
-    where: { shopDomain, trigger: DOMAIN_CHANGE_TRIGGER },
+    where: { shopDomain, trigger: { in: [DOMAIN_CHANGE_TRIGGER, MOVE_TRIGGER] } },
     orderBy: { startedAt: "desc" },
   });
   if (!move) return null;
@@ -82,6 +86,7 @@ export async function latestWorkspaceMove(shopDomain: string): Promise<Workspace
   });
   if (!previous) return null;
   return {
+    cause: move.trigger === MOVE_TRIGGER ? "settings" : "domain",
     from: previous.workspaceId,
     to: move.workspaceId,
     at: move.startedAt,

@@ -3,6 +3,7 @@ import { findShop, workspaceOf } from "../../models/shops.server";
 import { nextQuotaReset } from "../content-kinds";
 import { pacers } from "../pacers.server";
 import { quotaStanding } from "../quota-usage.server";
+import { LIVE_SEEN_MARK } from "./apply-changes.server";
 import { HELD_FOR_QUOTA_PREFIX } from "./outbox.server";
 import { sendingTierOf } from "./shop-tier";
 
@@ -11,9 +12,8 @@ export interface LiveStatus {
   pending: number;
   /** When the oldest of them came in. */
   oldestPendingAt: Date | null;
-  /** The last product the index received (live or full sync), and when. */
+  /** When the index last received a live product change (full syncs do not count). */
   lastAppliedAt: Date | null;
-  lastAppliedProductId: string | null;
   /** Sending keeps failing and is being retried: how often so far, and the last reason. */
   retrying: { count: number; lastError: string } | null;
   /** Nothing (or no new product) is sent before this: a 429's deadline, or the quota's reset. */
@@ -29,7 +29,7 @@ export async function liveStatus(shopDomain: string, now: Date = new Date()): Pr
     prisma.pendingChange.findFirst({ where: { shopDomain }, orderBy: { receivedAt: "asc" } }),
     workspaceId
       ? prisma.indexedItem.findFirst({
-          where: { shopDomain, workspaceId, kind: "product" },
+          where: { shopDomain, workspaceId, kind: "product", seenRunId: LIVE_SEEN_MARK },
           orderBy: { sentAt: "desc" },
         })
       : null,
@@ -62,7 +62,6 @@ export async function liveStatus(shopDomain: string, now: Date = new Date()): Pr
     pending,
     oldestPendingAt: oldest?.receivedAt ?? null,
     lastAppliedAt: lastApplied?.sentAt ?? null,
-    lastAppliedProductId: lastApplied?.itemId ?? null,
     retrying:
       failing && failing.lastError
         ? { count: failing.attempts, lastError: failing.lastError }

@@ -1,0 +1,67 @@
+/**
+ * The body of a service event delivery (spec §6.1), checked field by field. Pure: the receiving
+ * route calls it only after the signature has been verified.
+ */
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "../index-service/protocol";
+
+export interface ServiceEventBody {
+  id: string;
+  eventType: WebhookEventType;
+  createdAt: Date;
+  data: Record<string, unknown>;
+  /** data.thread_id when the event carries one. */
+  threadId: string | null;
+}
+
+export class MalformedEventError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "MalformedEventError";
+  }
+}
+
+const EVENT_ID = /^[A-Za-z0-9_-]{1,100}$/;
+const MAX_THREAD_ID = 200;
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+export function parseServiceEventBody(rawBody: string): ServiceEventBody {
+  let body: unknown;
+  try {
+    body = JSON.parse(rawBody);
+  } catch {
+    throw new MalformedEventError("The body is not JSON");
+  }
+  if (!isObject(body)) throw new MalformedEventError("The body is not a JSON object");
+  const { id, event_type: eventType, created_at: createdAt, data } = body;
+  if (typeof id !== "string" || !EVENT_ID.test(id)) {
+    throw new MalformedEventError("id must be an event id (letters, digits, _ and -)");
+  }
+  if (
+    typeof eventType !== "string" ||
+    !(WEBHOOK_EVENT_TYPES as readonly string[]).includes(eventType)
+  ) {
+    throw new MalformedEventError("event_type is not an event of the service");
+  }
+  const when = typeof createdAt === "string" ? new Date(createdAt) : new Date(Number.NaN);
+  if (Number.isNaN(when.getTime())) {
+    throw new MalformedEventError("created_at must be an ISO 8601 time");
+  }
+  if (!isObject(data)) throw new MalformedEventError("data must be an object");
+  const thread = data.thread_id;
+  if (thread !== undefined && thread !== null && typeof thread !== "string") {
+    throw new MalformedEventError("data.thread_id must be a string");
+  }
+  if (typeof thread === "string" && thread.length > MAX_THREAD_ID) {
+    throw new MalformedEventError("data.thread_id is too long");
+  }
+  return {
+    id,
+    eventType: eventType as WebhookEventType,
+    createdAt: when,
+    data,
+    threadId: typeof thread === "string" && thread !== "" ? thread : null,
+  };
+}

@@ -1,0 +1,74 @@
+/**
+ * An email to the merchant for each new Inbox entry, when outgoing mail is configured (SMTP_URL,
+ * MAIL_FROM). Sent after the delivery is answered: a slow or failing mail server never delays the
+ * service's webhook, and the entry is in the Inbox either way.
+ */
+import nodemailer, { type Transporter } from "nodemailer";
+import { config, type MailSettings } from "../config.server";
+import prisma from "../db.server";
+
+let transport: { settings: MailSettings; transporter: Transporter } | undefined;
+
+function transporterFor(settings: MailSettings): Transporter {
+  if (transport?.settings !== settings) {
+    transport = { settings, transporter: nodemailer.createTransport(settings.smtpUrl) };
+  }
+  return transport.transporter;
+}
+
+const pending = new Set<Promise<unknown>>();
+
+/** Fire and forget: the route does not wait; failures are logged without the SMTP settings. */
+export function notifyInboxEntry(shopDomain: string, threadId: string): void {
+  const sending = sendInboxNotification(shopDomain, threadId)
+    .catch((error: unknown) => {
+      console.warn(
+        `[inbox] ${shopDomain}: the notification email could not be sent: ${
+          error instanceof Error ? error.message : String(error)
+        }`,
+      );
+    })
+    .finally(() => pending.delete(sending));
+  pending.add(sending);
+}
+
+/** Resolves when the notifications started so far have been sent or have failed (tests, shutdown). */
+export async function notificationsSettled(): Promise<void> {
+  while (pending.size > 0) await Promise.all([...pending]);
+}
+
+/** Sends the notification of one Inbox entry; false when mail is off or there is no recipient. */
+export async function sendInboxNotification(
+  shopDomain: string,
+  threadId: string,
+): Promise<boolean> {
+  const env = config();
+  if (!env.mail) return false;
+  const [shop, entry] = await Promise.all([
+    prisma.shop.findUnique({ where: { shopDomain } }),
+    prisma.inboxItem.findUnique({ where: { shopDomain_threadId: { shopDomain, threadId } } }),
+  ]);
+  const to = env.mail.notifyTo ?? shop?.contactEmail;
+  if (!entry || !to) return false;
+  const who = entry.name ?? entry.email ?? "A shopper";
+  const kind = entry.contactSubmitted ? "contact request" : "request to talk to a person";
+  const lines = [
+    `${who} sent a ${kind} through the chat on your store.`,
+    "",
+    `Name: ${entry.name ?? "(not given)"}`,
+    `Email: ${entry.email ?? "(not given)"}`,
+    `Phone: ${entry.phone ?? "(not given)"}`,
+    `Message: ${entry.message ?? "(none)"}`,
+    `Conversation: ${entry.threadId}`,
+    "",
+    `Open the Inbox: ${env.appUrl}/app/inbox`,
+  ];
+  await transporterFor(env.mail).sendMail({
+    from: env.mail.from,
+    to,
+    ...(entry.email ? { replyTo: entry.email } : {}),
+    subject: `New ${kind} from ${who}`.replace(/[\r\n]+/g, " ").slice(0, 200),
+    text: lines.join("\n"),
+  });
+  return true;
+}

@@ -1,0 +1,41 @@
+import { config } from "../config.server";
+import prisma from "../db.server";
+
+const DAY_MS = 86_400_000;
+/** How often the app server prunes. */
+export const PRUNE_EVERY_MS = 60 * 60_000;
+
+/**
+ * Deletes Inbox entries last active before the retention period (SERVICE_EVENTS_RETENTION_DAYS,
+ * 90 by default) with their conversations' events, and every other event received before it. The
+ * events of an entry that is still kept stay whole, so a later fold still sees all of them.
+ */
+export async function pruneServiceEvents(
+  now: Date = new Date(),
+  retentionDays: number = config().serviceEvents.retentionDays,
+): Promise<{ events: number; inboxEntries: number }> {
+  const cutoff = new Date(now.getTime() - retentionDays * DAY_MS);
+  const threadEvents = await prisma.$executeRaw`
+    DELETE FROM "ServiceEvent" WHERE EXISTS (
+      SELECT 1 FROM "InboxItem" i WHERE i."shopDomain" = "ServiceEvent"."shopDomain"
+        AND i."threadId" = "ServiceEvent"."threadId" AND i."lastAt" < ${cutoff})`;
+  const inboxEntries = await prisma.$executeRaw`
+    DELETE FROM "InboxItem" WHERE "lastAt" < ${cutoff}`;
+  const otherEvents = await prisma.$executeRaw`
+    DELETE FROM "ServiceEvent" WHERE "receivedAt" < ${cutoff} AND NOT EXISTS (
+      SELECT 1 FROM "InboxItem" i WHERE i."shopDomain" = "ServiceEvent"."shopDomain"
+        AND i."threadId" = "ServiceEvent"."threadId")`;
+  return { events: threadEvents + otherEvents, inboxEntries };
+}
+
+/** Prunes now and then every hour; returns the function that stops it. */
+export function schedulePruning(): () => void {
+  const prune = () =>
+    pruneServiceEvents().catch((error: unknown) =>
+      console.error("[service-events] pruning failed", error),
+    );
+  void prune();
+  const timer = setInterval(() => void prune(), PRUNE_EVERY_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}

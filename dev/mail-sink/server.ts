@@ -1,0 +1,117 @@
+/**
+ * A local mail catcher for the demo and tests: an SMTP server on loopback that keeps every message
+ * it receives (nothing is relayed, nothing leaves the machine) and a small web page that shows them.
+ */
+import { createServer as createHttpServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { simpleParser } from "mailparser";
+import { SMTPServer } from "smtp-server";
+
+export interface CaughtMail {
+  from: string;
+  to: string;
+  replyTo: string;
+  subject: string;
+  text: string;
+  at: string;
+}
+
+export interface RunningMailSink {
+  /** smtp://127.0.0.1:<port>: what SMTP_URL is set to. */
+  smtpUrl: string;
+  /** The page that lists the caught mail. */
+  url: string;
+  messages(): CaughtMail[];
+  close(): Promise<void>;
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1)$/;
+const MAX_MESSAGE_BYTES = 1024 * 1024;
+
+function escapeHtml(text: string): string {
+  return text.replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c,
+  );
+}
+
+function page(messages: CaughtMail[]): string {
+  const items = messages
+    .slice()
+    .reverse()
+    .map(
+      (m) => `<article>
+  <h2>${escapeHtml(m.subject)}</h2>
+  <p>From ${escapeHtml(m.from)} to ${escapeHtml(m.to)}${m.replyTo ? ` (reply to ${escapeHtml(m.replyTo)})` : ""}, ${escapeHtml(m.at)}</p>
+  <pre>${escapeHtml(m.text)}</pre>
+</article>`,
+    )
+    .join("\n");
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Caught mail</title>
+<style>body{font-family:system-ui,sans-serif;margin:2rem;max-width:50rem}article{border-top:1px solid #ccc;padding:.5rem 0}pre{white-space:pre-wrap}</style>
+</head><body><h1>Caught mail (${messages.length})</h1>
+<p>Mail the app sent during this demo. Nothing here left the machine.</p>
+${items || "<p>No mail yet.</p>"}
+</body></html>`;
+}
+
+export async function startMailSink(
+  options: { host?: string; smtpPort?: number; httpPort?: number } = {},
+): Promise<RunningMailSink> {
+  const host = options.host ?? "127.0.0.1";
+  if (!LOOPBACK.test(host)) throw new Error(`The mail sink binds to loopback only, not ${host}.`);
+  const messages: CaughtMail[] = [];
+  const smtp = new SMTPServer({
+    secure: false,
+    authOptional: true,
+    disabledCommands: ["AUTH", "STARTTLS"],
+    size: MAX_MESSAGE_BYTES,
+    logger: false,
+    onData(stream, _session, callback) {
+      simpleParser(stream)
+        .then((mail) => {
+          const addresses = (value: typeof mail.to) =>
+            (Array.isArray(value) ? value : value ? [value] : []).map((a) => a.text).join(", ");
+          messages.push({
+            from: mail.from?.text ?? "",
+            to: addresses(mail.to),
+            replyTo: mail.replyTo?.text ?? "",
+            subject: mail.subject ?? "",
+            text: mail.text ?? "",
+            at: (mail.date ?? new Date()).toISOString(),
+          });
+          callback();
+        })
+        .catch((error: Error) => callback(error));
+    },
+  });
+  await new Promise<void>((resolve, reject) => {
+    smtp.once("error", reject);
+    smtp.listen(options.smtpPort ?? 0, host, () => resolve());
+  });
+  const smtpPort = (smtp.server.address() as AddressInfo).port;
+  const http: Server = createHttpServer((req, res) => {
+    if (req.url === "/messages.json") {
+      res.writeHead(200, { "Content-Type": "application/json" });
+      res.end(JSON.stringify(messages));
+      return;
+    }
+    res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+    res.end(page(messages));
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once("error", reject);
+    http.listen(options.httpPort ?? 0, host, () => resolve());
+  });
+  const httpPort = (http.address() as AddressInfo).port;
+  return {
+    smtpUrl: `smtp://${host}:${smtpPort}`,
+    url: `http://${host}:${httpPort}/`,
+    messages: () => [...messages],
+    close: async () => {
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+      await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Shop" ADD COLUMN "formerSecretKeyCiphertext" TEXT;
+ALTER TABLE "Shop" ADD COLUMN "formerWorkspaceId" TEXT;

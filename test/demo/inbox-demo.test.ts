@@ -1,0 +1,142 @@
+/**
+ * A shopper's handoff request reaches the merchant, in browsers against the running demo: the
+ * storefront preview's chat form, then the admin's Inbox, navigation, Dashboard and Settings.
+ */
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_API_SECRET, DEMO_SHOP, startDemo, type RunningDemo } from "../../dev/demo/admin-demo";
+import { artifactsDir, launchChromium } from "../support/chromium";
+import { shopifyHmac } from "../support/shopify-webhook";
+import { ask, openChat, ui, waitIdle } from "../widget/harness";
+
+let demo: RunningDemo;
+let browser: Browser;
+
+beforeAll(async () => {
+  demo = await startDemo({ products: 40 });
+  await demo.firstSync;
+  browser = await launchChromium();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await demo?.close();
+});
+
+async function shopperAsksForAPerson(page: Page, contact: { name: string; email: string }) {
+  await page.goto(demo.storefrontUrl);
+  await openChat(page);
+  await ask(page, "Can I talk to a person?");
+  const form = ui(page).dialog.locator(".offer form");
+  await form.getByRole("textbox", { name: "Name" }).fill(contact.name);
+  await form.getByRole("textbox", { name: "Email" }).fill(contact.email);
+  await form.getByRole("textbox", { name: "Message" }).fill("Do you ship to Porto?");
+  await form.getByRole("button", { name: "Send" }).click();
+  await waitIdle(page);
+}
+
+/** Shopify's customers/redact for an email, signed as Shopify signs it, to the demo app. */
+async function customersRedact(email: string): Promise<number> {
+  const body = JSON.stringify({
+    shop_id: 1,
+    shop_domain: DEMO_SHOP,
+    customer: { id: 191167, email, phone: null },
+    orders_to_redact: [],
+  });
+  const response = await fetch(new URL("/webhooks/customers/redact", demo.adminUrl), {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/json",
+      "X-Shopify-Topic": "customers/redact",
+      "X-Shopify-Shop-Domain": DEMO_SHOP,
+      "X-Shopify-Hmac-Sha256": shopifyHmac(DEMO_API_SECRET, body),
+      "X-Shopify-Webhook-Id": `redact-${Date.now()}`,
+      "X-Shopify-API-Version": "2026-10",
+      "X-Shopify-Event-Id": `event-${Date.now()}`,
+      "X-Shopify-Triggered-At": new Date().toISOString(),
+    },
+    body,
+  });
+  return response.status;
+}
+
+describe("the Inbox in the demo", () => {
+  it("shows a shopper's handoff request within seconds, with its count in the navigation and on the Dashboard", async () => {
+    const admin = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await admin.goto(`${demo.adminUrl}/inbox`);
+    await admin.getByText("Nothing here").waitFor();
+    expect(await admin.getByRole("link", { name: "Inbox", exact: true }).count()).toBe(1);
+
+    const shopper = await browser.newPage();
+    await shopperAsksForAPerson(shopper, { name: "Ana Lima", email: "ana@example.com" });
+
+    // The open Inbox picks it up by itself.
+    const entry = admin.getByRole("list", { name: "Requests" }).getByRole("listitem");
+    await entry.getByRole("heading", { name: "Ana Lima" }).waitFor({ timeout: 15_000 });
+    expect(await entry.innerText()).toContain("ana@example.com");
+    expect(await entry.innerText()).toContain("Do you ship to Porto?");
+    await admin.getByRole("link", { name: "Inbox (1)" }).waitFor();
+    const reply = entry.getByRole("link", { name: /Reply by email/ });
+    expect(await reply.getAttribute("href")).toMatch(/^mailto:ana@example\.com\?subject=/);
+    await admin.screenshot({ path: `${await artifactsDir("demo")}/inbox.png`, fullPage: true });
+
+    await admin.goto(demo.adminUrl);
+    expect(await admin.locator("#dashboard-inbox-unread").innerText()).toBe("1");
+
+    // The notification, caught by the demo's local mail sink and shown on its page.
+    await expect.poll(() => demo.mail.messages().length, { timeout: 15_000 }).toBe(1);
+    const mail = await browser.newPage();
+    await mail.goto(demo.mailUrl);
+    // Named after the first event of the conversation (handoff.requested or contact.submitted).
+    await mail.getByRole("heading", { name: /^New .* from Ana Lima$/ }).waitFor();
+    const text = await mail.locator("article").first().innerText();
+    expect(text).toContain("to owner@demo-store.example.com");
+    expect(text).toContain("reply to ana@example.com");
+    expect(text).toContain("Email: ana@example.com");
+    expect(text).toContain(`${demo.adminUrl}/inbox`);
+    await mail.close();
+
+    // Handled: no longer open, the counts go down.
+    await admin.getByRole("link", { name: "Inbox (1)" }).click();
+    await admin.getByRole("button", { name: "Mark as handled: Ana Lima" }).click();
+    await admin.getByRole("link", { name: "Inbox", exact: true }).waitFor();
+    await admin.getByText("Nothing here").waitFor();
+    await admin.getByRole("link", { name: "Handled" }).click();
+    await admin.getByRole("heading", { name: "Ana Lima" }).waitFor();
+    await admin.goto(demo.adminUrl);
+    expect(await admin.locator("#dashboard-inbox-unread").innerText()).toBe("0");
+    await shopper.close();
+    await admin.close();
+  });
+
+  it("Settings' Send a test event reports that it arrived and was verified", async () => {
+    const page = await browser.newPage();
+    await page.goto(`${demo.adminUrl}/settings`);
+    await page.getByRole("button", { name: "Send a test event" }).click();
+    await page.getByText("Test event received").waitFor();
+    expect(await page.getByText(/arrived and its signature was verified/).count()).toBe(1);
+    await page.screenshot({
+      path: `${await artifactsDir("demo")}/settings-test-event.png`,
+      fullPage: true,
+    });
+    // A test event never shows in the Inbox.
+    await page.goto(`${demo.adminUrl}/inbox?state=all`);
+    expect(await page.getByRole("listitem").count()).toBe(1);
+    await page.close();
+  });
+
+  it("customers/redact for the shopper's email removes the request from the Inbox", async () => {
+    const shopper = await browser.newPage();
+    await shopperAsksForAPerson(shopper, { name: "Bo Redacted", email: "bo@example.com" });
+    await shopper.close();
+    const admin = await browser.newPage();
+    await admin.goto(`${demo.adminUrl}/inbox?state=all`);
+    await admin.getByRole("heading", { name: "Bo Redacted" }).waitFor({ timeout: 15_000 });
+    expect(await customersRedact("BO@example.com")).toBe(200);
+    await admin.reload();
+    await admin.getByRole("heading", { name: "Ana Lima" }).waitFor();
+    expect(await admin.getByText("Bo Redacted").count()).toBe(0);
+    expect(await admin.getByText("bo@example.com").count()).toBe(0);
+    await admin.close();
+  });
+});

@@ -1,0 +1,154 @@
+/**
+ * What a merchant does in Settings and on the Dashboard, in Chromium against the running demo:
+ * keys typed into the Settings form, Save, Resync, reload; outcomes checked on the page and in
+ * the service emulator's index (never in the app's tables).
+ */
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { startDemo, type RunningDemo } from "../../dev/demo/admin-demo";
+import { artifactsDir, launchChromium } from "../support/chromium";
+import { indexedIds } from "../support/emulator";
+
+// Each flow waits for real syncs on a shared, loaded machine; none depends on timing.
+vi.setConfig({ testTimeout: 240_000 });
+
+let demo: RunningDemo;
+let browser: Browser;
+
+beforeAll(async () => {
+  demo = await startDemo({ products: 60, saveKeys: false });
+  browser = await launchChromium();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await demo?.close();
+});
+
+const shot = async (page: Page, name: string) =>
+  page.screenshot({ path: `${await artifactsDir("merchant")}/${name}.png`, fullPage: true });
+
+const CHOICES = ["Products", "Online store pages", "Blog articles"] as const;
+
+async function choicesOn(page: Page): Promise<boolean[]> {
+  return Promise.all(CHOICES.map((label) => page.getByLabel(label).isChecked()));
+}
+
+async function saveKeys(page: Page, secretKey: string, publishableKey: string): Promise<void> {
+  await page.goto(`${demo.adminUrl}/settings`);
+  await page.getByLabel("Secret key").fill(secretKey);
+  await page.getByLabel("Publishable key").fill(publishableKey);
+  await page.getByRole("button", { name: "Save" }).click();
+  await page.getByText("Settings saved").waitFor();
+}
+
+/** Waits on the dashboard until the latest sync of this kind has finished. */
+async function waitForSync(page: Page, kind: string): Promise<void> {
+  await page.goto(demo.adminUrl);
+  await page.getByText(`Last sync: ${kind}, finished`).waitFor({ timeout: 90_000 });
+}
+
+describe("Settings keeps exactly what the form shows", () => {
+  it("the first save syncs everything chosen, and Save without changes keeps every choice", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    await page.goto(`${demo.adminUrl}/settings`);
+    expect(await choicesOn(page)).toEqual([true, true, true]);
+
+    await saveKeys(page, "svc_sk_test_professional", "svc_pk_test_professional");
+    await waitForSync(page, "First sync");
+    const first = indexedIds(demo.emulator, "professional", demo.workspaceId);
+    expect(first.products.length).toBeGreaterThan(0);
+    expect(first.posts.length).toBeGreaterThan(0);
+
+    // Save again, changing nothing, and reload: every box is still ticked.
+    await page.goto(`${demo.adminUrl}/settings`);
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByText("Settings saved").waitFor();
+    await page.reload();
+    expect(await choicesOn(page)).toEqual([true, true, true]);
+    await shot(page, "settings-after-second-save");
+
+    // The next Resync keeps pages and articles in the index.
+    await page.goto(demo.adminUrl);
+    await page.getByRole("button", { name: "Resync" }).click();
+    await page.getByText("Resync started.").waitFor();
+    await waitForSync(page, "Resync");
+    expect(indexedIds(demo.emulator, "professional", demo.workspaceId)).toEqual(first);
+  });
+
+  it("unticking a box is kept too, and ticking it again brings it back", async () => {
+    const page = await browser.newPage();
+    await page.goto(`${demo.adminUrl}/settings`);
+    await page.getByLabel("Blog articles").uncheck();
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByText("Settings saved").waitFor();
+    await page.reload();
+    expect(await choicesOn(page)).toEqual([true, true, false]);
+    await page.getByLabel("Blog articles").check();
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByText("Settings saved").waitFor();
+    await page.reload();
+    expect(await choicesOn(page)).toEqual([true, true, true]);
+  });
+});
+
+describe("a key the service no longer accepts", () => {
+  it("pauses the shop at the next Resync even when nothing changed, and saving a working key resumes it", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    demo.emulator.state.revokeKey("svc_sk_test_professional");
+    const before = demo.emulator.state.requests().length;
+    await page.goto(demo.adminUrl);
+    await page.getByRole("button", { name: "Resync" }).click();
+    await page.getByText("Sync is paused").waitFor({ timeout: 30_000 });
+    await page.reload();
+    await page.getByText("Sync is paused").waitFor();
+    expect(await page.getByText("paused", { exact: true }).count()).toBe(1);
+    expect(await page.getByText("connected", { exact: true }).count()).toBe(0);
+    const refused = demo.emulator.state.requests().slice(before);
+    expect(refused.some((r) => r.status === 401)).toBe(true);
+    await shot(page, "dashboard-paused-revoked-key");
+
+    demo.emulator.state.restoreKey("svc_sk_test_professional");
+    await saveKeys(page, "svc_sk_test_professional", "svc_pk_test_professional");
+    await page.goto(demo.adminUrl);
+    await page.getByText("connected", { exact: true }).waitFor();
+    expect(await page.getByText("Sync is paused").count()).toBe(0);
+  });
+});
+
+describe("another account's keys, or another workspace, move the index", () => {
+  it("saving the Personal keys after the Professional ones sends everything there and empties the old place", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    const before = indexedIds(demo.emulator, "professional", demo.workspaceId);
+    expect(before.products.length).toBeGreaterThan(0);
+
+    await saveKeys(page, "svc_sk_test_personal", "svc_pk_test_personal");
+    await page.getByText("being sent to the new account or workspace").waitFor();
+    await waitForSync(page, "Move to new keys");
+
+    expect(indexedIds(demo.emulator, "personal", demo.workspaceId)).toEqual(before);
+    expect(indexedIds(demo.emulator, "professional", demo.workspaceId)).toEqual({
+      products: [],
+      posts: [],
+    });
+    // The plan and the quota are the new account's.
+    await page.getByText("Connected on the personal plan.").waitFor();
+    await page.getByText(`Products: ${before.products.length} of 200`).waitFor();
+    await shot(page, "dashboard-after-account-move");
+  });
+
+  it("a workspace typed in Settings gets the catalogue, and the previous workspace is emptied", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    const before = indexedIds(demo.emulator, "personal", demo.workspaceId);
+    await page.goto(`${demo.adminUrl}/settings`);
+    await page.getByLabel("Use another workspace id").fill("other-store.example.com");
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByText("being sent to the new account or workspace").waitFor();
+    await waitForSync(page, "Move to new keys");
+    expect(indexedIds(demo.emulator, "personal", "other-store-example-com")).toEqual(before);
+    expect(indexedIds(demo.emulator, "personal", demo.workspaceId)).toEqual({
+      products: [],
+      posts: [],
+    });
+  });
+});

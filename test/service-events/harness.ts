@@ -1,0 +1,133 @@
+/**
+ * Service events over real HTTP: the app's production build on a loopback server whose public URL
+ * is known before it starts (the webhook is registered there), the service emulator delivering
+ * signed events to it, and a real database.
+ */
+import { createServer } from "node:net";
+import type { PrismaClient } from "@prisma/client";
+import { startAppServer, type RunningAppServer } from "../../dev/app-server/server";
+import { prepareAppEnvironment } from "../support/app-environment";
+import { startTestEmulator, type RunningEmulator } from "../support/emulator";
+import { requireCurrentBuild } from "../live/harness";
+
+export const SHOP_A = "inbox-a.myshopify.com";
+export const SHOP_B = "inbox-b.myshopify.com";
+/** Each shop has its own service account (keys from the emulator's built-in accounts). */
+export const KEYS = {
+  [SHOP_A]: { account: "professional", secret: "svc_sk_test_professional" },
+  [SHOP_B]: { account: "starter", secret: "svc_sk_test_starter" },
+} as const;
+
+export interface EventsEnvironment {
+  emulator: RunningEmulator;
+  app: RunningAppServer;
+  appUrl: string;
+  prisma: PrismaClient;
+  /** Stops the app server (the emulator's deliveries then fail) and starts it again. */
+  stopApp(): Promise<void>;
+  startApp(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A free loopback port, found by binding port 0: the app's URL must be known before it starts. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+export async function startEventsEnvironment(
+  env: Record<string, string> = {},
+): Promise<EventsEnvironment> {
+  requireCurrentBuild();
+  const emulator = await startTestEmulator({ webhookTimeoutMs: 5_000 });
+  const port = await freePort();
+  const appUrl = `http://127.0.0.1:${port}`;
+  await prepareAppEnvironment({
+    INDEX_API_URL: emulator.url,
+    SHOPIFY_APP_URL: appUrl,
+    BACKGROUND_WORK: "off",
+    ...env,
+  });
+  let app = await startAppServer({ port });
+  const prisma = (await import("../../app/db.server")).default;
+  const environment: EventsEnvironment = {
+    emulator,
+    get app() {
+      return app;
+    },
+    appUrl,
+    prisma,
+    stopApp: () => app.close(),
+    startApp: async () => {
+      app = await startAppServer({ port });
+    },
+    close: async () => {
+      await app.close();
+      await emulator.close();
+    },
+  };
+  return environment;
+}
+
+/** Installs a shop and saves its secret key through the app's own code (which registers the webhook). */
+export async function connectShop(shopDomain: keyof typeof KEYS): Promise<void> {
+  const { recordInstalledShop, saveServiceSettings } =
+    await import("../../app/models/shops.server");
+  const { sealSecret } = await import("../../app/models/secret-box.server");
+  const { config } = await import("../../app/config.server");
+  const { ensureServiceWebhook } = await import("../../app/service-events/registration.server");
+  const key = KEYS[shopDomain].secret;
+  await recordInstalledShop({
+    shopDomain,
+    primaryDomain: shopDomain.replace(".myshopify.com", ".example.com"),
+  });
+  await saveServiceSettings(shopDomain, {
+    sealedSecretKey: { sealed: sealSecret(key, config().encryptionKey), last4: key.slice(-4) },
+    publishableKey: key.replace("_sk_", "_pk_"),
+    tier: "professional",
+    workspaceOverride: null,
+  });
+  const result = await ensureServiceWebhook(shopDomain);
+  if (result.state !== "registered")
+    throw new Error(`registration failed: ${JSON.stringify(result)}`);
+}
+
+/** A chat request to the emulator as the storefront widget sends it (not streamed). */
+export async function chat(
+  emulatorUrl: string,
+  shopDomain: keyof typeof KEYS,
+  body: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const response = await fetch(`${emulatorUrl}/chat`, {
+    method: "POST",
+    headers: {
+      Authorization: `Bearer ${KEYS[shopDomain].secret.replace("_sk_", "_pk_")}`,
+      "Content-Type": "application/json",
+      "X-Workspace-ID": shopDomain.replace(".myshopify.com", "-example-com"),
+    },
+    body: JSON.stringify({ stream: false, ...body }),
+  });
+  if (!response.ok) throw new Error(`chat answered ${response.status}: ${await response.text()}`);
+  return (await response.json()) as Record<string, unknown>;
+}
+
+/** A shopper asks for a person, then fills the handoff form. */
+export async function askForAPerson(
+  emulatorUrl: string,
+  shopDomain: keyof typeof KEYS,
+  threadId: string,
+  contact: { name: string; email: string; phone: string; message: string },
+): Promise<void> {
+  await chat(emulatorUrl, shopDomain, { threadId, message: "Can I talk to a person?" });
+  await chat(emulatorUrl, shopDomain, {
+    threadId,
+    message: "Send",
+    offerResponse: { domain: "live_agent", actionId: "submit", formData: contact },
+  });
+}

@@ -1,0 +1,146 @@
+/** Keeping service events for the configured period, and the configuration that sets it and mail. */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { PrismaClient } from "@prisma/client";
+import { ConfigurationError, readConfig } from "../../app/config.server";
+import { signWebhookBody } from "../../app/index-service/webhook-signature";
+import { prepareAppEnvironment } from "../support/app-environment";
+
+const SHOP = "retention.myshopify.com";
+const SECRET = "retention-test-secret";
+const PUBLIC_ID = "retentionPublicId0001";
+const DAY = 86_400_000;
+let prisma: PrismaClient;
+type Receive = typeof import("../../app/service-events/receive.server");
+let receive: Receive["receiveServiceEvent"];
+
+beforeAll(async () => {
+  await prepareAppEnvironment({ BACKGROUND_WORK: "off" });
+  prisma = (await import("../../app/db.server")).default;
+  receive = (await import("../../app/service-events/receive.server")).receiveServiceEvent;
+  const { sealSecret } = await import("../../app/models/secret-box.server");
+  const { config } = await import("../../app/config.server");
+  await prisma.serviceWebhook.create({
+    data: {
+      shopDomain: SHOP,
+      publicId: PUBLIC_ID,
+      secretCiphertext: sealSecret(SECRET, config().encryptionKey),
+    },
+  });
+});
+
+afterAll(async () => {
+  await prisma?.$disconnect();
+});
+
+async function deliver(id: string, type: string, data: object, at: Date) {
+  const body = JSON.stringify({ id, event_type: type, created_at: at.toISOString(), data });
+  return receive({
+    publicId: PUBLIC_ID,
+    rawBody: body,
+    signature: signWebhookBody(SECRET, body),
+    receivedAt: at,
+  });
+}
+
+describe("retention", () => {
+  it("prunes what is older than the retention period and keeps a kept entry's events whole", async () => {
+    const now = new Date("2026-11-22T12:00:00Z");
+    const ago = (days: number) => new Date(now.getTime() - days * DAY);
+    // An old conversation, an old chat message, a recent message, and an entry active on both sides
+    // of the cutoff.
+    await deliver(
+      "evt_old_contact",
+      "contact.submitted",
+      { thread_id: "t_old", name: "Old", email: "o@x.io" },
+      ago(120),
+    );
+    await deliver(
+      "evt_old_msg",
+      "chat.message_sent",
+      { thread_id: "t_chat", message: "hi" },
+      ago(100),
+    );
+    await deliver(
+      "evt_new_msg",
+      "chat.message_sent",
+      { thread_id: "t_chat", message: "hi" },
+      ago(1),
+    );
+    await deliver(
+      "evt_long_1",
+      "handoff.requested",
+      { thread_id: "t_long", customer: { name: "Lo" } },
+      ago(95),
+    );
+    await deliver("evt_long_2", "handoff.accepted", { thread_id: "t_long" }, ago(10));
+
+    const { pruneServiceEvents } = await import("../../app/service-events/retention.server");
+    expect(await pruneServiceEvents(now, 90)).toEqual({ events: 2, inboxEntries: 1 });
+    const left = await prisma.serviceEvent.findMany({ orderBy: { eventId: "asc" } });
+    expect(left.map((e) => e.eventId)).toEqual(["evt_long_1", "evt_long_2", "evt_new_msg"]);
+    expect(await prisma.inboxItem.findMany({ select: { threadId: true } })).toEqual([
+      { threadId: "t_long" },
+    ]);
+    // A later event of the kept entry still folds from all of its events.
+    await deliver("evt_long_3", "handoff.resolved", { thread_id: "t_long" }, ago(0));
+    expect(
+      await prisma.inboxItem.findFirstOrThrow({ where: { threadId: "t_long" } }),
+    ).toMatchObject({ name: "Lo", handoffState: "resolved", eventCount: 3 });
+  });
+});
+
+const base = {
+  NODE_ENV: "production",
+  SHOPIFY_API_KEY: "key",
+  SHOPIFY_API_SECRET: "secret",
+  SHOPIFY_APP_URL: "https://app.example.com",
+  INDEX_API_URL: "https://api.service.example",
+  ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
+};
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    readConfig({ ...base, ...env });
+    return [];
+  } catch (error) {
+    if (error instanceof ConfigurationError) return error.problems;
+    throw error;
+  }
+}
+
+describe("service events and mail configuration", () => {
+  it("keeps events 90 days unless told otherwise, and sends no mail without SMTP_URL", () => {
+    const config = readConfig(base);
+    expect(config.serviceEvents.retentionDays).toBe(90);
+    expect(config.mail).toBeUndefined();
+    expect(readConfig({ ...base, SERVICE_EVENTS_RETENTION_DAYS: "30" }).serviceEvents).toEqual({
+      retentionDays: 30,
+    });
+  });
+
+  it.each(["0", "-5", "1.5", "ninety", "99999"])(
+    "refuses SERVICE_EVENTS_RETENTION_DAYS=%s",
+    (value) => {
+      expect(problemsOf({ SERVICE_EVENTS_RETENTION_DAYS: value })).toEqual([
+        expect.stringContaining("SERVICE_EVENTS_RETENTION_DAYS must be a whole number of days"),
+      ]);
+    },
+  );
+
+  it("reads SMTP settings and never repeats the password in a problem", () => {
+    expect(
+      readConfig({
+        ...base,
+        SMTP_URL: "smtps://inbox:pa55@mail.example.com:465",
+        MAIL_FROM: "Catalog Chat <inbox@example.com>",
+      }).mail,
+    ).toEqual({
+      smtpUrl: "smtps://inbox:pa55@mail.example.com:465",
+      from: "Catalog Chat <inbox@example.com>",
+      notifyTo: undefined,
+    });
+    const problems = problemsOf({ SMTP_URL: "http://inbox:s3cret-pw@mail", NOTIFY_EMAIL: "nope" });
+    expect(problems).toHaveLength(3);
+    expect(problems.join("\n")).not.toContain("s3cret-pw");
+  });
+});
