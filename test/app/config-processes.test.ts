@@ -32,7 +32,11 @@ const unsafe = {
 /** Runs a command to its end; one still running after 20 s (it started) is killed with its children. */
 function run(command: string[], env: Record<string, string>) {
   return new Promise<{ code: number | null; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, command, { cwd: ROOT, env, detached: true });
+    const child = spawn(process.execPath, command, {
+      cwd: ROOT,
+      env: env as NodeJS.ProcessEnv,
+      detached: true,
+    });
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     child.stdout.resume();
