@@ -1,7 +1,7 @@
 import "@shopify/shopify-app-remix/adapters/node";
 import { ApiVersion, AppDistribution, shopifyApp } from "@shopify/shopify-app-remix/server";
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
-import { config } from "./config.server";
+import { configOrExit } from "./config.server";
 import prisma from "./db.server";
 import type { AdminGraphql } from "./catalog/admin-graphql";
 import { readShopInfo } from "./catalog/shop-info";
@@ -9,7 +9,8 @@ import { recordInstalledShop } from "./models/shops.server";
 
 export const API_VERSION = ApiVersion.October26;
 
-const env = config();
+// Loaded when the server starts: a bad configuration stops it with one message and exit code 2.
+const env = configOrExit();
 
 const shopify = shopifyApp({
   apiKey: env.shopifyApiKey,
