@@ -26,11 +26,24 @@ export interface IndexProduct {
   categories: string[];
   /** Option name → its values, e.g. {"Color": ["Red", "Blue"]}. */
   attributes: Record<string, string[]>;
+  /**
+   * What the storefront widget needs to add a product to the cart: each variant's numeric id
+   * (the id Shopify's Ajax Cart API takes), its title ("Red / M"), price and whether it can be
+   * bought. All of it is public on the product's own page.
+   */
+  variants?: IndexVariant[];
   status: string;
   type?: string;
   created_at: string;
   updated_at: string;
   source: "shopify";
+}
+
+export interface IndexVariant {
+  id: string;
+  title: string;
+  price?: number;
+  available: boolean;
 }
 
 export type PostType = "page" | "article";

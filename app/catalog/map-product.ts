@@ -1,7 +1,8 @@
-import { productServiceId } from "./gid";
+import { numericId, productServiceId } from "./gid";
 import { htmlToPlainText, makeExcerpt } from "./html-text";
 import type {
   IndexProduct,
+  IndexVariant,
   MapContext,
   ProductMapResult,
   ProductNotIndexableReason,
@@ -90,7 +91,30 @@ function toIndexProduct(id: string, product: ShopifyProduct, context: MapContext
   if (sku) item.sku = sku;
   const type = product.productType?.trim();
   if (type) item.type = type;
+  const cartVariants = variantsOf(variants);
+  if (cartVariants.length > 0) item.variants = cartVariants;
   return item;
+}
+
+/** At most this many variants are sent (the widget offers them in a list). */
+export const MAX_INDEXED_VARIANTS = 100;
+
+/**
+ * The variants as the widget's "Add to cart" needs them. The title is Shopify's own variant title
+ * (the option values joined by " / "), empty for the single "Default Title" variant.
+ */
+function variantsOf(variants: ShopifyVariant[]): IndexVariant[] {
+  return variants.slice(0, MAX_INDEXED_VARIANTS).map((variant) => {
+    const values = variant.selectedOptions.map((option) => option.value.trim());
+    const entry: IndexVariant = {
+      id: numericId(variant.id),
+      title: values.join(" / ") === "Default Title" ? "" : values.join(" / "),
+      available: variantStockStatus(variant) !== "outofstock",
+    };
+    const price = money(variant.price);
+    if (price !== undefined) entry.price = price;
+    return entry;
+  });
 }
 
 function money(value: string | null | undefined): number | undefined {

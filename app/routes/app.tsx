@@ -34,6 +34,7 @@ export default function AppFrame() {
               Dashboard
             </Link>
             <Link to="/app/inbox">{inbox}</Link>
+            <Link to="/app/insights">Insights</Link>
             <Link to="/app/settings">Settings</Link>
           </NavMenu>
         ) : (
@@ -48,6 +49,7 @@ export default function AppFrame() {
             <InlineStack gap="400">
               <Link to="/app">Dashboard</Link>
               <Link to="/app/inbox">{inbox}</Link>
+              <Link to="/app/insights">Insights</Link>
               <Link to="/app/settings">Settings</Link>
               <span style={{ color: "#616161" }}>Offline demo</span>
             </InlineStack>

@@ -20,7 +20,8 @@ export class MalformedEventError extends Error {
   }
 }
 
-const EVENT_ID = /^[A-Za-z0-9_-]{1,100}$/;
+/** Any printable id up to 200 characters: the spec shows evt_<id> but not what <id> may hold. */
+const EVENT_ID = /^[\x21-\x7e]{1,200}$/;
 const MAX_THREAD_ID = 200;
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -37,7 +38,7 @@ export function parseServiceEventBody(rawBody: string): ServiceEventBody {
   if (!isObject(body)) throw new MalformedEventError("The body is not a JSON object");
   const { id, event_type: eventType, created_at: createdAt, data } = body;
   if (typeof id !== "string" || !EVENT_ID.test(id)) {
-    throw new MalformedEventError("id must be an event id (letters, digits, _ and -)");
+    throw new MalformedEventError("id must be an event id (printable, up to 200 characters)");
   }
   if (
     typeof eventType !== "string" ||

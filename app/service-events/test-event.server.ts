@@ -5,7 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import prisma from "../db.server";
-import { IndexServiceError } from "../index-service/errors";
+import { IndexServiceError, NotFoundError } from "../index-service/errors";
 import { findShop } from "../models/shops.server";
 import { serviceClientFor } from "../sync/shop-service.server";
 import { ensureServiceWebhook, registrationIsStale } from "./registration.server";
@@ -16,7 +16,7 @@ const TEST_THREAD_PREFIX = "catalog-chat-test-";
 /** A real service may deliver after answering: the app looks for the event this long. */
 const ARRIVAL_WAIT_MS = 5_000;
 
-export type TestEventResult = { ok: true; message: string } | { ok: false; message: string };
+type TestEventResult = { ok: true; message: string } | { ok: false; message: string };
 
 export async function sendTestEvent(
   shopDomain: string,
@@ -30,17 +30,28 @@ export async function sendTestEvent(
     const registered = await ensureServiceWebhook(shopDomain);
     if (registered.state === "failed") return { ok: false, message: registered.message };
   }
-  const row = await prisma.serviceWebhook.findUniqueOrThrow({ where: { shopDomain } });
   const nonce = randomBytes(9).toString("base64url");
   const threadId = `${TEST_THREAD_PREFIX}${nonce}`;
-  let answer: unknown;
-  try {
-    answer = (
+  const test = async () => {
+    const row = await prisma.serviceWebhook.findUniqueOrThrow({ where: { shopDomain } });
+    return (
       await serviceClientFor(shop).testWebhook(row.webhookId ?? "", {
         event_type: "chat.conversation_started",
         data: { thread_id: threadId, [TEST_MARKER_FIELD]: nonce },
       })
     ).data;
+  };
+  let answer: unknown;
+  try {
+    try {
+      answer = await test();
+    } catch (error) {
+      // Deleted at the service (by hand, or by another installation): registered again, once.
+      if (!(error instanceof NotFoundError)) throw error;
+      const registered = await ensureServiceWebhook(shopDomain);
+      if (registered.state === "failed") return { ok: false, message: registered.message };
+      answer = await test();
+    }
   } catch (error) {
     if (!(error instanceof IndexServiceError)) throw error;
     return { ok: false, message: `The search service refused the test: ${error.message}` };

@@ -195,6 +195,8 @@ function answerQuestion(input: ChatInput): ChatPlan {
         price: product.price,
         url: product.url,
         image: product.image,
+        stock_status: product.stock_status,
+        variants: product.variants,
       }),
     );
   }

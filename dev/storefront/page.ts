@@ -7,6 +7,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { CART_ICON_SECTION, cartIconInner } from "./fake-cart";
 
 const EXTENSION_DIR = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -107,14 +108,48 @@ const THEME_CSS = `
   svg { width: 200px !important; height: 200px !important; }
 `;
 
+/** The shop's side of the page: its root for the locale, and its cart (./fake-cart). */
+export interface ShopOptions {
+  /** `window.Shopify.routes.root`: "/" or a locale's root such as "/fr/". */
+  root: string;
+  cartCount: number;
+  /**
+   * "sections" (the default): the cart icon is Dawn's `#cart-icon-bubble`, redrawn by section
+   * rendering; "events": a theme that only listens for `cart:refresh` and reads /cart.js.
+   */
+  cartTheme: "sections" | "events";
+}
+
+const DEFAULT_SHOP: ShopOptions = { root: "/", cartCount: 0, cartTheme: "sections" };
+
+function shopMarkup(shop: ShopOptions): { head: string; cart: string } {
+  const head = `<script>window.Shopify = { routes: { root: ${JSON.stringify(shop.root).replace(/</g, "\\u003c")} } };</script>`;
+  if (shop.cartTheme === "sections") {
+    return {
+      head,
+      cart: `<a href="/cart" id="${CART_ICON_SECTION}">${cartIconInner(shop.cartCount)}</a>`,
+    };
+  }
+  const listener = `<script>document.addEventListener("cart:refresh", async () => {
+    const cart = await (await fetch(window.Shopify.routes.root + "cart.js")).json();
+    document.querySelector("[data-cart-count]").textContent = cart.item_count;
+  });</script>`;
+  return {
+    head: head + listener,
+    cart: `<a href="/cart">Cart <span class="cart-count" data-cart-count>${shop.cartCount}</span></a>`,
+  };
+}
+
 export interface PageOptions {
   title: string;
   body: string;
   lang: string;
   widget?: string;
+  shop?: ShopOptions;
 }
 
-export function page({ title, body, lang, widget }: PageOptions): string {
+export function page({ title, body, lang, widget, shop = DEFAULT_SHOP }: PageOptions): string {
+  const { head, cart } = shopMarkup(shop);
   return `<!doctype html>
 <html lang="${escapeHtml(lang)}">
 <head>
@@ -122,10 +157,11 @@ export function page({ title, body, lang, widget }: PageOptions): string {
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>${escapeHtml(title)} – Preview storefront</title>
   <style>${THEME_CSS}</style>
+  ${head}
 </head>
 <body>
   <header>
-    <nav aria-label="Main"><a href="/">Home</a><a href="/products/cafe-mug">Café mug</a><a href="/pages/shipping">Shipping</a></nav>
+    <nav aria-label="Main"><a href="/">Home</a><a href="/products/cafe-mug">Café mug</a><a href="/pages/shipping">Shipping</a>${cart}</nav>
   </header>
   <main>
     <h1>${escapeHtml(title)}</h1>

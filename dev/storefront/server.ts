@@ -7,7 +7,10 @@
  *
  * Query parameters override the block's settings per page load: title, greeting, accent,
  * position, prompts, locale, currency; `widget=0` leaves the widget out (for baselines).
- * `/images/<name>.svg` is a generated product picture, for seeded products.
+ * `/images/<name>.svg` is a generated product picture, for seeded products. The shop's cart is
+ * a fake of Shopify's Ajax Cart API (./fake-cart: `{root}cart/add.js`, `{root}cart.js`); `root`
+ * sets `window.Shopify.routes.root` (e.g. `?root=/fr/`) and `cartTheme=events` gives a theme
+ * that updates its cart count on `cart:refresh` instead of by section rendering.
  * Assets are read from extensions/chat-widget/assets at each request, so a rebuild shows at once.
  */
 import { readFile } from "node:fs/promises";
@@ -23,6 +26,7 @@ import {
   widgetMarkup,
   type WidgetSettings,
 } from "./page";
+import { FakeCart, type CartCatalogue } from "./fake-cart";
 
 const ASSETS_DIR = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -46,6 +50,8 @@ export interface StorefrontPreviewOptions {
   workspaceId: string;
   /** Block settings for every page (query parameters override them per request). */
   settings?: Partial<WidgetSettings>;
+  /** The fake cart's variants (./fake-cart); without them any numeric variant id is accepted. */
+  cart?: CartCatalogue;
 }
 
 export interface StorefrontPreview {
@@ -108,8 +114,11 @@ export async function startStorefrontPreview(
     publishableKey: options.publishableKey,
     workspaceId: options.workspaceId,
   };
+  const cart = new FakeCart(options.cart);
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://preview.invalid");
+    const cartRoute = FakeCart.route(url.pathname);
+    if (cartRoute) return cart.handle(req, res, cartRoute);
     if (req.method !== "GET" && req.method !== "HEAD") {
       res.writeHead(405, { Allow: "GET, HEAD" });
       return res.end();
@@ -126,6 +135,13 @@ export async function startStorefrontPreview(
     const html = page({
       ...content,
       lang: settings.locale,
+      shop: {
+        root: /^\/([a-z]{2}(-[a-z]{2})?\/)?$/i.test(url.searchParams.get("root") ?? "")
+          ? url.searchParams.get("root")!
+          : "/",
+        cartCount: cart.count(req),
+        cartTheme: url.searchParams.get("cartTheme") === "events" ? "events" : "sections",
+      },
       widget: url.searchParams.get("widget") === "0" ? "" : widgetMarkup(service, settings),
     });
     res.writeHead(200, { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" });

@@ -312,3 +312,41 @@ describe("which products may be indexed", () => {
     });
   });
 });
+
+describe("variants for the storefront's cart", () => {
+  it("sends each variant's numeric id, title, price and whether it can be bought", () => {
+    const result = mapped({
+      variants: [
+        variant({
+          id: "gid://shopify/ProductVariant/808950810",
+          price: "19.50",
+          selectedOptions: [
+            { name: "Colour", value: "Pink" },
+            { name: "Size", value: "M" },
+          ],
+        }),
+        variant({
+          id: "gid://shopify/ProductVariant/808950811",
+          price: "21.00",
+          inventoryQuantity: 0,
+          selectedOptions: [
+            { name: "Colour", value: "Red" },
+            { name: "Size", value: "M" },
+          ],
+        }),
+      ],
+    });
+    expect(result.variants).toEqual([
+      { id: "808950810", title: "Pink / M", price: 19.5, available: true },
+      { id: "808950811", title: "Red / M", price: 21, available: false },
+    ]);
+    // Nothing but what the product page shows: no SKU, stock count or policy per variant.
+    expect(Object.keys(result.variants![0]!).sort()).toEqual(["available", "id", "price", "title"]);
+  });
+
+  it("leaves the title of a single default variant empty", () => {
+    expect(mapped().variants).toEqual([
+      { id: expect.stringMatching(/^\d+$/), title: "", price: 10, available: true },
+    ]);
+  });
+});

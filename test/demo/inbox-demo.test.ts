@@ -140,3 +140,27 @@ describe("the Inbox in the demo", () => {
     await admin.close();
   });
 });
+
+describe("Insights in the demo", () => {
+  it("shows the shoppers' conversations as charts, figures and the most asked question", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(demo.adminUrl);
+    await page.getByRole("link", { name: "Insights" }).click();
+    await page.getByRole("heading", { name: "What shoppers ask most" }).waitFor();
+    // Ana's conversation (Bo's went with customers/redact; test events never count).
+    expect(await page.locator("#insight-conversations").innerText()).toBe("1");
+    expect(await page.locator("#insight-handoff-rate").innerText()).toBe("100%");
+    const questions = page.getByRole("list", { name: "Most asked questions" });
+    expect(await questions.getByRole("listitem").first().innerText()).toBe(
+      "can i talk to a person (1)",
+    );
+    // uPlot draws each chart in the browser.
+    await expect.poll(() => page.locator(".day-chart canvas").count()).toBe(3);
+    await page.getByRole("link", { name: "Last 30 days" }).click();
+    await page.waitForURL(/days=30/);
+    await page.getByText("Conversations and messages: figures per day").click();
+    expect(await page.getByRole("table").first().getByRole("row").count()).toBe(31);
+    await page.screenshot({ path: `${await artifactsDir("demo")}/insights.png`, fullPage: true });
+    await page.close();
+  });
+});

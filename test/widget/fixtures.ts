@@ -1,4 +1,6 @@
 /** The shop the browser tests and the benchmark seed into the emulator. */
+import type { CartCatalogue } from "../../dev/storefront/fake-cart";
+
 export const WORKSPACE_ID = "preview-shop-example-com";
 export const SECRET_KEY = "svc_sk_test_enterprise";
 export const PUBLISHABLE_KEY = "svc_pk_test_enterprise";
@@ -12,6 +14,8 @@ export const PRODUCTS = [
     image: "/images/cafe-mug.svg",
     categories: ["Mugs"],
     content: "A stoneware mug for café au lait.",
+    stock_status: "instock",
+    variants: [{ id: "41000000001", title: "", price: 18, available: true }],
   },
   {
     id: "p-creme-dish",
@@ -21,6 +25,12 @@ export const PRODUCTS = [
     image: { src: "/images/creme-dish.svg" },
     categories: ["Dishes"],
     content: "A small café-style ramekin.",
+    stock_status: "instock",
+    variants: [
+      { id: "41000000011", title: "Small", price: 24.5, available: true },
+      { id: "41000000012", title: "Large", price: 29, available: true },
+      { id: "41000000013", title: "Family", price: 39, available: false },
+    ],
   },
   {
     id: "p-espresso",
@@ -29,8 +39,34 @@ export const PRODUCTS = [
     url: "https://example.com/products/espresso",
     categories: ["Cups"],
     content: "Café espresso cup.",
+    stock_status: "instock",
+    variants: [{ id: "41000000021", title: "", price: 12, available: true }],
+  },
+  {
+    id: "p-teapot",
+    name: "Stoneware teapot",
+    price: 45,
+    url: "/products/teapot",
+    categories: ["Teapots"],
+    content: "A teapot for green tea.",
+    stock_status: "outofstock",
+    variants: [{ id: "41000000031", title: "", price: 45, available: false }],
   },
 ];
+
+/**
+ * The preview's fake cart for those variants: the espresso cup has 2 left (a third is refused
+ * with the store's own message), the teapot none. The sold-out dish variant is there too, so a
+ * request for it gets the store's answer rather than "Cannot find variant".
+ */
+export const CART: CartCatalogue = {
+  "41000000001": { product: "Café mug", title: "", price: 18 },
+  "41000000011": { product: "Crème brûlée dish", title: "Small", price: 24.5 },
+  "41000000012": { product: "Crème brûlée dish", title: "Large", price: 29 },
+  "41000000013": { product: "Crème brûlée dish", title: "Family", price: 39, inventory: 0 },
+  "41000000021": { product: "Espresso cup ☕", title: "", price: 12, inventory: 2 },
+  "41000000031": { product: "Stoneware teapot", title: "", price: 45, inventory: 0 },
+};
 
 export const POSTS = [
   {

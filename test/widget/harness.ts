@@ -10,7 +10,7 @@ import { launchChromium } from "../support/chromium";
 import { startEmulator, type RunningEmulator } from "../../dev/emulator/server";
 import { startStorefrontPreview, type StorefrontPreview } from "../../dev/storefront/server";
 import type { WidgetSettings } from "../../dev/storefront/page";
-import { PUBLISHABLE_KEY, WORKSPACE_ID, seed } from "./fixtures";
+import { CART, PUBLISHABLE_KEY, WORKSPACE_ID, seed } from "./fixtures";
 
 export const ARTIFACTS_DIR = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -33,6 +33,7 @@ export async function startStack(settings: Partial<WidgetSettings> = {}): Promis
     publishableKey: PUBLISHABLE_KEY,
     workspaceId: WORKSPACE_ID,
     settings,
+    cart: CART,
   });
   const browser = await launchChromium();
   await mkdir(ARTIFACTS_DIR, { recursive: true });

@@ -1,0 +1,119 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import {
+  BlockStack,
+  Button,
+  ButtonGroup,
+  Card,
+  InlineGrid,
+  Layout,
+  Page,
+  Text,
+} from "@shopify/polaris";
+import { useMemo } from "react";
+import uplotStyles from "uplot/dist/uPlot.min.css?url";
+import { AdminTitle } from "../components/admin-title";
+import { DayChart } from "../components/day-chart";
+import { dailyInsights, insightPeriodOf } from "../service-events/insights.server";
+import { authenticateAdmin } from "../shopify-admin.server";
+
+export const links = () => [{ rel: "stylesheet", href: uplotStyles }];
+
+export const loader = async ({ request }: LoaderFunctionArgs) => {
+  const { shopDomain } = await authenticateAdmin(request);
+  return dailyInsights(shopDomain, insightPeriodOf(new URL(request.url).searchParams.get("days")));
+};
+
+const percent = (rate: number | null) => (rate === null ? "–" : `${Math.round(rate * 100)}%`);
+
+export default function Insights() {
+  const data = useLoaderData<typeof loader>();
+  const charts = useMemo(
+    () => ({
+      activity: [
+        { label: "Conversations", values: data.conversations, color: "#2c6ecb" },
+        { label: "Messages", values: data.messages, color: "#8a61c9" },
+      ],
+      handoffs: [{ label: "Handoff rate", values: data.handoffRate, color: "#c05717" }],
+      feedback: [
+        { label: "Positive", values: data.positive, color: "#29845a" },
+        { label: "Negative", values: data.negative, color: "#c70a24" },
+      ],
+    }),
+    [data],
+  );
+  const figures = [
+    { id: "conversations", label: "Conversations", value: String(data.totals.conversations) },
+    { id: "messages", label: "Messages", value: String(data.totals.messages) },
+    { id: "handoff-rate", label: "Handoff rate", value: percent(data.totals.handoffRate) },
+    {
+      id: "feedback",
+      label: "Feedback",
+      value: `${data.totals.positive} positive, ${data.totals.negative} negative`,
+    },
+  ];
+  return (
+    <Page>
+      <AdminTitle title="Insights" />
+      <Layout>
+        <Layout.Section>
+          <BlockStack gap="400">
+            <nav aria-label="Period">
+              <ButtonGroup variant="segmented">
+                <Button url="?days=7" pressed={data.period === 7}>
+                  Last 7 days
+                </Button>
+                <Button url="?days=30" pressed={data.period === 30}>
+                  Last 30 days
+                </Button>
+              </ButtonGroup>
+            </nav>
+            <InlineGrid columns={{ xs: 1, sm: 2, md: 4 }} gap="400">
+              {figures.map((figure) => (
+                <Card key={figure.id}>
+                  <BlockStack gap="100">
+                    <Text as="h2" variant="headingSm">
+                      {figure.label}
+                    </Text>
+                    <Text as="p" variant="headingLg">
+                      <span id={`insight-${figure.id}`}>{figure.value}</span>
+                    </Text>
+                  </BlockStack>
+                </Card>
+              ))}
+            </InlineGrid>
+            <DayChart
+              title="Conversations and messages"
+              days={data.days}
+              series={charts.activity}
+            />
+            <DayChart title="Handoff rate" days={data.days} series={charts.handoffs} percent />
+            <DayChart title="Feedback" days={data.days} series={charts.feedback} />
+            <Card>
+              <BlockStack gap="200">
+                <Text as="h2" variant="headingMd">
+                  What shoppers ask most
+                </Text>
+                {data.topQuestions.length === 0 ? (
+                  <Text as="p">No questions in this period yet.</Text>
+                ) : (
+                  <ol aria-label="Most asked questions">
+                    {data.topQuestions.map((q) => (
+                      <li key={q.question}>
+                        {q.question} ({q.count})
+                      </li>
+                    ))}
+                  </ol>
+                )}
+                <Text as="p" tone="subdued">
+                  From the chat messages the search service reports; the same wording counts once
+                  per time asked, ignoring case and punctuation.
+                </Text>
+              </BlockStack>
+            </Card>
+          </BlockStack>
+        </Layout.Section>
+      </Layout>
+    </Page>
+  );
+}

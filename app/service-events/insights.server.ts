@@ -1,0 +1,139 @@
+/**
+ * Insights: what shoppers did in the chat per day (UTC) over the last 7 or 30 days, counted from
+ * the service's events, and the questions they ask most, as far as chat.message_sent carries the
+ * message. Test events are left out; only the named shop's events are read.
+ */
+import prisma from "../db.server";
+
+type InsightPeriod = 7 | 30;
+
+export function insightPeriodOf(value: string | null): InsightPeriod {
+  return value === "30" ? 30 : 7;
+}
+
+/** Shoppers' answers to an offer's buttons arrive as messages too; they are not questions. */
+const NOT_QUESTIONS = new Set(["send", "submit", "cancel", "ok", "yes", "no", "not now"]);
+const TOP_QUESTIONS = 10;
+/** The most recent messages looked at for the top questions (a bound on the page's work). */
+const QUESTION_SCAN_LIMIT = 5_000;
+const DAY_MS = 86_400_000;
+
+const COUNTED = [
+  "chat.conversation_started",
+  "chat.message_sent",
+  "handoff.requested",
+  "feedback.submitted",
+] as const;
+
+interface DailyInsights {
+  period: InsightPeriod;
+  /** YYYY-MM-DD, oldest first, one per day of the period (today included). */
+  days: string[];
+  conversations: number[];
+  messages: number[];
+  handoffs: number[];
+  /** Handoffs per conversation that day, 0–1; null on a day without conversations. */
+  handoffRate: (number | null)[];
+  positive: number[];
+  negative: number[];
+  totals: {
+    conversations: number;
+    messages: number;
+    handoffs: number;
+    handoffRate: number | null;
+    positive: number;
+    negative: number;
+  };
+  topQuestions: { question: string; count: number }[];
+}
+
+function toDate(value: unknown): Date {
+  return value instanceof Date ? value : new Date(value as string | number);
+}
+
+/** The way a question is compared: case, spacing and trailing punctuation do not matter. */
+function normalizeQuestion(message: string): string | null {
+  const text = message
+    .toLowerCase()
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/[\s?!.…]+$/u, "");
+  if (text.length < 2 || NOT_QUESTIONS.has(text) || text.length > 300) return null;
+  return text;
+}
+
+export async function dailyInsights(
+  shopDomain: string,
+  period: InsightPeriod,
+  now: Date = new Date(),
+): Promise<DailyInsights> {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  const from = new Date(today - (period - 1) * DAY_MS);
+  const days = Array.from({ length: period }, (_, i) =>
+    new Date(from.getTime() + i * DAY_MS).toISOString().slice(0, 10),
+  );
+  const index = new Map(days.map((day, i) => [day, i]));
+  const zeros = () => days.map(() => 0);
+  const series = {
+    conversations: zeros(),
+    messages: zeros(),
+    handoffs: zeros(),
+    positive: zeros(),
+    negative: zeros(),
+  };
+  const rows = await prisma.$queryRaw<{ eventType: string; occurredAt: unknown; data: string }[]>`
+    SELECT "eventType", "occurredAt",
+      CASE WHEN "eventType" = 'feedback.submitted' THEN "data" ELSE '' END AS "data"
+    FROM "ServiceEvent"
+    WHERE "shopDomain" = ${shopDomain} AND "test" = false AND "occurredAt" >= ${from}
+      AND "eventType" IN (${COUNTED[0]}, ${COUNTED[1]}, ${COUNTED[2]}, ${COUNTED[3]})`;
+  for (const row of rows) {
+    const i = index.get(toDate(row.occurredAt).toISOString().slice(0, 10));
+    if (i === undefined) continue;
+    if (row.eventType === "chat.conversation_started") series.conversations[i]! += 1;
+    else if (row.eventType === "chat.message_sent") series.messages[i]! += 1;
+    else if (row.eventType === "handoff.requested") series.handoffs[i]! += 1;
+    else {
+      const rating = (JSON.parse(row.data) as { rating?: unknown }).rating;
+      if (rating === "positive") series.positive[i]! += 1;
+      if (rating === "negative") series.negative[i]! += 1;
+    }
+  }
+  const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+  const totals = {
+    conversations: sum(series.conversations),
+    messages: sum(series.messages),
+    handoffs: sum(series.handoffs),
+    positive: sum(series.positive),
+    negative: sum(series.negative),
+  };
+  return {
+    period,
+    days,
+    ...series,
+    handoffRate: series.conversations.map((c, i) => (c > 0 ? series.handoffs[i]! / c : null)),
+    totals: {
+      ...totals,
+      handoffRate: totals.conversations > 0 ? totals.handoffs / totals.conversations : null,
+    },
+    topQuestions: await topQuestions(shopDomain, from),
+  };
+}
+
+async function topQuestions(shopDomain: string, from: Date) {
+  const messages = await prisma.$queryRaw<{ message: unknown }[]>`
+    SELECT json_extract("data", '$.message') AS "message" FROM "ServiceEvent"
+    WHERE "shopDomain" = ${shopDomain} AND "test" = false AND "occurredAt" >= ${from}
+      AND "eventType" = 'chat.message_sent'
+    ORDER BY "occurredAt" DESC LIMIT ${QUESTION_SCAN_LIMIT}`;
+  const counts = new Map<string, number>();
+  for (const { message } of messages) {
+    if (typeof message !== "string") continue;
+    const question = normalizeQuestion(message);
+    if (question) counts.set(question, (counts.get(question) ?? 0) + 1);
+  }
+  return [...counts]
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .slice(0, TOP_QUESTIONS)
+    .map(([question, count]) => ({ question, count }));
+}
