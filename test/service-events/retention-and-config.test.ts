@@ -89,6 +89,29 @@ describe("retention", () => {
   });
 });
 
+describe("times the service claims", () => {
+  it("stores an event dated far in the future as received now, so the Inbox never shows a future time", async () => {
+    const now = new Date("2026-11-22T12:00:00Z");
+    const body = JSON.stringify({
+      id: "evt_future",
+      event_type: "contact.submitted",
+      created_at: "2099-01-01T00:00:00Z",
+      data: { thread_id: "t_future", name: "Future", email: "f@x.io" },
+    });
+    const outcome = await receive({
+      publicId: PUBLIC_ID,
+      rawBody: body,
+      signature: signWebhookBody(SECRET, body),
+      receivedAt: now,
+    });
+    expect(outcome).toMatchObject({ status: 200, reason: "stored" });
+    const stored = await prisma.serviceEvent.findFirstOrThrow({ where: { eventId: "evt_future" } });
+    expect(stored.occurredAt).toEqual(now);
+    const entry = await prisma.inboxItem.findFirstOrThrow({ where: { threadId: "t_future" } });
+    expect(entry.lastAt).toEqual(now);
+  });
+});
+
 const base = {
   NODE_ENV: "production",
   SHOPIFY_API_KEY: "key",
