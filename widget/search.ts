@@ -16,24 +16,10 @@ import { h, uid } from "./dom";
 import { priceFormatter } from "./format";
 import { fill } from "./labels";
 import { safeUrl } from "./markdown";
+import { SEARCH_LABELS, SEARCH_PAUSE_MS, type SearchLabels } from "./search-labels";
 import css from "./styles/search.css?inline";
 
-/** English defaults; the block passes the shop's translations in `data-labels`. */
-export const SEARCH_LABELS = {
-  products: "Products",
-  pages: "Pages and articles",
-  all: "Search for “{q}”",
-  none: "No products match “{q}”.",
-  count: "{n} suggestions",
-  instock: "In stock",
-  onbackorder: "Available to order",
-  outofstock: "Sold out",
-};
-
-export type SearchLabels = typeof SEARCH_LABELS;
-
-/** The pause in typing after which the service is asked, and the shortest text worth asking. */
-export const SEARCH_PAUSE_MS = 180;
+/** The shortest text worth asking about. */
 const MIN_CHARS = 2;
 const MAX_PRODUCTS = 6;
 

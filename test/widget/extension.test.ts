@@ -13,7 +13,7 @@ import { DEFAULT_SETTINGS, searchMarkup, widgetMarkup } from "../../dev/storefro
 import { DEFAULT_LABELS } from "../../widget/labels";
 import { OFFER_LABELS } from "../../widget/offer";
 import { PRODUCT_LABELS } from "../../widget/products";
-import { SEARCH_LABELS } from "../../widget/search";
+import { SEARCH_LABELS } from "../../widget/search-labels";
 
 /** Every widget text in English: the chat's, the offer form's and the product cards'. */
 const ENGLISH = { ...DEFAULT_LABELS, ...OFFER_LABELS, ...PRODUCT_LABELS };
