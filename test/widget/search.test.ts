@@ -5,6 +5,7 @@
  */
 import type { Page, Request } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { SECRET_KEY, WORKSPACE_ID } from "./fixtures";
 import {
   audit,
   control,
@@ -210,6 +211,39 @@ describe("search as you type", () => {
       await page.context().close();
     });
   }
+
+  it("shows a hostile product as text and never follows a script URL", async () => {
+    const res = await fetch(`${stack.emulator.url}/products`, {
+      method: "POST",
+      headers: {
+        Authorization: `Bearer ${SECRET_KEY}`,
+        "Content-Type": "application/json",
+        "X-Workspace-ID": WORKSPACE_ID,
+      },
+      body: JSON.stringify({
+        id: "p-hostile",
+        name: '<img src=x onerror="window.__xss=1">Zebra mug',
+        url: "javascript:window.__xss=2",
+        image: "javascript:window.__xss=3",
+        stock_status: "<b>instock</b>",
+      }),
+    });
+    expect(res.ok).toBe(true);
+    const page = await openPage(stack);
+    const { input, list, options } = box(page);
+    await input.click();
+    await input.pressSequentially("zebra");
+    await list.waitFor();
+    const zebra = options.first();
+    expect(await zebra.textContent()).toBe('<img src=x onerror="window.__xss=1">Zebra mug');
+    expect(await list.locator("img").count()).toBe(0);
+    await input.press("ArrowDown");
+    await input.press("Enter");
+    // A script URL is no link: the option leads to the theme's search instead.
+    await page.waitForURL((url) => url.pathname === "/search");
+    expect(await page.evaluate(() => "__xss" in window)).toBe(false);
+    await page.context().close();
+  });
 
   it("fits a 375 px screen, shifts no layout and passes axe", async () => {
     const page = await openPage(stack, "", { viewport: { width: 375, height: 700 } });
