@@ -2,7 +2,7 @@ import { BlockStack, Card, DataTable, Text } from "@shopify/polaris";
 import { useEffect, useRef } from "react";
 import type uPlot from "uplot";
 
-export interface DaySeries {
+interface DaySeries {
   label: string;
   values: (number | null)[];
   color: string;

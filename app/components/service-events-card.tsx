@@ -1,7 +1,7 @@
 import { useFetcher } from "@remix-run/react";
 import { Banner, BlockStack, Button, Card, Text } from "@shopify/polaris";
 
-export interface ServiceEventsStatus {
+interface ServiceEventsStatus {
   registered: boolean;
   lastError: string | null;
 }

@@ -6,8 +6,8 @@ import type { InboxItem } from "@prisma/client";
 import prisma from "../db.server";
 import { HANDOFF_STATES, type HandoffState } from "../service-events/inbox-fold";
 
-export const INBOX_FILTERS = ["open", "all", "handled", ...HANDOFF_STATES.slice(1)] as const;
-export type InboxFilter = (typeof INBOX_FILTERS)[number];
+const INBOX_FILTERS = ["open", "all", "handled", ...HANDOFF_STATES.slice(1)] as const;
+type InboxFilter = (typeof INBOX_FILTERS)[number];
 
 export function inboxFilterOf(value: string | null): InboxFilter {
   return (INBOX_FILTERS as readonly string[]).includes(value ?? "")
@@ -38,7 +38,7 @@ export function unreadInboxCount(shopDomain: string): Promise<number> {
 }
 
 /** Marks one of the shop's entries handled (or open again); false when the shop has no such entry. */
-export async function setInboxHandled(
+async function setInboxHandled(
   shopDomain: string,
   threadId: string,
   handled: boolean,
@@ -51,12 +51,12 @@ export async function setInboxHandled(
 }
 
 /** When an entry happened, as the Inbox shows it (UTC, the same on server and browser). */
-export function formatWhen(date: Date): string {
+function formatWhen(date: Date): string {
   return `${date.toISOString().slice(0, 16).replace("T", " ")} UTC`;
 }
 
 /** A reply by email: the shopper's address and a subject naming the conversation. */
-export function replyUrlOf(entry: Pick<InboxItem, "email" | "message">): string | null {
+function replyUrlOf(entry: Pick<InboxItem, "email" | "message">): string | null {
   if (!entry.email) return null;
   const subject = entry.message ? `Re: ${entry.message.slice(0, 80)}` : "Your question";
   return `mailto:${encodeURIComponent(entry.email).replace("%40", "@")}?subject=${encodeURIComponent(subject)}`;
@@ -95,5 +95,3 @@ export async function updateInboxEntry(
   if (intent !== "handled" && intent !== "reopen") return { ok: false };
   return { ok: await setInboxHandled(shopDomain, threadId, intent === "handled") };
 }
-
-export type { InboxItem };

@@ -5,7 +5,7 @@
  */
 import prisma from "../db.server";
 
-export interface CustomerKeys {
+interface CustomerKeys {
   email?: string | null;
   phone?: string | null;
 }
@@ -33,7 +33,7 @@ async function matchingThreads(shopDomain: string, keys: CustomerKeys): Promise<
     .map((item) => item.threadId);
 }
 
-export interface CustomerDataReport {
+interface CustomerDataReport {
   inboxEntries: Array<{
     threadId: string;
     name: string | null;

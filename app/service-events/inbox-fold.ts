@@ -21,14 +21,14 @@ const STATE_OF: Record<string, HandoffState> = {
   "handoff.resolved": "resolved",
 };
 
-export interface ThreadEvent {
+interface ThreadEvent {
   eventId: string;
   eventType: string;
   occurredAt: Date;
   data: Record<string, unknown>;
 }
 
-export interface InboxEntry {
+interface InboxEntry {
   name: string | null;
   email: string | null;
   phone: string | null;

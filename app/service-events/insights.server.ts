@@ -5,8 +5,7 @@
  */
 import prisma from "../db.server";
 
-export const INSIGHT_PERIODS = [7, 30] as const;
-export type InsightPeriod = (typeof INSIGHT_PERIODS)[number];
+type InsightPeriod = 7 | 30;
 
 export function insightPeriodOf(value: string | null): InsightPeriod {
   return value === "30" ? 30 : 7;
@@ -26,7 +25,7 @@ const COUNTED = [
   "feedback.submitted",
 ] as const;
 
-export interface DailyInsights {
+interface DailyInsights {
   period: InsightPeriod;
   /** YYYY-MM-DD, oldest first, one per day of the period (today included). */
   days: string[];
@@ -53,7 +52,7 @@ function toDate(value: unknown): Date {
 }
 
 /** The way a question is compared: case, spacing and trailing punctuation do not matter. */
-export function normalizeQuestion(message: string): string | null {
+function normalizeQuestion(message: string): string | null {
   const text = message
     .toLowerCase()
     .replace(/\s+/g, " ")

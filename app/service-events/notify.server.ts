@@ -16,32 +16,19 @@ function transporterFor(settings: MailSettings): Transporter {
   return transport.transporter;
 }
 
-const pending = new Set<Promise<unknown>>();
-
 /** Fire and forget: the route does not wait; failures are logged without the SMTP settings. */
 export function notifyInboxEntry(shopDomain: string, threadId: string): void {
-  const sending = sendInboxNotification(shopDomain, threadId)
-    .catch((error: unknown) => {
-      console.warn(
-        `[inbox] ${shopDomain}: the notification email could not be sent: ${
-          error instanceof Error ? error.message : String(error)
-        }`,
-      );
-    })
-    .finally(() => pending.delete(sending));
-  pending.add(sending);
-}
-
-/** Resolves when the notifications started so far have been sent or have failed (tests, shutdown). */
-export async function notificationsSettled(): Promise<void> {
-  while (pending.size > 0) await Promise.all([...pending]);
+  sendInboxNotification(shopDomain, threadId).catch((error: unknown) => {
+    console.warn(
+      `[inbox] ${shopDomain}: the notification email could not be sent: ${
+        error instanceof Error ? error.message : String(error)
+      }`,
+    );
+  });
 }
 
 /** Sends the notification of one Inbox entry; false when mail is off or there is no recipient. */
-export async function sendInboxNotification(
-  shopDomain: string,
-  threadId: string,
-): Promise<boolean> {
+async function sendInboxNotification(shopDomain: string, threadId: string): Promise<boolean> {
   const env = config();
   if (!env.mail) return false;
   const [shop, entry] = await Promise.all([

@@ -16,19 +16,19 @@ import { foldThread, INBOX_EVENT_TYPES } from "./inbox-fold";
 import { TEST_MARKER_FIELD } from "./test-event.server";
 
 /** The opaque id in the receiving URL: base64url, as made by newPublicId(). */
-export const PUBLIC_ID_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
+const PUBLIC_ID_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
 
 /** An event claiming a time this far ahead of ours is stored as received now. */
 const FUTURE_TOLERANCE_MS = 5 * 60_000;
 
-export interface ServiceEventDelivery {
+interface ServiceEventDelivery {
   publicId: string;
   rawBody: string;
   signature: string | null;
   receivedAt?: Date;
 }
 
-export type ReceiveOutcome =
+type ReceiveOutcome =
   | { status: 401; reason: "unknown-shop" | "bad-signature" }
   | { status: 400; reason: "malformed"; message: string }
   | {

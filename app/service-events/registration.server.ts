@@ -18,7 +18,7 @@ import { serviceClientFor } from "../sync/shop-service.server";
 export const SERVICE_WEBHOOK_NAME = "Catalog Chat inbox and insights";
 
 /** What the Inbox and Insights read; content events (product.*, post.*) are not needed. */
-export const SUBSCRIBED_EVENTS: readonly WebhookEventType[] = [
+const SUBSCRIBED_EVENTS: readonly WebhookEventType[] = [
   "chat.conversation_started",
   "chat.message_sent",
   "contact.submitted",
@@ -28,12 +28,12 @@ export const SUBSCRIBED_EVENTS: readonly WebhookEventType[] = [
   "handoff.resolved",
 ];
 
-export const RECEIVING_PATH = "/service-events";
+const RECEIVING_PATH = "/service-events";
 
 /** How long uninstall and shop/redact wait for the service to delete the webhook. */
 const REMOVAL_TIMEOUT_MS = 1_500;
 
-export function receivingUrl(appUrl: string, publicId: string): string {
+function receivingUrl(appUrl: string, publicId: string): string {
   return `${appUrl}${RECEIVING_PATH}/${publicId}`;
 }
 
@@ -41,7 +41,7 @@ function eventsKey(events: readonly string[]): string {
   return [...events].sort().join(",");
 }
 
-export type RegistrationResult =
+type RegistrationResult =
   | { state: "registered"; webhookId: string; url: string; changed: boolean }
   | { state: "not-connected" }
   | { state: "failed"; message: string };

@@ -3,7 +3,7 @@ import prisma from "../db.server";
 
 const DAY_MS = 86_400_000;
 /** How often the app server prunes. */
-export const PRUNE_EVERY_MS = 60 * 60_000;
+const PRUNE_EVERY_MS = 60 * 60_000;
 
 /**
  * Deletes Inbox entries last active before the retention period (SERVICE_EVENTS_RETENTION_DAYS,

@@ -16,7 +16,7 @@ const TEST_THREAD_PREFIX = "catalog-chat-test-";
 /** A real service may deliver after answering: the app looks for the event this long. */
 const ARRIVAL_WAIT_MS = 5_000;
 
-export type TestEventResult = { ok: true; message: string } | { ok: false; message: string };
+type TestEventResult = { ok: true; message: string } | { ok: false; message: string };
 
 export async function sendTestEvent(
   shopDomain: string,

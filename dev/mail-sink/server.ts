@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
 
-export interface CaughtMail {
+interface CaughtMail {
   from: string;
   to: string;
   replyTo: string;
