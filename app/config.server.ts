@@ -154,6 +154,11 @@ export function readConfig(
     "the base URL of the search and chat service (for local work, the emulator: http://127.0.0.1:4010)",
     nodeEnv === "production" ? undefined : "http://127.0.0.1:4010",
   );
+  if (nodeEnv === "production" && indexApiUrl.startsWith("http:") && !isLoopback(indexApiUrl)) {
+    problems.push(
+      `INDEX_API_URL must use https in production (the shops' secret keys travel with every request), got "${indexApiUrl}"; plain http is allowed to loopback only`,
+    );
+  }
 
   const demo = readDemoShop(env, nodeEnv, problems);
   const { background, live } = readBackgroundSettings(env, problems);
@@ -297,6 +302,26 @@ function readDemoShop(
 // production must bring its own.
 const DEVELOPMENT_ENCRYPTION_KEY = Buffer.alloc(32, "catalog-chat-development-key");
 
+function isLoopback(value: string): boolean {
+  const host = new URL(value).hostname;
+  return host === "localhost" || host === "[::1]" || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/**
+ * Why a 32-byte key cannot be a production secret, or null. Random bytes have ~30 distinct values
+ * and are rarely all printable: fewer than 16 distinct bytes (all zeros, a repeated pattern) or
+ * nothing but printable ASCII (a passphrase or placeholder typed in) has odds below 1e-13 for
+ * `openssl rand`, so refusing them refuses no real key.
+ */
+export function weakKeyReason(key: Buffer): string | null {
+  if (key.equals(DEVELOPMENT_ENCRYPTION_KEY)) return "it is the public development key";
+  if (new Set(key).size < 16) return "it repeats a few byte values (not random)";
+  if (key.every((byte) => byte >= 0x20 && byte < 0x7f)) {
+    return "it is printable text (a placeholder or passphrase), not random bytes";
+  }
+  return null;
+}
+
 function readEncryptionKey(
   raw: string | undefined,
   nodeEnv: AppEnvironment["nodeEnv"],
@@ -318,6 +343,13 @@ function readEncryptionKey(
     problems.push(
       "ENCRYPTION_KEY must be 32 bytes as base64 (44 characters) or hex (64 characters): `openssl rand -base64 32`",
     );
+  } else if (nodeEnv === "production") {
+    const weak = weakKeyReason(key);
+    if (weak) {
+      problems.push(
+        `ENCRYPTION_KEY is not a usable secret: ${weak}; use \`openssl rand -base64 32\``,
+      );
+    }
   }
   return key;
 }
@@ -328,4 +360,18 @@ let cached: AppEnvironment | undefined;
 export function config(): AppEnvironment {
   cached ??= readConfig();
   return cached;
+}
+
+/**
+ * For entry points (the app server's build, `npm run worker`): a bad configuration prints its one
+ * message, without a stack trace, and ends the process with exit code 2.
+ */
+export function configOrExit(): AppEnvironment {
+  try {
+    return config();
+  } catch (error) {
+    if (!(error instanceof ConfigurationError)) throw error;
+    console.error(error.message);
+    process.exit(2);
+  }
 }

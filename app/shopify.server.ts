@@ -1,7 +1,7 @@
 import "@shopify/shopify-app-remix/adapters/node";
 import { ApiVersion, AppDistribution, shopifyApp } from "@shopify/shopify-app-remix/server";
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
-import { config } from "./config.server";
+import { configOrExit } from "./config.server";
 import prisma from "./db.server";
 import type { AdminGraphql } from "./catalog/admin-graphql";
 import { readShopInfo } from "./catalog/shop-info";
@@ -9,7 +9,8 @@ import { recordInstalledShop } from "./models/shops.server";
 
 export const API_VERSION = ApiVersion.October26;
 
-const env = config();
+// Loaded when the server starts: a bad configuration stops it with one message and exit code 2.
+const env = configOrExit();
 
 const shopify = shopifyApp({
   apiKey: env.shopifyApiKey,
@@ -49,10 +50,7 @@ export async function recordShopAfterAuth(
 }
 
 export default shopify;
-export const apiVersion = API_VERSION;
 export const addDocumentResponseHeaders = shopify.addDocumentResponseHeaders;
 export const authenticate = shopify.authenticate;
 export const unauthenticated = shopify.unauthenticated;
 export const login = shopify.login;
-export const registerWebhooks = shopify.registerWebhooks;
-export const sessionStorage = shopify.sessionStorage;

@@ -54,6 +54,13 @@ export const HONOUR_RETRY_AFTER_HEADER = true;
 /** Our own choice when a 429 carries neither: wait out a whole minute window. */
 export const DEFAULT_RETRY_AFTER_MS = 60_000;
 
+/**
+ * Our own choice: the longest wait honoured, from a 429 or a `resetTime`. The service's longest
+ * window is an hour (spec §2); a longer or malformed value (years, 1e300) is taken as this, then
+ * the service is asked again.
+ */
+export const MAX_RETRY_AFTER_MS = 24 * 60 * 60 * 1_000;
+
 /** `usage.rateLimit.resetTime` is epoch milliseconds (spec §2, stated; kept here for the unit). */
 export const RATE_LIMIT_RESET_TIME_UNIT_MS = 1;
 

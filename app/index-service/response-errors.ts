@@ -1,6 +1,7 @@
 /** Turns a failed HTTP answer into the typed error for its status (spec §7, service-gaps). */
 import {
   DEFAULT_RETRY_AFTER_MS,
+  MAX_RETRY_AFTER_MS,
   FORBIDDEN_CODES,
   HONOUR_RETRY_AFTER_HEADER,
   RETRY_AFTER_UNIT_MS,
@@ -53,7 +54,10 @@ export function parseRetryAfterHeader(value: string | null, now: number): number
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** The wait after a 429: the larger of body `retryAfter` (seconds) and the Retry-After header. */
+/**
+ * The wait after a 429: the larger of body `retryAfter` (seconds) and the Retry-After header, at
+ * most MAX_RETRY_AFTER_MS.
+ */
 export function retryAfterMsOf(body: unknown, headers: Headers, now: number): number {
   const candidates: number[] = [];
   if (isObject(body) && typeof body.retryAfter === "number" && Number.isFinite(body.retryAfter)) {
@@ -63,7 +67,8 @@ export function retryAfterMsOf(body: unknown, headers: Headers, now: number): nu
     const fromHeader = parseRetryAfterHeader(headers.get("retry-after"), now);
     if (fromHeader !== undefined) candidates.push(fromHeader);
   }
-  return candidates.length > 0 ? Math.max(...candidates) : DEFAULT_RETRY_AFTER_MS;
+  const wait = candidates.length > 0 ? Math.max(...candidates) : DEFAULT_RETRY_AFTER_MS;
+  return Math.min(wait, MAX_RETRY_AFTER_MS);
 }
 
 export function errorFromResponse(response: FailedResponse): IndexServiceError {

@@ -1,7 +1,9 @@
 import PQueue from "p-queue";
+import { MAX_RETRY_AFTER_MS } from "../index-service/assumptions";
 import { IndexServiceError, RateLimitedError } from "../index-service/errors";
 import type { RateLimits } from "../index-service/tiers";
 import type { Usage } from "../index-service/types";
+import { sleep as defaultSleep } from "./sleep";
 
 export interface PacerOptions {
   limits: RateLimits;
@@ -31,8 +33,6 @@ export interface PacerStats {
   rateLimited: number;
   serverRetries: number;
 }
-
-const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * Paces one shop's requests to the service: never more than the tier's per-minute and per-hour
@@ -119,8 +119,11 @@ export class Pacer {
     await this.perMinute.onIdle();
   }
 
+  /** A deadline past MAX_RETRY_AFTER_MS from now, or not a number, holds for that long only. */
   private holdUntil(epochMs: number): void {
-    this.notBefore = Math.max(this.notBefore, epochMs);
+    const latest = this.now() + MAX_RETRY_AFTER_MS;
+    const until = Number.isFinite(epochMs) ? Math.min(epochMs, latest) : latest;
+    this.notBefore = Math.max(this.notBefore, until);
   }
 
   private async sendNow<T>(request: () => Promise<T>): Promise<T> {

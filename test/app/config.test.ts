@@ -7,7 +7,8 @@ const valid = {
   SHOPIFY_API_SECRET: "secret",
   SHOPIFY_APP_URL: "https://app.example.com",
   INDEX_API_URL: "https://api.service.example",
-  ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
+  // `openssl rand -base64 32`
+  ENCRYPTION_KEY: "q0Vn4xV2mO7XWc8r1sJ3yZk9T5bQ+fHh6pLuA2dEiGw=",
 };
 
 describe("configuration", () => {
@@ -53,6 +54,61 @@ describe("configuration", () => {
     const config = readConfig({ ...rest, NODE_ENV: "development" });
     expect(config.indexApiUrl).toBe("http://127.0.0.1:4010");
     expect(config.encryptionKey).toHaveLength(32);
+  });
+});
+
+describe("production refuses what would expose the shops' secret keys", () => {
+  const problemsOf = (env: Record<string, string>): string[] => {
+    try {
+      readConfig(env);
+      return [];
+    } catch (error) {
+      return (error as ConfigurationError).problems;
+    }
+  };
+
+  it.each(["http://10.0.0.5", "http://api.service.example", "http://192.168.1.2:4010/v1"])(
+    "plain http to %s",
+    (url) => {
+      expect(problemsOf({ ...valid, INDEX_API_URL: url })).toEqual([
+        expect.stringMatching(/INDEX_API_URL must use https in production/),
+      ]);
+    },
+  );
+
+  it.each(["http://127.0.0.1:4010", "http://localhost:4010", "http://[::1]:4010"])(
+    "but allows plain http to loopback (%s)",
+    (url) => {
+      expect(problemsOf({ ...valid, INDEX_API_URL: url })).toEqual([]);
+    },
+  );
+
+  it.each([
+    ["all zeros", Buffer.alloc(32).toString("base64")],
+    ["all zeros in hex", "0".repeat(64)],
+    ["a repeated byte", Buffer.alloc(32, 7).toString("base64")],
+    ["a repeated pattern", Buffer.from("0123456789abcdef0123456789abcdef").toString("hex")],
+    ["a placeholder", Buffer.from("change-me-to-a-real-key-32-bytes").toString("base64")],
+    ["the development key", Buffer.alloc(32, "catalog-chat-development-key").toString("base64")],
+  ])("a weak key: %s", (_what, key) => {
+    expect(problemsOf({ ...valid, ENCRYPTION_KEY: key })).toEqual([
+      expect.stringMatching(/ENCRYPTION_KEY is not a usable secret: .*openssl rand/),
+    ]);
+  });
+
+  it("every problem in one message", () => {
+    const problems = problemsOf({
+      ...valid,
+      INDEX_API_URL: "http://10.0.0.5",
+      ENCRYPTION_KEY: "0".repeat(64),
+      SHOPIFY_APP_URL: "http://app.example.com",
+    });
+    expect(problems).toHaveLength(3);
+  });
+
+  it("outside production the development defaults still work", () => {
+    const env = { ...valid, NODE_ENV: "development", INDEX_API_URL: "http://10.0.0.5" };
+    expect(problemsOf({ ...env, ENCRYPTION_KEY: "0".repeat(64) })).toEqual([]);
   });
 });
 

@@ -1,6 +1,7 @@
 import type { PendingChange, Shop } from "@prisma/client";
 import type { AdminGraphql } from "../../catalog";
 import prisma from "../../db.server";
+import { describeWait } from "../describe-wait";
 import { BULK_MAX_ITEMS } from "../../index-service/assumptions";
 import type { IndexServiceClient } from "../../index-service/client";
 import { IndexServiceError } from "../../index-service/errors";
@@ -80,10 +81,10 @@ export class LiveSendInterrupted extends Error {
 }
 
 function describeRetry(event: RetryEvent): string {
-  const seconds = Math.ceil(event.waitMs / 1000);
+  const when = describeWait(event.waitMs);
   return event.reason === "rate-limited"
-    ? `The search service asked to wait (rate limit); sending again in ${seconds} s.`
-    : `The search service failed (${event.error.code}: ${event.error.message}); retry ${event.attempt} in ${seconds} s.`;
+    ? `The search service asked to wait (rate limit); sending again ${when}.`
+    : `The search service failed (${event.error.code}: ${event.error.message}); retry ${event.attempt} ${when}.`;
 }
 
 function messageOf(error: unknown): string {
