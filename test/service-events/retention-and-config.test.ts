@@ -1,4 +1,5 @@
 /** Keeping service events for the configured period, and the configuration that sets it and mail. */
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PrismaClient } from "@prisma/client";
 import { ConfigurationError, readConfig } from "../../app/config.server";
@@ -118,7 +119,7 @@ const base = {
   SHOPIFY_API_SECRET: "secret",
   SHOPIFY_APP_URL: "https://app.example.com",
   INDEX_API_URL: "https://api.service.example",
-  ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
+  ENCRYPTION_KEY: randomBytes(32).toString("base64"),
 };
 
 function problemsOf(env: Record<string, string>): string[] {
