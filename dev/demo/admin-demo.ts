@@ -122,6 +122,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       emulatorUrl: emulator.url,
       publishableKey: DEMO_PUBLISHABLE_KEY,
       workspaceId,
+      savedConfig: () => savedStorefrontConfig(shopify.state.metafields()),
     });
     const running = app;
     return {
@@ -223,4 +224,20 @@ function freePort(host: string): Promise<number> {
       server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
     });
   });
+}
+
+/** The chat configuration the app saved in the store (its app-data metafield), if any. */
+function savedStorefrontConfig(
+  metafields: { key: string; value: string }[],
+): { publishableKey: string; workspaceId: string } | undefined {
+  const saved = metafields.find((m) => m.key === "config");
+  if (!saved) return undefined;
+  try {
+    const { publishableKey, workspaceId } = JSON.parse(saved.value) as Record<string, unknown>;
+    return typeof publishableKey === "string" && typeof workspaceId === "string"
+      ? { publishableKey, workspaceId }
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }

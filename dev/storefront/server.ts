@@ -50,6 +50,11 @@ export interface StorefrontPreviewOptions {
   emulatorUrl: string;
   publishableKey: string;
   workspaceId: string;
+  /**
+   * The store's saved chat configuration, read at every page view as the theme's app embed reads
+   * the app's metafield; when it returns nothing, `publishableKey` and `workspaceId` are used.
+   */
+  savedConfig?: () => { publishableKey: string; workspaceId: string } | undefined;
   /** Block settings for every page (query parameters override them per request). */
   settings?: Partial<WidgetSettings>;
   /** The fake cart's variants (./fake-cart); without them any numeric variant id is accepted. */
@@ -116,6 +121,7 @@ export async function startStorefrontPreview(
     publishableKey: options.publishableKey,
     workspaceId: options.workspaceId,
   };
+  const current = () => ({ ...service, ...options.savedConfig?.() });
   const cart = new FakeCart(options.cart);
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://preview.invalid");
@@ -152,11 +158,11 @@ export async function startStorefrontPreview(
         cartCount: cart.count(req),
         cartTheme: url.searchParams.get("cartTheme") === "events" ? "events" : "sections",
       },
-      widget: url.searchParams.get("widget") === "0" ? "" : widgetMarkup(service, settings),
+      widget: url.searchParams.get("widget") === "0" ? "" : widgetMarkup(current(), settings),
       search:
         url.searchParams.get("search") === "0"
           ? ""
-          : searchMarkup(service, settings.locale, settings.currency),
+          : searchMarkup(current(), settings.locale, settings.currency),
     });
     res.writeHead(200, { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" });
     res.end(html);

@@ -8,6 +8,7 @@ import type { Browser, Page } from "playwright-core";
 import { startDemo, type RunningDemo } from "../../dev/demo/admin-demo";
 import { artifactsDir, launchChromium } from "../support/chromium";
 import { indexedIds } from "../support/emulator";
+import { ask, openChat, ui } from "../widget/harness";
 
 // Each flow waits for real syncs on a shared, loaded machine; none depends on timing.
 vi.setConfig({ testTimeout: 240_000 });
@@ -167,6 +168,21 @@ describe("another account's keys, or another workspace, move the index", () => {
     await page.getByText("Connected on the personal plan.").waitFor();
     await page.getByText(`Products: ${before.products.length} of 200`).waitFor();
     await shot(page, "dashboard-after-account-move");
+
+    // The shopper's chat follows the keys: the storefront's chat asks the new account, whose
+    // workspace now holds the catalogue (the old one is empty), and shows its products.
+    const shopper = await browser.newPage();
+    await shopper.goto(demo.storefrontUrl);
+    expect(await ui(shopper).host.getAttribute("data-publishable-key")).toBe(
+      "svc_pk_test_personal",
+    );
+    const product = demo.emulator.state.workspace("personal", demo.workspaceId)!.products[0]!;
+    await openChat(shopper);
+    await ask(shopper, `Tell me about ${product.name}`);
+    await expect
+      .poll(() => ui(shopper).dialog.locator(".cards .card").count(), { timeout: 30_000 })
+      .toBeGreaterThan(0);
+    await shot(shopper, "storefront-after-account-move");
   });
 
   it("a workspace typed in Settings gets the catalogue, and the previous workspace is emptied", async () => {
