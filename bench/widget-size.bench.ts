@@ -12,13 +12,18 @@
  *   evaluation from a Chromium trace (EvaluateScript of chat-launcher.js);
  * - time from a `text_delta` line reaching the widget (enqueued into the response body) to it
  *   being in the DOM and painted: a MutationObserver on the widget's shadow root stamps the DOM
- *   update, and a message posted from it runs after the frame that paints it.
+ *   update, and a message posted from it runs after the frame that paints it;
+ * - the search box (blocks/search-box.liquid, as the preview's header holds it): bytes on page
+ *   load and on first use, and time from the last keystroke to its suggestions painted, against
+ *   the emulator (it includes the pause in typing the box waits for, SEARCH_PAUSE_MS).
  */
 import { parseArgs } from "node:util";
 import { brotliCompressSync } from "node:zlib";
 import type { Browser } from "playwright-core";
 import { startStack } from "../test/widget/harness";
-import { buildWidget, gzipSize } from "../widget/build";
+import { searchMarkup } from "../dev/storefront/page";
+import { buildWidget, gzipSize, type AssetName } from "../widget/build";
+import { SEARCH_PAUSE_MS } from "../widget/search-labels";
 
 const { values } = parseArgs({ options: { runs: { type: "string", default: "15" } } });
 const RUNS = Math.max(3, Number(values.runs) || 15);
@@ -31,7 +36,7 @@ const ms = (x: number) => `${x.toFixed(2)} ms`;
 
 async function sizes(): Promise<void> {
   const built = await buildWidget();
-  const row = (label: string, name: "chat-launcher.js" | "chat-widget.js" | "chat-offer.js") => {
+  const row = (label: string, name: AssetName) => {
     const bytes = built.get(name)!;
     console.log(
       `  ${label.padEnd(34)} ${name.padEnd(17)} ${String(gzipSize(bytes)).padStart(6)} B gzip` +
@@ -41,7 +46,16 @@ async function sizes(): Promise<void> {
   console.log("Bytes shipped");
   row("with every page (deferred)", "chat-launcher.js");
   row("on first open (or when idle)", "chat-widget.js");
+  row("on first open", "chat-widget.css");
   row("when the first offer arrives", "chat-offer.js");
+  row("first product card (cards, cart)", "chat-products.js");
+  row("search box: on first focus", "chat-search.js");
+  const loader = /<script>[\s\S]*?<\/script>/.exec(
+    searchMarkup({ apiUrl: "", publishableKey: "", workspaceId: "" }, "en", "EUR"),
+  )![0];
+  console.log(
+    `  ${"search box: on page load".padEnd(34)} no script file; an inline loader of ${Buffer.byteLength(loader)} B in the block's HTML`,
+  );
 }
 
 interface LoadSample {
@@ -169,6 +183,53 @@ async function deltaToPaint(browser: Browser, url: string): Promise<void> {
   );
 }
 
+/** Time from the last keystroke of a query to its suggestions painted, in the preview's header. */
+async function keystrokeToResults(browser: Browser, url: string): Promise<void> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${url}?widget=0`);
+  const input = page.getByLabel("Search", { exact: true });
+  await input.click();
+  await page.waitForFunction(() => document.querySelector("[data-catalog-search][data-enhanced]"));
+  const queries = ["café", "mug", "teapot", "espresso", "dish", "crème"];
+  const times: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    for (const query of queries) {
+      await input.fill("");
+      await page.evaluate(() => {
+        const w = window as unknown as { __typed: number; __done: Promise<number> };
+        const list = document.querySelector("[data-catalog-search] [role=listbox]")!;
+        const box = document.querySelector<HTMLInputElement>("[data-catalog-search] input")!;
+        box.addEventListener("input", () => (w.__typed = performance.now()), { capture: true });
+        w.__done = new Promise((resolve) => {
+          const observer = new MutationObserver(() => {
+            const q = box.value.trim();
+            if (!list.textContent?.includes(`“${q}”`) || list.hasAttribute("hidden")) return;
+            observer.disconnect();
+            requestAnimationFrame(() => {
+              const channel = new MessageChannel();
+              channel.port1.onmessage = () => resolve(performance.now() - w.__typed);
+              channel.port2.postMessage(0);
+            });
+          });
+          observer.observe(list, { childList: true, subtree: true, attributes: true });
+        });
+      });
+      await input.pressSequentially(query);
+      times.push(
+        await page.evaluate(() => (window as unknown as { __done: Promise<number> }).__done),
+      );
+    }
+  }
+  await context.close();
+  console.log(
+    `Search box: last keystroke → suggestions painted (${times.length} queries against the emulator)`,
+  );
+  console.log(
+    `  median ${ms(median(times))}   p95 ${ms(percentile(times, 0.95))}   max ${ms(Math.max(...times))}   (of which the pause in typing it waits for: ${SEARCH_PAUSE_MS} ms)`,
+  );
+}
+
 const { browser, preview, close } = await startStack();
 try {
   console.log(`Chromium ${browser.version()}, Node ${process.version}\n`);
@@ -177,6 +238,8 @@ try {
   await pageLoad(browser, preview.url);
   console.log();
   await deltaToPaint(browser, preview.url);
+  console.log();
+  await keystrokeToResults(browser, preview.url);
 } finally {
   await close();
 }

@@ -14,7 +14,10 @@ export type Failure =
 /** Used when a 429 names no wait at all. */
 const DEFAULT_RETRY_SECONDS = 30;
 
-function headers(cfg: WidgetConfig): Record<string, string> {
+/** The publishable key and the workspace: all the widget and the search box send. */
+export function serviceHeaders(
+  cfg: Pick<WidgetConfig, "publishableKey" | "workspaceId">,
+): Record<string, string> {
   const h: Record<string, string> = {
     Authorization: `Bearer ${cfg.publishableKey}`,
     "Content-Type": "application/json",
@@ -45,7 +48,7 @@ export async function postChat(
   try {
     res = await fetch(`${cfg.apiUrl}/chat`, {
       method: "POST",
-      headers: { ...headers(cfg), Accept: "application/x-ndjson" },
+      headers: { ...serviceHeaders(cfg), Accept: "application/x-ndjson" },
       body: JSON.stringify({
         message: turn.message,
         threadId,
@@ -72,7 +75,7 @@ export function postFeedback(
 ): Promise<boolean> {
   return fetch(`${cfg.apiUrl}/feedback`, {
     method: "POST",
-    headers: headers(cfg),
+    headers: serviceHeaders(cfg),
     body: JSON.stringify({ threadId, rating, messageIndex }),
     keepalive: true,
   }).then(

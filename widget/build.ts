@@ -6,6 +6,8 @@
  *   widget/offer-entry.ts → extensions/chat-widget/assets/chat-offer.js (when an offer arrives)
  *   widget/products-entry.ts → extensions/chat-widget/assets/chat-products.js (with the first
  *                          product card: cards and the cart)
+ *   widget/search-entry.ts → extensions/chat-widget/assets/chat-search.js (the search box's
+ *                          suggestions, when the shopper first reaches for the box)
  *
  *   npx tsx widget/build.ts          write the assets
  *   npx tsx widget/build.ts --check  exit 1 when the committed assets differ from a fresh build
@@ -25,6 +27,7 @@ export const ENTRIES = {
   "chat-widget.js": path.join(here, "chat.ts"),
   "chat-offer.js": path.join(here, "offer-entry.ts"),
   "chat-products.js": path.join(here, "products-entry.ts"),
+  "chat-search.js": path.join(here, "search-entry.ts"),
 } as const;
 
 /** Stylesheets shipped as their own assets (the chat's, linked into its shadow root on mount). */

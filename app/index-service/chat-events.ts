@@ -3,12 +3,7 @@
  * docs/reference/service-gaps.md) and the parser of one NDJSON line into one of them. Pure: no node:
  * imports, so the storefront widget can bundle it.
  */
-import {
-  CHUNK_METADATA_KEY,
-  PROGRESS_TEXT_KEYS,
-  PROMPT_OBJECT_TEXT_KEY,
-  UNKNOWN_CHAT_EVENTS,
-} from "./assumptions";
+import { CHUNK_METADATA_KEY, PROMPT_OBJECT_TEXT_KEY, UNKNOWN_CHAT_EVENTS } from "./assumptions";
 
 /** Who is speaking: the assistant, or a live agent after a handoff. */
 export interface ChunkMetadata {
@@ -115,8 +110,6 @@ export type ChatEvent =
   | { type: "incomplete"; data: { reason: "ended" | "failed"; error?: string } }
   /** Only with `unknownEvents: "pass"`: a chunk type this client does not know. */
   | (EventBase & { type: "unknown"; originalType: string; data: unknown });
-
-export type ChatEventType = ChatEvent["type"];
 
 export interface ParseOptions {
   unknownEvents?: "ignore" | "pass";
@@ -241,13 +234,4 @@ export function parseChatEventLine(
       if ((options.unknownEvents ?? UNKNOWN_CHAT_EVENTS) === "ignore") return undefined;
       return { ...base, type: "unknown", originalType: chunk.type, data };
   }
-}
-
-/** The text to show for a progress event, or undefined for a generic "working" indicator. */
-export function progressText(progress: Progress): string | undefined {
-  for (const key of PROGRESS_TEXT_KEYS) {
-    const value = progress[key];
-    if (typeof value === "string" && value.trim() !== "") return value;
-  }
-  return undefined;
 }

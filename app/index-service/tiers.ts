@@ -18,8 +18,6 @@ export interface MonthlyQuotas {
   recommendations: number;
 }
 
-export type QuotaFeature = keyof MonthlyQuotas;
-
 export const RATE_LIMITS: Readonly<Record<Tier, RateLimits>> = {
   personal: { perMinute: 100, perHour: 1_000 },
   starter: { perMinute: 150, perHour: 1_500 },
@@ -56,13 +54,6 @@ export const MONTHLY_QUOTAS: Readonly<Record<Tier, MonthlyQuotas>> = {
     searchQueries: 150_000,
     recommendations: 25_000,
   },
-};
-
-export const TIER_LABELS: Readonly<Record<Tier, string>> = {
-  personal: "Personal",
-  starter: "Starter",
-  professional: "Professional",
-  enterprise: "Enterprise",
 };
 
 export function isTier(value: unknown): value is Tier {

@@ -2,8 +2,6 @@ import type { Prisma, Shop } from "@prisma/client";
 import prisma from "../db.server";
 import { workspaceIdFromDomain } from "../index-service/workspace-id";
 
-export type ShopState = "active" | "paused" | "uninstalled";
-
 export interface InstalledShop {
   shopDomain: string;
   primaryDomain: string;

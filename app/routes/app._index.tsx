@@ -37,7 +37,7 @@ import { isPausingStop } from "../sync/stop-reasons";
 import { ShopNotConnectedError } from "../sync/shop-service.server";
 import { latestWorkspaceMove } from "../sync/live/domain-change.server";
 import { liveStatus } from "../sync/live/status.server";
-import { startShopSync } from "../sync/shop-sync.server";
+import { NothingChosenError, startShopSync } from "../sync/shop-sync.server";
 import { recentRuns, runCounts, RunInProgressError, unfinishedRun } from "../sync/sync-runs.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
@@ -107,6 +107,13 @@ export const action = async ({ request }: ActionFunctionArgs) => {
       return {
         message: "A sync is already in progress for this shop; its progress is shown below.",
         tone: "info" as const,
+      };
+    }
+    if (error instanceof NothingChosenError) {
+      return {
+        message:
+          "Nothing is chosen to sync: tick Products, Online store pages or Blog articles in Settings, then press Resync.",
+        tone: "warning" as const,
       };
     }
     if (error instanceof ShopNotConnectedError) {

@@ -13,7 +13,7 @@ import {
   Text,
   TextField,
 } from "@shopify/polaris";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { findShop, workspaceOf } from "../models/shops.server";
 import { authenticateAdmin } from "../shopify-admin.server";
 import { saveSettings } from "../sync/settings.server";
@@ -26,6 +26,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   const shop = await findShop(shopDomain);
   return {
     derivedWorkspaceId: shop?.workspaceId ?? null,
+    primaryDomain: shop?.primaryDomain ?? null,
     workspaceOverride: shop?.workspaceOverride ?? "",
     workspaceId: shop ? workspaceOf(shop) : null,
     secretKeyLast4: shop?.secretKeyLast4 ?? null,
@@ -70,6 +71,11 @@ export default function Settings() {
     setChoices((c) => ({ ...c, [key]: checked }));
   const problems = result && !result.ok ? result.problems : [];
   const problemOf = (field: string) => problems.find((p) => p.field === field);
+  // After a refused save, the first field to fix gets the focus (keyboard and screen readers).
+  const firstProblem = problems[0]?.field;
+  useEffect(() => {
+    if (firstProblem) document.getElementById(firstProblem)?.focus();
+  }, [result, firstProblem]);
   const errorOf = (field: string) => {
     const problem = problemOf(field);
     if (!problem) return undefined;
@@ -119,6 +125,7 @@ export default function Settings() {
                   </Text>
                   <TextField
                     label="Secret key"
+                    id="secretKey"
                     name="secretKey"
                     type="password"
                     autoComplete="off"
@@ -134,12 +141,13 @@ export default function Settings() {
                   />
                   <TextField
                     label="Publishable key"
+                    id="publishableKey"
                     name="publishableKey"
                     autoComplete="off"
                     value={publishableKey}
                     onChange={setPublishableKey}
                     placeholder="svc_pk_…"
-                    helpText="Read-only; the storefront chat uses it."
+                    helpText="The storefront chat uses this key in shoppers' browsers. It can only search and chat, so it is safe to show."
                     error={errorOf("publishableKey")}
                   />
                 </FormLayout>
@@ -151,12 +159,13 @@ export default function Settings() {
                   </Text>
                   <Text as="p">
                     Workspace id in use: <b>{data.workspaceId ?? "not set yet"}</b>
-                    {data.derivedWorkspaceId
-                      ? ` (from your storefront domain: ${data.derivedWorkspaceId})`
+                    {data.derivedWorkspaceId && data.primaryDomain
+                      ? ` (made from your storefront domain, ${data.primaryDomain})`
                       : ""}
                   </Text>
                   <TextField
                     label="Use another workspace id"
+                    id="workspaceOverride"
                     name="workspaceOverride"
                     autoComplete="off"
                     value={workspaceOverride}

@@ -58,10 +58,6 @@ export async function unseenItemIds(
   return rows.map((row) => row.itemId);
 }
 
-export async function countIndexed(scope: LedgerScope, kind: ContentKind): Promise<number> {
-  return prisma.indexedItem.count({ where: { ...scope, kind } });
-}
-
 export interface DeliveredItem {
   itemId: string;
   contentHash: string;

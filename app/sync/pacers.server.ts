@@ -58,8 +58,3 @@ export class PacerRegistry {
 
 /** The process's registry: what the app server, the worker and the CLI use. */
 export const pacers = new PacerRegistry();
-
-/** The one pacer of the shop in this process. */
-export function pacerFor(shopDomain: string, tier: Tier): Pacer {
-  return pacers.pacerFor(shopDomain, tier);
-}

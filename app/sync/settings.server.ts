@@ -13,7 +13,7 @@ import {
 import { ensureServiceWebhook } from "../service-events/registration.server";
 import { checkServiceKeys, type KeyProblem } from "./service-keys";
 import { forgetReportedQuota } from "./quota-usage.server";
-import { startShopSync } from "./shop-sync.server";
+import { NothingChosenError, startShopSync } from "./shop-sync.server";
 import { RunInProgressError } from "./sync-runs.server";
 
 export interface SettingsForm extends SyncChoices {
@@ -136,19 +136,22 @@ export async function saveSettings(
   });
   await resumeShop(shopDomain);
   let waitsForRun = false;
+  let started = false;
   if (firstConnection || moved) {
     try {
       await startShopSync(shopDomain, firstConnection ? "install" : "move");
+      started = true;
     } catch (error) {
-      if (!(error instanceof RunInProgressError)) throw error;
-      waitsForRun = true;
+      // Nothing chosen: the sync starts with the first Resync after something is ticked.
+      if (error instanceof RunInProgressError) waitsForRun = true;
+      else if (!(error instanceof NothingChosenError)) throw error;
     }
   }
   const events = await ensureServiceWebhook(shopDomain);
   return {
     ok: true,
-    firstSyncStarted: firstConnection && !waitsForRun,
-    moveStarted: moved && !waitsForRun,
+    firstSyncStarted: firstConnection && started,
+    moveStarted: moved && started,
     waitsForRun,
     tier: check.tier,
     eventsProblem: events.state === "failed" ? events.message : null,

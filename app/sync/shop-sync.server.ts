@@ -47,6 +47,14 @@ export const DEFAULT_EXPORT_TIMING: ExportTiming = {
 
 const running = new Set<string>();
 
+/** Settings has products, pages and articles all unticked: a sync would have nothing to do. */
+export class NothingChosenError extends Error {
+  constructor(shopDomain: string) {
+    super(`${shopDomain} chose nothing to sync in Settings.`);
+    this.name = "NothingChosenError";
+  }
+}
+
 /** The types the shop chose to sync (Settings). */
 function chosenTypes(shop: {
   syncProducts: boolean;
@@ -75,12 +83,14 @@ export async function startShopSync(
   const workspaceId = shop?.workspaceOverride ?? shop?.workspaceId;
   if (!shop || !shop.secretKeyCiphertext || !workspaceId)
     throw new ShopNotConnectedError(shopDomain);
+  const types = chosenTypes(shop);
+  if (types.length === 0) throw new NothingChosenError(shopDomain);
   const run = await startRun({
     shopDomain,
     workspaceId,
     trigger,
     sources: [],
-    exportedTypes: chosenTypes(shop),
+    exportedTypes: types,
     phase: "request",
   });
   void carryUnderLease(run, timing, leases);

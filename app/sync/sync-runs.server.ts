@@ -12,7 +12,6 @@ export type SyncTrigger =
   | "move";
 /** request: waiting for Shopify's export; then reading it, planning, sending, cleaning up. */
 export type SyncPhase = "request" | "export" | "plan" | "send" | "clean" | "done";
-export type SyncItemStatus = "pending" | "sent" | "failed" | "over_quota";
 
 export class RunInProgressError extends Error {
   constructor(readonly run: SyncRun) {

@@ -5,7 +5,7 @@
  * the app's own Settings code, which starts the first full sync.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -28,6 +28,8 @@ export interface DemoOptions {
   emulatorPort?: number;
   shopifyPort?: number;
   storefrontPort?: number;
+  mailPort?: number;
+  smtpPort?: number;
   products?: number;
   databaseUrl?: string;
   /**
@@ -43,6 +45,10 @@ export interface RunningDemo {
   emulatorUrl: string;
   storefrontUrl: string;
   shopifyUrl: string;
+  /** The fake Shopify Admin GraphQL endpoint the app talks to. */
+  shopifyGraphqlUrl: string;
+  /** The temporary folder of the demo's database (removed by close()). */
+  workDir: string;
   /** The page showing the mail the app sent (caught locally, never relayed). */
   mailUrl: string;
   mail: Awaited<ReturnType<typeof startMailSink>>;
@@ -68,7 +74,11 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
 
   ensureBuilt(log);
   const emulator = await startEmulator({ host, port: options.emulatorPort ?? 0 });
-  const mail = await startMailSink({ host });
+  const mail = await startMailSink({
+    host,
+    httpPort: options.mailPort ?? 0,
+    smtpPort: options.smtpPort ?? 0,
+  });
   const shopify = await startFakeShopify({
     host,
     port: options.shopifyPort ?? 0,
@@ -82,6 +92,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
   });
   const appPort = options.appPort ?? (await freePort(host));
   const work = mkdtempSync(join(tmpdir(), "catalog-chat-demo-"));
+  // The demo's database lives here; it goes when the demo stops (close, or a failed start).
+  const removeWork = () => rmSync(work, { recursive: true, force: true });
   Object.assign(process.env, {
     NODE_ENV: "development",
     SHOPIFY_API_KEY: "demo-api-key",
@@ -117,6 +129,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       emulatorUrl: emulator.url,
       storefrontUrl: storefront.url,
       shopifyUrl: shopify.url,
+      shopifyGraphqlUrl: shopify.graphqlUrl,
+      workDir: work,
       mailUrl: mail.url,
       mail,
       workspaceId,
@@ -129,6 +143,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
         await shopify.close();
         await emulator.close();
         await mail.close();
+        removeWork();
       },
     };
   } catch (error) {
@@ -136,6 +151,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     await shopify.close();
     await emulator.close();
     await mail.close();
+    removeWork();
     throw error;
   }
 }

@@ -4,13 +4,34 @@
  */
 import { startDemo } from "./admin-demo";
 
+/** A port from the environment, or the demo's default (each different, so none collide). */
+function portFromEnv(name: string, fallback: number): number {
+  const raw = process.env[name]?.trim();
+  if (!raw) return fallback;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    console.error(
+      `${name} must be a port number from 0 to 65535 (0 picks a free one), not "${raw}".`,
+    );
+    process.exit(2);
+  }
+  return port;
+}
+
 const demo = await startDemo({
-  appPort: Number(process.env.PORT ?? 3000),
-  emulatorPort: Number(process.env.EMULATOR_PORT ?? 4010),
+  appPort: portFromEnv("PORT", 3000),
+  emulatorPort: portFromEnv("EMULATOR_PORT", 4010),
+  shopifyPort: portFromEnv("FAKE_SHOPIFY_PORT", 4020),
+  smtpPort: portFromEnv("SMTP_PORT", 4025),
+  storefrontPort: portFromEnv("STOREFRONT_PORT", 4030),
+  mailPort: portFromEnv("MAIL_PORT", 4040),
   log: (line) => console.log(line),
 });
 console.log(`Admin: ${demo.adminUrl}`);
-console.log(`Service emulator: ${demo.emulatorUrl}`);
+console.log(
+  `Service emulator: ${demo.emulatorUrl} (inspection: ${demo.emulatorUrl}/__emulator/state)`,
+);
+console.log(`Fake Shopify Admin API: ${demo.shopifyGraphqlUrl}`);
 console.log(`Storefront preview: ${demo.storefrontUrl}`);
 console.log(`Mail the app sent (caught locally): ${demo.mailUrl}`);
 const result = await demo.firstSync;
@@ -28,4 +49,6 @@ if (process.argv.includes("--exit")) {
   process.exit(result.state === "succeeded" ? 0 : 1);
 }
 console.log("Press Ctrl-C to stop.");
-process.on("SIGINT", () => void demo.close().then(() => process.exit(0)));
+// Stopping removes the demo's temporary folder (its database) too.
+for (const signal of ["SIGINT", "SIGTERM"] as const)
+  process.on(signal, () => void demo.close().then(() => process.exit(0)));

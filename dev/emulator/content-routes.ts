@@ -22,6 +22,7 @@ import type { WebhookEvent } from "./webhooks";
 export const BULK_MAX_ITEMS = 100;
 const SEARCH_DEFAULT_LIMIT = 10;
 const SEARCH_MAX_LIMIT = 50;
+const SEARCH_POSTS_LIMIT = 3;
 
 interface KindSpec {
   kind: ContentKind;
@@ -293,16 +294,33 @@ export function search(context: ApiContext) {
     throw quotaExceeded("search queries", quota, resetDate);
   }
   account.consume("searchQueries", 1, now);
-  const products = context.core.store
-    .scope(account.name, context.workspaceId)
-    .flatMap((workspace) => [...workspace.products.values()]);
-  const ranked = rank(products, body.text, productFields, Number.POSITIVE_INFINITY);
+  const workspaces = context.core.store.scope(account.name, context.workspaceId);
+  const products = workspaces.flatMap((workspace) => [...workspace.products.values()]);
+  const ranked = rank(products, body.text, productFields, Number.POSITIVE_INFINITY, {
+    prefix: true,
+  });
+  // Pages and articles that match, beside the products (what a search box shows under them).
+  const posts = rank(
+    workspaces.flatMap((workspace) => [...workspace.posts.values()]),
+    body.text,
+    postFields,
+    SEARCH_POSTS_LIMIT,
+    { prefix: true },
+  );
   reply(
     context,
     {
       query: body.text,
       results: ranked.slice(0, limit).map(({ item, score }) => ({ ...item, score })),
       total: ranked.length,
+      posts: posts.map(({ item, score }) => ({
+        id: item.id,
+        title: item.title,
+        url: item.url,
+        excerpt: item.excerpt,
+        post_type: item.post_type,
+        score,
+      })),
     },
     "searchQueries",
   );

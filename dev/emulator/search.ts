@@ -35,13 +35,19 @@ export interface Ranked<T> {
   score: number;
 }
 
+/**
+ * `prefix`: the query's last word may be the start of a word ("caf" finds "café"), as a search
+ * box asks while the shopper is still typing.
+ */
 export function rank<T>(
   items: readonly T[],
   query: string,
   fieldsOf: (item: T) => WeightedField[],
   limit: number,
+  options: { prefix?: boolean } = {},
 ): Ranked<T>[] {
   const terms = [...new Set(tokenize(query))];
+  const partial = options.prefix && /[\p{L}\p{N}]$/u.test(query) ? terms.at(-1) : undefined;
   if (terms.length === 0 || items.length === 0) return [];
   const documents = items.map((item) => {
     const frequencies = new Map<string, number>();
@@ -56,16 +62,22 @@ export function rank<T>(
     return { item, frequencies, length };
   });
   const averageLength = documents.reduce((sum, doc) => sum + doc.length, 0) / documents.length || 1;
+  const frequency = (doc: (typeof documents)[number], term: string) => {
+    if (term !== partial) return doc.frequencies.get(term) ?? 0;
+    let sum = 0;
+    for (const [token, count] of doc.frequencies) if (token.startsWith(term)) sum += count;
+    return sum;
+  };
   const idf = new Map<string, number>();
   for (const term of terms) {
-    const df = documents.filter((doc) => doc.frequencies.has(term)).length;
+    const df = documents.filter((doc) => frequency(doc, term) > 0).length;
     idf.set(term, Math.log(1 + (documents.length - df + 0.5) / (df + 0.5)));
   }
   const ranked: Ranked<T>[] = [];
   for (const doc of documents) {
     let score = 0;
     for (const term of terms) {
-      const tf = doc.frequencies.get(term) ?? 0;
+      const tf = frequency(doc, term);
       if (tf === 0) continue;
       const norm = tf + K1 * (1 - B + (B * doc.length) / averageLength);
       score += (idf.get(term) ?? 0) * ((tf * (K1 + 1)) / norm);

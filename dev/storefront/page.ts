@@ -49,8 +49,8 @@ export function escapeHtml(value: string): string {
   );
 }
 
-/** The labels JSON the block's snippet renders for a locale (English when unknown). */
-export function labelsJson(locale: string): string {
+/** The texts of a block's locale section ("chat_widget" or "search_box") for a locale. */
+function localeLabels(locale: string, section: string): Record<string, string> {
   const file = (code: string) => path.join(EXTENSION_DIR, "locales", `${code}.json`);
   let raw: string;
   try {
@@ -58,8 +58,58 @@ export function labelsJson(locale: string): string {
   } catch {
     raw = readFileSync(file("en.default"), "utf8");
   }
-  const parsed = JSON.parse(raw) as { chat_widget: { labels: Record<string, string> } };
-  return JSON.stringify(parsed.chat_widget.labels);
+  const parsed = JSON.parse(raw) as Record<string, { labels: Record<string, string> }>;
+  return parsed[section]!.labels;
+}
+
+/** The labels JSON the block's snippet renders for a locale (English when unknown). */
+export function labelsJson(locale: string): string {
+  return JSON.stringify(localeLabels(locale, "chat_widget"));
+}
+
+/**
+ * The markup of blocks/search-box.liquid with the metafield filled in: the theme's own search
+ * form, and the inline loader that fetches chat-search.js when the shopper first moves into it.
+ */
+export function searchMarkup(
+  service: ServiceConfig,
+  locale: string,
+  currency: string,
+  assetBase = "/assets",
+): string {
+  const texts = localeLabels(locale, "search_box");
+  const { label, placeholder, submit, ...labels } = texts;
+  const attrs: Record<string, string> = {
+    class: "catalog-search",
+    "data-api-url": service.apiUrl,
+    "data-publishable-key": service.publishableKey,
+    "data-workspace-id": service.workspaceId,
+    "data-locale": locale,
+    "data-currency": currency,
+    "data-labels": JSON.stringify(labels),
+    "data-search-src": `${assetBase}/chat-search.js`,
+  };
+  const list = Object.entries(attrs)
+    .map(([name, value]) => ` ${name}="${escapeHtml(value)}"`)
+    .join("");
+  return `<div data-catalog-search${list}>
+      <form action="/search" method="get" role="search">
+        <label for="CatalogSearch-header">${escapeHtml(label ?? "Search")}</label>
+        <input id="CatalogSearch-header" type="search" name="q" value="" placeholder="${escapeHtml(placeholder ?? "")}">
+        <button type="submit">${escapeHtml(submit ?? "Search")}</button>
+      </form>
+      <script>
+        (function (root) {
+          function load() {
+            root.removeEventListener('focusin', load);
+            var script = document.createElement('script');
+            script.src = root.dataset.searchSrc;
+            document.head.appendChild(script);
+          }
+          root.addEventListener('focusin', load);
+        })(document.currentScript.parentElement);
+      </script>
+    </div>`;
 }
 
 /** The markup of blocks/chat-widget.liquid with the metafield and settings filled in. */
@@ -106,6 +156,10 @@ const THEME_CSS = `
   p { text-transform: uppercase; }
   [role="dialog"] { display: none !important; }
   svg { width: 200px !important; height: 200px !important; }
+  /* The theme's own header search (the search box block's form), styled as themes style theirs. */
+  .catalog-search form { display: flex; gap: 8px; align-items: center; margin-top: 12px; }
+  .catalog-search input { font-size: 16px; border-width: 1px; }
+  .catalog-search button { font-size: 16px; padding: 4px 12px; background: #222 !important; color: #fff !important; }
 `;
 
 /** The shop's side of the page: its root for the locale, and its cart (./fake-cart). */
@@ -146,9 +200,18 @@ export interface PageOptions {
   lang: string;
   widget?: string;
   shop?: ShopOptions;
+  /** The search box block's markup, in the header (./searchMarkup). */
+  search?: string;
 }
 
-export function page({ title, body, lang, widget, shop = DEFAULT_SHOP }: PageOptions): string {
+export function page({
+  title,
+  body,
+  lang,
+  widget,
+  shop = DEFAULT_SHOP,
+  search = "",
+}: PageOptions): string {
   const { head, cart } = shopMarkup(shop);
   return `<!doctype html>
 <html lang="${escapeHtml(lang)}">
@@ -162,6 +225,7 @@ export function page({ title, body, lang, widget, shop = DEFAULT_SHOP }: PageOpt
 <body>
   <header>
     <nav aria-label="Main"><a href="/">Home</a><a href="/products/cafe-mug">Café mug</a><a href="/pages/shipping">Shipping</a>${cart}</nav>
+    ${search}
   </header>
   <main>
     <h1>${escapeHtml(title)}</h1>

@@ -10,7 +10,8 @@
  * `/images/<name>.svg` is a generated product picture, for seeded products. The shop's cart is
  * a fake of Shopify's Ajax Cart API (./fake-cart: `{root}cart/add.js`, `{root}cart.js`); `root`
  * sets `window.Shopify.routes.root` (e.g. `?root=/fr/`) and `cartTheme=events` gives a theme
- * that updates its cart count on `cart:refresh` instead of by section rendering.
+ * that updates its cart count on `cart:refresh` instead of by section rendering. The header
+ * holds the search box block (`search=0` leaves it out); `/search?q=` is the theme's search page.
  * Assets are read from extensions/chat-widget/assets at each request, so a rebuild shows at once.
  */
 import { readFile } from "node:fs/promises";
@@ -23,6 +24,7 @@ import {
   PAGES,
   escapeHtml,
   page,
+  searchMarkup,
   widgetMarkup,
   type WidgetSettings,
 } from "./page";
@@ -129,7 +131,15 @@ export async function startStorefrontPreview(
       res.writeHead(204);
       return res.end();
     }
-    const content = PAGES[url.pathname];
+    const query = url.searchParams.get("q") ?? "";
+    // The theme's own search page: where the search box falls back to.
+    const content =
+      url.pathname === "/search"
+        ? {
+            title: "Search",
+            body: `<p class="theme-search">Search results for “${escapeHtml(query)}”</p>`,
+          }
+        : PAGES[url.pathname];
     if (!content) return notFound(res);
     const settings = settingsFrom(base, url.searchParams);
     const html = page({
@@ -143,6 +153,10 @@ export async function startStorefrontPreview(
         cartTheme: url.searchParams.get("cartTheme") === "events" ? "events" : "sections",
       },
       widget: url.searchParams.get("widget") === "0" ? "" : widgetMarkup(service, settings),
+      search:
+        url.searchParams.get("search") === "0"
+          ? ""
+          : searchMarkup(service, settings.locale, settings.currency),
     });
     res.writeHead(200, { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" });
     res.end(html);

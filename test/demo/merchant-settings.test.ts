@@ -92,6 +92,38 @@ describe("Settings keeps exactly what the form shows", () => {
   });
 });
 
+describe("Settings and the Dashboard say what is true, in a merchant's words", () => {
+  it("names the storefront domain, says what the publishable key is for, and focuses the field to fix", async () => {
+    const page = await browser.newPage();
+    await page.goto(`${demo.adminUrl}/settings`);
+    await page.getByText("(made from your storefront domain, demo-store.example.com)").waitFor();
+    await page.getByText("It can only search and chat, so it is safe to show.").waitFor();
+    expect(await page.getByText("Read-only").count()).toBe(0);
+
+    await page.getByLabel("Secret key").fill("svc_pk_test_professional");
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByText("The settings were not saved").waitFor();
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("secretKey");
+  });
+
+  it("a Resync with nothing chosen says why instead of finishing with zeros", async () => {
+    const page = await browser.newPage();
+    await page.goto(`${demo.adminUrl}/settings`);
+    for (const label of CHOICES) await page.getByLabel(label).uncheck();
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByText("Settings saved").waitFor();
+    await page.goto(demo.adminUrl);
+    await page.getByRole("button", { name: "Resync" }).click();
+    await page.getByText("Nothing is chosen to sync: tick Products").waitFor();
+    await shot(page, "dashboard-resync-nothing-chosen");
+
+    await page.goto(`${demo.adminUrl}/settings`);
+    for (const label of CHOICES) await page.getByLabel(label).check();
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByText("Settings saved").waitFor();
+  });
+});
+
 describe("a key the service no longer accepts", () => {
   it("pauses the shop at the next Resync even when nothing changed, and saving a working key resumes it", async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });

@@ -3,19 +3,19 @@
  * an axe-core audit of the open dialog (shadow DOM included), contrast with any accent colour,
  * full screen under 640 px, reduced motion, and a theme's styles kept out.
  */
-import axe from "axe-core";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   activeElementInfo,
   ask,
+  audit,
   openChat,
   openPage,
   screenshot,
+  type Stack,
   startStack,
   ui,
   waitIdle,
-  type Stack,
 } from "./harness";
 
 let stack: Stack;
@@ -27,35 +27,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.close();
 });
-
-interface AxeViolation {
-  id: string;
-  help: string;
-  nodes: { target: unknown; failureSummary?: string }[];
-}
-
-/** Runs axe-core in the page (open shadow roots included) and returns its violations. */
-async function audit(page: Page, rules?: string[]): Promise<AxeViolation[]> {
-  if (!(await page.evaluate(() => "axe" in window)))
-    await page.addScriptTag({ content: axe.source });
-  return page.evaluate(async (only) => {
-    const run = (window as unknown as { axe: typeof axe }).axe.run;
-    const result = await run(document, {
-      runOnly: only
-        ? { type: "rule", values: only }
-        : {
-            type: "tag",
-            values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"],
-          },
-      resultTypes: ["violations"],
-    });
-    return result.violations.map((v) => ({
-      id: v.id,
-      help: v.help,
-      nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })),
-    }));
-  }, rules);
-}
 
 async function pressUntil(page: Page, key: string, done: () => Promise<boolean>, max = 40) {
   for (let i = 0; i < max; i++) {

@@ -9,10 +9,11 @@ import { fileURLToPath } from "node:url";
 import toml from "@iarna/toml";
 import { themeCheckRun } from "@shopify/theme-check-node";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_SETTINGS, widgetMarkup } from "../../dev/storefront/page";
+import { DEFAULT_SETTINGS, searchMarkup, widgetMarkup } from "../../dev/storefront/page";
 import { DEFAULT_LABELS } from "../../widget/labels";
 import { OFFER_LABELS } from "../../widget/offer";
 import { PRODUCT_LABELS } from "../../widget/products";
+import { SEARCH_LABELS } from "../../widget/search-labels";
 
 /** Every widget text in English: the chat's, the offer form's and the product cards'. */
 const ENGLISH = { ...DEFAULT_LABELS, ...OFFER_LABELS, ...PRODUCT_LABELS };
@@ -22,6 +23,7 @@ const EXTENSION = path.resolve(
   "../../extensions/chat-widget",
 );
 const BLOCK = path.join(EXTENSION, "blocks/chat-widget.liquid");
+const SEARCH_BLOCK = path.join(EXTENSION, "blocks/search-box.liquid");
 const LOCALES = ["en.default", "fr", "de"];
 
 /** Setting types a theme app extension block may use (Shopify's input and sidebar settings). */
@@ -75,13 +77,13 @@ interface Setting {
   options?: { value: string; label: string }[];
 }
 
-async function schema(): Promise<{
+async function schema(file = BLOCK): Promise<{
   name: string;
   target: string;
   settings: Setting[];
   [key: string]: unknown;
 }> {
-  const liquid = await readFile(BLOCK, "utf8");
+  const liquid = await readFile(file, "utf8");
   const match = /{%-?\s*schema\s*-?%}([\s\S]*?){%-?\s*endschema\s*-?%}/.exec(liquid);
   if (!match?.[1]) throw new Error("no schema in the block");
   return JSON.parse(match[1]) as Awaited<ReturnType<typeof schema>>;
@@ -138,30 +140,55 @@ describe("theme app extension", () => {
     const s = await schema();
     expect(s.target).toBe("body");
     expect(Object.keys(s).sort()).toEqual(["name", "settings", "target"]);
-    const ids = new Set<string>();
-    for (const setting of s.settings) {
-      expect(SETTING_TYPES.has(setting.type), setting.type).toBe(true);
-      if (setting.type === "header" || setting.type === "paragraph") {
-        expect(setting.content).toBeTruthy();
-        continue;
-      }
-      expect(setting.id).toMatch(/^[a-z][a-z0-9_]*$/);
-      expect(ids.has(setting.id!)).toBe(false);
-      ids.add(setting.id!);
-      expect(setting.label).toBeTruthy();
-      if (setting.type === "select") {
-        expect(setting.options?.map((o) => o.value)).toContain(setting.default);
-      }
-      if (setting.type === "color") expect(setting.default).toMatch(/^#[0-9a-f]{6}$/i);
-    }
+    const ids = settingIds(s.settings);
     // What merchants expect to set.
     expect([...ids].sort()).toEqual(["accent_color", "greeting", "position", "prompts", "title"]);
     const positions = s.settings.find((x) => x.id === "position")!.options!.map((o) => o.value);
     expect(positions).toEqual(["bottom-right", "bottom-left"]);
   });
 
+  it("has a search box app block for a section, with valid settings", async () => {
+    const s = await schema(SEARCH_BLOCK);
+    expect(s.target).toBe("section");
+    expect(Object.keys(s).sort()).toEqual(["name", "settings", "target"]);
+    expect([...settingIds(s.settings)]).toEqual(["placeholder"]);
+    const liquid = await readFile(SEARCH_BLOCK, "utf8");
+    // The theme's own search form (it works without the script), the loader only on first use.
+    expect(liquid).toContain('<form action="{{ routes.search_url }}" method="get" role="search">');
+    expect(liquid).toContain('name="q"');
+    expect(liquid).toContain("addEventListener('focusin', load)");
+    expect(liquid.match(/<script/g)).toHaveLength(1);
+    expect(liquid).not.toMatch(/<script src|stylesheet_tag|<link/);
+  });
+});
+
+/** Checks each setting as Shopify's schema rules say; returns the ids. */
+function settingIds(settings: Setting[]): Set<string> {
+  const ids = new Set<string>();
+  for (const setting of settings) {
+    expect(SETTING_TYPES.has(setting.type), setting.type).toBe(true);
+    if (setting.type === "header" || setting.type === "paragraph") {
+      expect(setting.content).toBeTruthy();
+      continue;
+    }
+    expect(setting.id).toMatch(/^[a-z][a-z0-9_]*$/);
+    expect(ids.has(setting.id!)).toBe(false);
+    ids.add(setting.id!);
+    expect(setting.label).toBeTruthy();
+    if (setting.type === "select") {
+      expect(setting.options?.map((o) => o.value)).toContain(setting.default);
+    }
+    if (setting.type === "color") expect(setting.default).toMatch(/^#[0-9a-f]{6}$/i);
+  }
+  return ids;
+}
+
+describe("theme app extension, texts and markup", () => {
   it("has every schema translation key in every locale", async () => {
-    const keys = translationKeys(await schema());
+    const keys = [
+      ...translationKeys(await schema()),
+      ...translationKeys(await schema(SEARCH_BLOCK)),
+    ];
     expect(keys.length).toBeGreaterThan(8);
     const english = await readJson(path.join(EXTENSION, "locales/en.default.schema.json"));
     for (const locale of LOCALES) {
@@ -251,5 +278,54 @@ describe("theme app extension", () => {
     const attrs = (text: string) => [...text.matchAll(/\s(data-[a-z-]+)/g)].map((m) => m[1]).sort();
     expect(attrs(markup)).toEqual(attrs(liquid.slice(0, liquid.indexOf("{% schema"))));
     expect(markup).toContain('<script src="/assets/chat-launcher.js" defer="defer"></script>');
+  });
+
+  it("translates every search box text into every storefront locale and renders it", async () => {
+    const snippet = await readFile(
+      path.join(EXTENSION, "snippets/search-box-labels.liquid"),
+      "utf8",
+    );
+    for (const key of Object.keys(SEARCH_LABELS)) {
+      expect(snippet).toContain(`"${key}":{{ 'search_box.labels.${key}' | t | json }}`);
+    }
+    // The form's own texts are rendered by the block itself.
+    const expected = [...Object.keys(SEARCH_LABELS), "label", "placeholder", "submit"].sort();
+    for (const locale of LOCALES) {
+      const json = await readJson(path.join(EXTENSION, `locales/${locale}.json`));
+      const labels = lookup(json, "search_box.labels") as Record<string, string>;
+      expect(Object.keys(labels).sort(), locale).toEqual(expected);
+      for (const [key, text] of Object.entries(labels)) {
+        expect(text.trim(), `${locale}: ${key}`).not.toBe("");
+        for (const placeholder of (SEARCH_LABELS as Record<string, string>)[key]?.match(
+          /\{\w+\}/g,
+        ) ?? []) {
+          expect(text, `${locale}: ${key}`).toContain(placeholder);
+        }
+      }
+    }
+    const english = await readJson(path.join(EXTENSION, "locales/en.default.json"));
+    const { label, placeholder, submit, ...rest } = lookup(english, "search_box.labels") as Record<
+      string,
+      string
+    >;
+    expect([label, placeholder, submit]).toEqual(["Search", "Search", "Search"]);
+    expect(rest).toEqual(SEARCH_LABELS);
+  });
+
+  it("is the search box the preview storefront renders, attribute for attribute", async () => {
+    const liquid = await readFile(SEARCH_BLOCK, "utf8");
+    const markup = searchMarkup(
+      {
+        apiUrl: "https://svc.example",
+        publishableKey: "svc_pk_x",
+        workspaceId: "shop-example-com",
+      },
+      "en",
+      "EUR",
+    );
+    const attrs = (text: string) => [...text.matchAll(/\s(data-[a-z-]+)/g)].map((m) => m[1]).sort();
+    expect(attrs(markup)).toEqual(attrs(liquid.slice(0, liquid.indexOf("{% schema"))));
+    expect(markup).toContain('role="search"');
+    expect(markup).toContain("addEventListener('focusin', load)");
   });
 });

@@ -5,6 +5,7 @@
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import axe from "axe-core";
 import type { Browser, BrowserContextOptions, Locator, Page } from "playwright-core";
 import { launchChromium } from "../support/chromium";
 import { startEmulator, type RunningEmulator } from "../../dev/emulator/server";
@@ -173,4 +174,33 @@ export async function control(stack: Stack, route: string, body: unknown = {}): 
   });
   if (!res.ok) throw new Error(`${route}: ${res.status} ${await res.text()}`);
   return res.json();
+}
+
+export interface AxeViolation {
+  id: string;
+  help: string;
+  nodes: { target: unknown; failureSummary?: string }[];
+}
+
+/** Runs axe-core in the page (open shadow roots included) and returns its violations. */
+export async function audit(page: Page, rules?: string[]): Promise<AxeViolation[]> {
+  if (!(await page.evaluate(() => "axe" in window)))
+    await page.addScriptTag({ content: axe.source });
+  return page.evaluate(async (only) => {
+    const run = (window as unknown as { axe: typeof axe }).axe.run;
+    const result = await run(document, {
+      runOnly: only
+        ? { type: "rule", values: only }
+        : {
+            type: "tag",
+            values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"],
+          },
+      resultTypes: ["violations"],
+    });
+    return result.violations.map((v) => ({
+      id: v.id,
+      help: v.help,
+      nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })),
+    }));
+  }, rules);
 }

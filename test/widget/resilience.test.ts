@@ -75,7 +75,8 @@ describe("errors and retries", () => {
     const w = ui(page);
     expect(await w.errors.count()).toBe(0);
     expect(await w.bots.last().textContent()).toContain("Anything else I can help with?");
-    expect(await w.dialog.locator(".cards .card").count()).toBe(3);
+    // Cards are drawn by the products asset, which may still be arriving.
+    await expect.poll(() => w.dialog.locator(".cards .card").count()).toBe(3);
     await page.context().close();
   });
 

@@ -4,7 +4,7 @@ import prisma from "../../db.server";
 import { workspaceIdFromDomain } from "../../index-service/workspace-id";
 import { findShop, workspaceOf } from "../../models/shops.server";
 import { adminFor } from "../../shopify-admin.server";
-import { startShopSync } from "../shop-sync.server";
+import { NothingChosenError, startShopSync } from "../shop-sync.server";
 import { RunInProgressError, type SyncTrigger } from "../sync-runs.server";
 
 /** The trigger of the full sync that re-indexes a shop into the workspace of its new domain. */
@@ -51,7 +51,7 @@ async function resync(shopDomain: string, connected: boolean): Promise<SyncRun |
   } catch (error) {
     // A sync already running reads the old domain: the next one (Resync, or the daily
     // reconciliation) uses the new one, and the live worker removes the old workspace's items.
-    if (error instanceof RunInProgressError) return null;
+    if (error instanceof RunInProgressError || error instanceof NothingChosenError) return null;
     throw error;
   }
 }

@@ -34,7 +34,10 @@ export async function releaseShopLease(shopDomain: string, holder: string): Prom
     DELETE FROM "ShopLease" WHERE "shopDomain" = ${shopDomain} AND "holder" = ${holder}`;
 }
 
-/** Who holds the shop's lease now, if anyone. */
+/**
+ * Who holds the shop's lease now, if anyone (the lease tests ask it).
+ * @public
+ */
 export async function leaseHolder(shopDomain: string, now: Date = new Date()) {
   const [lease] = await prisma.$queryRaw<{ holder: string }[]>`
     SELECT "holder" FROM "ShopLease" WHERE "shopDomain" = ${shopDomain} AND "expiresAt" >= ${now}`;

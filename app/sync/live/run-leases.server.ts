@@ -1,6 +1,6 @@
 import type { SyncRun } from "@prisma/client";
 import prisma from "../../db.server";
-import { executeShopSync, startShopSync } from "../shop-sync.server";
+import { executeShopSync, NothingChosenError, startShopSync } from "../shop-sync.server";
 import { RunInProgressError, type SyncTrigger } from "../sync-runs.server";
 import type { ShopLeases } from "./lease.server";
 
@@ -48,7 +48,8 @@ export async function startLeasedShopSync(
     void holdLeaseWhileUnfinished(leases, run).catch(() => undefined);
     return run;
   } catch (error) {
-    if (error instanceof RunInProgressError) return null;
+    // Nothing chosen in Settings: there is nothing to sync until the merchant ticks something.
+    if (error instanceof RunInProgressError || error instanceof NothingChosenError) return null;
     throw error;
   }
 }
