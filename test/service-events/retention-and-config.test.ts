@@ -95,7 +95,8 @@ const base = {
   SHOPIFY_API_SECRET: "secret",
   SHOPIFY_APP_URL: "https://app.example.com",
   INDEX_API_URL: "https://api.service.example",
-  ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
+  // `openssl rand -base64 32` (production refuses repeated-byte keys)
+  ENCRYPTION_KEY: "q0Vn4xV2mO7XWc8r1sJ3yZk9T5bQ+fHh6pLuA2dEiGw=",
 };
 
 function problemsOf(env: Record<string, string>): string[] {
