@@ -1,4 +1,4 @@
-import { databaseUrlFrom } from "./database-url";
+import { databaseUrlFrom, isPostgresUrl } from "./database-url";
 
 /**
  * Every environment variable the app reads, validated in one place. A bad configuration stops
@@ -146,9 +146,9 @@ export function readConfig(
   }
 
   const databaseUrl = databaseUrlFrom(env);
-  if (!/^file:/.test(databaseUrl)) {
+  if (!/^file:/.test(databaseUrl) && !isPostgresUrl(databaseUrl)) {
     problems.push(
-      `DATABASE_URL must be a SQLite file URL such as "file:./prisma/app.db", got "${databaseUrl.replace(/\/\/[^@]*@/, "//***@")}"`,
+      `DATABASE_URL must be a SQLite file URL such as "file:./prisma/app.db" or a PostgreSQL URL such as "postgresql://user:password@host:5432/db", got "${databaseUrl.replace(/\/\/[^@]*@/, "//***@")}"`,
     );
   }
 

@@ -5,3 +5,8 @@ export function databaseUrlFrom(env: Readonly<Record<string, string | undefined>
   const url = env.DATABASE_URL?.trim();
   return url ? url : DEFAULT_DATABASE_URL;
 }
+
+/** `postgresql://` or `postgres://` selects PostgreSQL; anything else is SQLite (libSQL). */
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(url);
+}

@@ -1,6 +1,8 @@
+import { createRequire } from "node:module";
 import { PrismaLibSQL } from "@prisma/adapter-libsql";
+import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@prisma/client";
-import { databaseUrlFrom } from "./database-url";
+import { databaseUrlFrom, isPostgresUrl } from "./database-url";
 
 /** How long a connection waits for another process's commit before SQLite reports it busy. */
 export const BUSY_TIMEOUT_MS = 5_000;
@@ -47,8 +49,18 @@ class BusyWaitingLibSQL extends PrismaLibSQL {
   }
 }
 
+/**
+ * One Prisma client for the URL's database: SQLite through libSQL (the embedded default) or
+ * PostgreSQL through node-postgres. A generated client is tied to its schema's provider, so
+ * PostgreSQL has its own, generated from prisma/postgresql/schema.prisma (the same models) into
+ * node_modules/.prisma/postgresql-client and loaded only when it is used.
+ */
 export function createPrismaClient(url: string = databaseUrlFrom(process.env)): PrismaClient {
-  return new PrismaClient({ adapter: new BusyWaitingLibSQL({ url }) });
+  if (!isPostgresUrl(url)) return new PrismaClient({ adapter: new BusyWaitingLibSQL({ url }) });
+  const { PrismaClient: PostgresClient } = createRequire(import.meta.url)(
+    ".prisma/postgresql-client",
+  ) as { PrismaClient: typeof PrismaClient };
+  return new PostgresClient({ adapter: new PrismaPg({ connectionString: url }) });
 }
 
 declare global {

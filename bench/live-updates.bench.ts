@@ -1,6 +1,7 @@
 /**
  * Figures for live updates (printed, never asserted):
  *   npm run build && npx tsx bench/live-updates.bench.ts [--products 1000] [--deliveries 5000] [--concurrency 20]
+ *     [--database-url postgresql://…/an_empty_database]   (default: a new SQLite file)
  *
  * A burst of products/update deliveries, each after a real change of its product in the fake
  * Shopify store and signed as Shopify signs them, against Personal-tier limits (100 requests per
@@ -33,6 +34,7 @@ const { values } = parseArgs({
     deliveries: { type: "string", default: "5000" },
     concurrency: { type: "string", default: "20" },
     role: { type: "string", default: "driver" },
+    "database-url": { type: "string" },
   },
 });
 const PRODUCTS = Number(values.products);
@@ -218,7 +220,7 @@ async function drive() {
     SHOPIFY_API_KEY: "bench-api-key",
     SHOPIFY_API_SECRET: API_SECRET,
     SHOPIFY_APP_URL: "https://catalog-chat.bench",
-    DATABASE_URL: `file:${join(work, "bench.db")}`,
+    DATABASE_URL: values["database-url"] ?? `file:${join(work, "bench.db")}`,
     INDEX_API_URL: emulator.url,
     DEMO_SHOP: SHOP,
     DEMO_ADMIN_GRAPHQL_URL: shopify.graphqlUrl,

@@ -18,6 +18,11 @@ export function workspaceIdFromDomain(domainOrUrl: string): string {
   if (host === "" || host.startsWith("[") || !/^[a-z0-9.-]+$/.test(host)) {
     throw new InvalidDomainError(domainOrUrl);
   }
+  // A domain name has at most 253 characters and 63 per label (RFC 1035); URL parsing alone
+  // accepts any length, and a 10,000-character "workspace" would be saved and shown as is.
+  if (host.length > 253 || host.split(".").some((label) => label.length > 63)) {
+    throw new InvalidDomainError(domainOrUrl.slice(0, 80));
+  }
   return host.replace(/\./g, "-");
 }
 

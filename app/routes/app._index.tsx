@@ -232,11 +232,11 @@ export default function Dashboard() {
                 {data.active ? (
                   <BlockStack gap="200">
                     <Text as="p" variant="bodyMd" fontWeight="semibold">
-                      <span data-testid="sync-phase">{data.active.progress.label}</span> —{" "}
-                      <span data-testid="sync-percent">{data.active.progress.percent}%</span>
+                      <span data-testid="sync-phase">{data.active.progress.label}</span>
                       {data.active.progress.total > 0
-                        ? ` (${data.active.progress.done} of ${data.active.progress.total})`
+                        ? `: ${data.active.progress.done} of ${data.active.progress.total} ${data.active.progress.unit}`
                         : ""}
+                      {` (${data.active.progress.percent}% of the whole sync)`}
                     </Text>
                     <ProgressBar progress={data.active.progress.percent} tone="primary" />
                     <Counts counts={data.active.counts} />

@@ -6,6 +6,8 @@ import type { SyncPhase } from "./sync-runs.server";
 export interface RunProgress {
   phase: SyncPhase;
   label: string;
+  /** What `done` and `total` count in this phase, plural ("exports ready", "items sent"). */
+  unit: string;
   /** 0–100 across the whole run. */
   percent: number;
   done: number;
@@ -29,6 +31,15 @@ const LABELS: Record<SyncPhase, string> = {
   send: "Sending to the search service",
   clean: "Removing what your store no longer has",
   done: "Done",
+};
+
+const UNITS: Record<SyncPhase, string> = {
+  request: "exports ready",
+  export: "items read",
+  plan: "items planned",
+  send: "items sent",
+  clean: "items removed",
+  done: "items",
 };
 
 /** Where a run is, for the dashboard's progress bar. */
@@ -61,6 +72,7 @@ export async function runProgress(run: SyncRun): Promise<RunProgress> {
   return {
     phase,
     label: LABELS[phase],
+    unit: UNITS[phase],
     percent: Math.round(from + (to - from) * share),
     done,
     total,

@@ -39,7 +39,7 @@ describe("configuration", () => {
     expect(message).toMatch(/SHOPIFY_APP_URL must be an http\(s\) URL, got "not a url"/);
     expect(message).toMatch(/ENCRYPTION_KEY must be 32 bytes.*openssl rand -base64 32/);
     expect(message).toMatch(/INDEX_API_URL is missing/);
-    expect(message).toMatch(/DATABASE_URL must be a SQLite file URL/);
+    expect(message).toMatch(/DATABASE_URL must be a SQLite file URL .* or a PostgreSQL URL/);
     expect(message).not.toContain(":pw@");
   });
 

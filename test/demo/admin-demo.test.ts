@@ -41,6 +41,11 @@ describe("the offline demo in a browser", () => {
     await page.getByRole("button", { name: "Resync" }).click();
     await page.getByText("Resync started.").waitFor();
     await page.getByText("Exporting from Shopify").waitFor();
+    // The phase's own count, with what it counts; the bar's percent is of the whole sync.
+    const phaseLine = page.locator("p", { has: page.getByTestId("sync-phase") });
+    expect(await phaseLine.innerText()).toMatch(
+      /^Exporting from Shopify: [0-3] of 3 exports ready \(\d+% of the whole sync\)$/,
+    );
     await page.getByRole("button", { name: "Resync" }).click();
     await page
       .getByText("A sync is already in progress for this shop; its progress is shown below.")

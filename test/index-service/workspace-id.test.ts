@@ -19,6 +19,17 @@ describe("workspaceIdFromDomain", () => {
     expect(workspaceIdFromDomain(input)).toBe(expected);
   });
 
+  it("accepts the longest domain names DNS allows and refuses anything longer", () => {
+    const label63 = "a".repeat(63);
+    const longest = [label63, label63, label63, "a".repeat(61)].join("."); // 253 characters
+    expect(workspaceIdFromDomain(longest)).toBe(longest.replace(/\./g, "-"));
+    expect(() => workspaceIdFromDomain(`${longest}a`)).toThrow(InvalidDomainError);
+    expect(() => workspaceIdFromDomain(`${"a".repeat(64)}.example.com`)).toThrow(
+      InvalidDomainError,
+    );
+    expect(() => workspaceIdFromDomain("a".repeat(10_000))).toThrow(InvalidDomainError);
+  });
+
   it.each(["", "   ", "https://", "http://[::1]:3000", "shop example.com"])(
     "refuses %j with a clear error",
     (input) => {

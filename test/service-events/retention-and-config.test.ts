@@ -1,4 +1,5 @@
 /** Keeping service events for the configured period, and the configuration that sets it and mail. */
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PrismaClient } from "@prisma/client";
 import { ConfigurationError, readConfig } from "../../app/config.server";
@@ -89,14 +90,36 @@ describe("retention", () => {
   });
 });
 
+describe("times the service claims", () => {
+  it("stores an event dated far in the future as received now, so the Inbox never shows a future time", async () => {
+    const now = new Date("2026-11-22T12:00:00Z");
+    const body = JSON.stringify({
+      id: "evt_future",
+      event_type: "contact.submitted",
+      created_at: "2099-01-01T00:00:00Z",
+      data: { thread_id: "t_future", name: "Future", email: "f@x.io" },
+    });
+    const outcome = await receive({
+      publicId: PUBLIC_ID,
+      rawBody: body,
+      signature: signWebhookBody(SECRET, body),
+      receivedAt: now,
+    });
+    expect(outcome).toMatchObject({ status: 200, reason: "stored" });
+    const stored = await prisma.serviceEvent.findFirstOrThrow({ where: { eventId: "evt_future" } });
+    expect(stored.occurredAt).toEqual(now);
+    const entry = await prisma.inboxItem.findFirstOrThrow({ where: { threadId: "t_future" } });
+    expect(entry.lastAt).toEqual(now);
+  });
+});
+
 const base = {
   NODE_ENV: "production",
   SHOPIFY_API_KEY: "key",
   SHOPIFY_API_SECRET: "secret",
   SHOPIFY_APP_URL: "https://app.example.com",
   INDEX_API_URL: "https://api.service.example",
-  // `openssl rand -base64 32` (production refuses repeated-byte keys)
-  ENCRYPTION_KEY: "q0Vn4xV2mO7XWc8r1sJ3yZk9T5bQ+fHh6pLuA2dEiGw=",
+  ENCRYPTION_KEY: randomBytes(32).toString("base64"),
 };
 
 function problemsOf(env: Record<string, string>): string[] {

@@ -10,7 +10,7 @@ export const TEST_APP_URL = "https://catalog-chat.test";
  */
 export async function prepareAppEnvironment(
   overrides: Record<string, string> = {},
-): Promise<{ databaseUrl: string; databasePath: string }> {
+): Promise<{ databaseUrl: string; databasePath: string | undefined }> {
   const db = await createMigratedDatabase();
   Object.assign(process.env, {
     NODE_ENV: "test",

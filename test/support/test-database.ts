@@ -1,12 +1,36 @@
+import { randomBytes } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import pg from "pg";
 import { migrateDatabase } from "../../app/cli/migrate-database";
 
-/** A brand-new SQLite file with every committed migration applied by Prisma's own CLI. */
-export async function createMigratedDatabase(): Promise<{ url: string; path: string }> {
+/**
+ * A new empty database of the run's provider: a database in the run's PostgreSQL cluster
+ * (`TEST_DATABASE=postgresql`, see test/support/postgres-setup.ts), else a new SQLite file.
+ */
+export async function createEmptyDatabase(): Promise<{ url: string; path: string | undefined }> {
+  const cluster = process.env.TEST_POSTGRES_URL;
+  if (cluster) {
+    const name = `test_${randomBytes(6).toString("hex")}`;
+    const admin = new pg.Client({ connectionString: cluster });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE "${name}"`);
+    await admin.end();
+    const url = new URL(cluster);
+    url.pathname = `/${name}`;
+    return { url: url.href, path: undefined };
+  }
   const path = join(mkdtempSync(join(tmpdir(), "catalog-chat-db-")), "test.db");
-  const url = `file:${path}`;
-  await migrateDatabase(url);
-  return { url, path };
+  return { url: `file:${path}`, path };
 }
+
+/** A brand-new database with every committed migration applied by Prisma's own CLI. */
+export async function createMigratedDatabase(): Promise<{ url: string; path: string | undefined }> {
+  const db = await createEmptyDatabase();
+  await migrateDatabase(db.url);
+  return db;
+}
+
+/** Whether this run's databases are PostgreSQL (tests of SQLite's own files skip then). */
+export const onPostgres = (): boolean => Boolean(process.env.TEST_POSTGRES_URL);

@@ -137,12 +137,13 @@ export async function removeChanges(
   rows: readonly Pick<PendingChange, "shopDomain" | "productId" | "changedAt">[],
 ): Promise<void> {
   if (rows.length === 0) return;
+  // One condition per row rather than a tuple IN (VALUES …): compared with a column, each
+  // parameter takes the column's type on PostgreSQL too (a VALUES list would leave dates as text).
   const keys = rows.map(
-    (row) => Prisma.sql`(${row.shopDomain}, ${row.productId}, ${row.changedAt})`,
+    (row) =>
+      Prisma.sql`("shopDomain" = ${row.shopDomain} AND "productId" = ${row.productId} AND "changedAt" = ${row.changedAt})`,
   );
-  await prisma.$executeRaw`
-    DELETE FROM "PendingChange"
-    WHERE ("shopDomain", "productId", "changedAt") IN (VALUES ${Prisma.join(keys)})`;
+  await prisma.$executeRaw`DELETE FROM "PendingChange" WHERE ${Prisma.join(keys, " OR ")}`;
 }
 
 /** Counts a failed attempt on changes that stay in the outbox, with the reason. */

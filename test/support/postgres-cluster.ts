@@ -1,0 +1,101 @@
+import { execFileSync, spawn } from "node:child_process";
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/**
+ * A throwaway PostgreSQL cluster from Debian's `postgresql` package: initdb in a temporary
+ * folder, started on a free loopback port with its socket in that folder, trust auth, removed by
+ * `stop()`. initdb and postgres refuse to run as root, so as root they run as `postgres`.
+ */
+export interface PostgresCluster {
+  /** A superuser URL of the cluster's `postgres` database. */
+  url: string;
+  stop(): Promise<void>;
+}
+
+export function postgresBinDir(): string | undefined {
+  const root = "/usr/lib/postgresql";
+  if (!existsSync(root)) return undefined;
+  const versions = readdirSync(root)
+    .filter((name) => existsSync(join(root, name, "bin", "initdb")))
+    .sort((a, b) => Number(b) - Number(a));
+  return versions[0] ? join(root, versions[0], "bin") : undefined;
+}
+
+export async function startPostgresCluster(): Promise<PostgresCluster> {
+  const bin = postgresBinDir();
+  if (!bin) throw new Error("PostgreSQL is not installed: apt-get install -y postgresql");
+  const dir = mkdtempSync(join(tmpdir(), "catalog-chat-pg-"));
+  const data = join(dir, "data");
+  const asRoot = process.getuid?.() === 0;
+  const ids = asRoot ? userIds("postgres") : undefined;
+  if (ids) chownSync(dir, ids.uid, ids.gid);
+  const run = (file: string, args: string[]) =>
+    ids
+      ? execFileSync(
+          "setpriv",
+          [`--reuid=${ids.uid}`, `--regid=${ids.gid}`, "--init-groups", file, ...args],
+          {
+            stdio: "pipe",
+          },
+        )
+      : execFileSync(file, args, { stdio: "pipe" });
+
+  run(join(bin, "initdb"), [
+    "-D",
+    data,
+    "-U",
+    "postgres",
+    "--auth=trust",
+    "-E",
+    "UTF8",
+    "--no-sync",
+  ]);
+  const port = await freePort();
+  const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c max_connections=200`;
+  run(join(bin, "pg_ctl"), ["-D", data, "-o", options, "-w", "-l", join(dir, "log"), "start"]);
+
+  return {
+    url: `postgresql://postgres@127.0.0.1:${port}/postgres`,
+    async stop() {
+      await new Promise<void>((resolve) => {
+        const args = ["-D", data, "-m", "immediate", "-w", "stop"];
+        const child = ids
+          ? spawn(
+              "setpriv",
+              [
+                `--reuid=${ids.uid}`,
+                `--regid=${ids.gid}`,
+                "--init-groups",
+                join(bin, "pg_ctl"),
+                ...args,
+              ],
+              { stdio: "ignore" },
+            )
+          : spawn(join(bin, "pg_ctl"), args, { stdio: "ignore" });
+        child.on("exit", () => resolve());
+        child.on("error", () => resolve());
+      });
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function userIds(name: string): { uid: number; gid: number } {
+  const uid = Number(execFileSync("id", ["-u", name]).toString().trim());
+  const gid = Number(execFileSync("id", ["-g", name]).toString().trim());
+  return { uid, gid };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
