@@ -13,6 +13,11 @@ export interface AppEnvironment {
   databaseUrl: string;
   /** 32-byte key for encrypting the service's secret keys at rest. */
   encryptionKey: Buffer;
+  /**
+   * Keys a stored secret may be sealed with: ENCRYPTION_KEY first, then ENCRYPTION_KEY_PREVIOUS
+   * (during a rotation, see docs/key-rotation.md).
+   */
+  decryptionKeys: Buffer[];
   /** Base URL of the hosted search and chat service. */
   indexApiUrl: string;
   shopCustomDomain: string | undefined;
@@ -148,6 +153,11 @@ export function readConfig(
   }
 
   const encryptionKey = readEncryptionKey(env.ENCRYPTION_KEY, nodeEnv, problems);
+  const previousKeys = (env.ENCRYPTION_KEY_PREVIOUS ?? "")
+    .split(",")
+    .map((k) => k.trim())
+    .filter(Boolean)
+    .map((k) => parseKey(k, "ENCRYPTION_KEY_PREVIOUS", problems));
 
   const indexApiUrl = url(
     "INDEX_API_URL",
@@ -174,6 +184,7 @@ export function readConfig(
     scopes,
     databaseUrl,
     encryptionKey,
+    decryptionKeys: [encryptionKey, ...previousKeys],
     indexApiUrl,
     shopCustomDomain: env.SHOP_CUSTOM_DOMAIN?.trim() || undefined,
     demo,
@@ -322,6 +333,19 @@ export function weakKeyReason(key: Buffer): string | null {
   return null;
 }
 
+/** A 32-byte key written as hex (64 characters) or base64 (44). */
+function parseKey(value: string, name: string, problems: string[]): Buffer {
+  const key = /^[0-9a-f]{64}$/i.test(value)
+    ? Buffer.from(value, "hex")
+    : Buffer.from(value, "base64");
+  if (key.length !== 32) {
+    problems.push(
+      `${name} must be 32 bytes as base64 (44 characters) or hex (64 characters): \`openssl rand -base64 32\``,
+    );
+  }
+  return key;
+}
+
 function readEncryptionKey(
   raw: string | undefined,
   nodeEnv: AppEnvironment["nodeEnv"],
@@ -336,14 +360,8 @@ function readEncryptionKey(
     }
     return DEVELOPMENT_ENCRYPTION_KEY;
   }
-  const key = /^[0-9a-f]{64}$/i.test(value)
-    ? Buffer.from(value, "hex")
-    : Buffer.from(value, "base64");
-  if (key.length !== 32) {
-    problems.push(
-      "ENCRYPTION_KEY must be 32 bytes as base64 (44 characters) or hex (64 characters): `openssl rand -base64 32`",
-    );
-  } else if (nodeEnv === "production") {
+  const key = parseKey(value, "ENCRYPTION_KEY", problems);
+  if (key.length === 32 && nodeEnv === "production") {
     const weak = weakKeyReason(key);
     if (weak) {
       problems.push(

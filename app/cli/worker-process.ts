@@ -1,6 +1,7 @@
 import type { AppEnvironment } from "../config.server";
 import { databaseUrlFrom, isPostgresUrl } from "../database-url";
 import prisma from "../db.server";
+import { retryWhileBusy } from "../sync/live/database-busy.server";
 import { processLeases } from "../sync/live/lease.server";
 import { startLiveWorker } from "../sync/live/worker.server";
 
@@ -8,8 +9,9 @@ import { startLiveWorker } from "../sync/live/worker.server";
 export async function startWorkerProcess(env: AppEnvironment): Promise<void> {
   // A second process on the same SQLite file: with write-ahead logging the app server's reads are
   // never blocked by the worker's commits (the setting stays with the database file).
+  // Switching needs a moment without other writers: the app server may be committing.
   if (!isPostgresUrl(databaseUrlFrom(process.env)))
-    await prisma.$queryRawUnsafe("PRAGMA journal_mode = WAL");
+    await retryWhileBusy(() => prisma.$queryRawUnsafe("PRAGMA journal_mode = WAL"), 30_000);
 
   const leases = processLeases(env.live.leaseMs);
   const worker = startLiveWorker({

@@ -24,18 +24,35 @@ export class SecretUnreadableError extends Error {
   }
 }
 
-export function openSecret(sealed: string, key: Buffer): string {
+/**
+ * Opens a sealed secret with the first of `keys` that opens it (during a key rotation, the new key
+ * first and the old ones after); SecretUnreadableError when none does.
+ */
+export function openSecret(sealed: string, keys: Buffer | readonly Buffer[]): string {
+  const opened = openSecretWithKey(sealed, Array.isArray(keys) ? keys : [keys as Buffer]);
+  return opened.plaintext;
+}
+
+/** Like openSecret, also telling which key (by position) opened it: 0 is the current key. */
+export function openSecretWithKey(
+  sealed: string,
+  keys: readonly Buffer[],
+): { plaintext: string; keyIndex: number } {
   const [version, iv, tag, ciphertext] = sealed.split(".");
   if (version !== VERSION || !iv || !tag || ciphertext === undefined)
     throw new SecretUnreadableError();
-  try {
-    const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64url"));
-    decipher.setAuthTag(Buffer.from(tag, "base64url"));
-    return Buffer.concat([
-      decipher.update(Buffer.from(ciphertext, "base64url")),
-      decipher.final(),
-    ]).toString("utf8");
-  } catch {
-    throw new SecretUnreadableError();
+  for (const [keyIndex, key] of keys.entries()) {
+    try {
+      const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64url"));
+      decipher.setAuthTag(Buffer.from(tag, "base64url"));
+      const plaintext = Buffer.concat([
+        decipher.update(Buffer.from(ciphertext, "base64url")),
+        decipher.final(),
+      ]).toString("utf8");
+      return { plaintext, keyIndex };
+    } catch {
+      // not this key
+    }
   }
+  throw new SecretUnreadableError();
 }

@@ -51,7 +51,7 @@ export async function receiveServiceEvent(delivery: ServiceEventDelivery): Promi
   if (!hook) return { status: 401, reason: "unknown-shop" };
   let secret: string;
   try {
-    secret = openSecret(hook.secretCiphertext, env.encryptionKey);
+    secret = openSecret(hook.secretCiphertext, env.decryptionKeys);
   } catch (error) {
     if (error instanceof SecretUnreadableError) return { status: 401, reason: "bad-signature" };
     throw error;

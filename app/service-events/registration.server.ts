@@ -97,7 +97,7 @@ export async function ensureServiceWebhook(shopDomain: string): Promise<Registra
     name: SERVICE_WEBHOOK_NAME,
     url,
     events,
-    secret: openSecret(row.secretCiphertext, env.encryptionKey),
+    secret: openSecret(row.secretCiphertext, env.decryptionKeys),
   };
   try {
     const client = serviceClientFor(shop);

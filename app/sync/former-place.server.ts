@@ -23,7 +23,7 @@ export async function leaveFormerPlace(shop: Shop): Promise<number> {
     const env = config();
     const client = new IndexServiceClient({
       baseUrl: env.indexApiUrl,
-      apiKey: openSecret(shop.formerSecretKeyCiphertext, env.encryptionKey),
+      apiKey: openSecret(shop.formerSecretKeyCiphertext, env.decryptionKeys),
       workspaceId: scope.workspaceId,
     });
     // The former account's plan is not known any more: paced at the smallest plan's limits.

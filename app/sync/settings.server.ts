@@ -1,7 +1,7 @@
 import { writeStorefrontConfig, type AdminGraphql } from "../catalog";
 import { config } from "../config.server";
 import { InvalidDomainError, workspaceIdFromDomain } from "../index-service/workspace-id";
-import { openSecret, sealSecret } from "../models/secret-box.server";
+import { openSecret, SecretUnreadableError, sealSecret } from "../models/secret-box.server";
 import {
   findShop,
   workspaceOf,
@@ -38,6 +38,25 @@ export type SettingsResult =
     }
   | { ok: false; problems: (KeyProblem | { field: "workspaceOverride"; message: string })[] };
 
+const UNREADABLE = Symbol("unreadable");
+
+/** Shown when the stored secret key no longer opens (ENCRYPTION_KEY changed without rotation). */
+export const UNREADABLE_SECRET_MESSAGE =
+  "The saved secret key can no longer be read (the app's encryption key changed). Enter your secret key again.";
+
+function readSavedSecret(
+  sealed: string | null,
+  keys: readonly Buffer[],
+): string | null | typeof UNREADABLE {
+  if (!sealed) return null;
+  try {
+    return openSecret(sealed, keys);
+  } catch (error) {
+    if (error instanceof SecretUnreadableError) return UNREADABLE;
+    throw error;
+  }
+}
+
 /**
  * Saves the Settings form: both keys are checked against the service first, the secret key is
  * stored encrypted, the storefront configuration (publishable key only) is written where the
@@ -72,9 +91,12 @@ export async function saveSettings(
   }
   const workspaceId = workspaceOverride ?? shop.workspaceId ?? workspaceIdFromDomain(shopDomain);
   const newSecret = form.secretKey.trim();
-  const savedSecret = shop.secretKeyCiphertext
-    ? openSecret(shop.secretKeyCiphertext, env.encryptionKey)
-    : null;
+  const saved = readSavedSecret(shop.secretKeyCiphertext, env.decryptionKeys);
+  if (saved === UNREADABLE && !newSecret) {
+    return { ok: false, problems: [{ field: "secretKey", message: UNREADABLE_SECRET_MESSAGE }] };
+  }
+  // An unreadable saved key cannot be compared or used to clean up: treated as none.
+  const savedSecret = saved === UNREADABLE ? null : saved;
   const secretKey = newSecret || savedSecret || "";
   const savedWorkspace = workspaceOf(shop);
   // The ledger belongs to one account and workspace: a different key (the app cannot tell

@@ -18,7 +18,7 @@ export function serviceClientFor(shop: Shop): IndexServiceClient {
   const env = config();
   return new IndexServiceClient({
     baseUrl: env.indexApiUrl,
-    apiKey: openSecret(shop.secretKeyCiphertext, env.encryptionKey),
+    apiKey: openSecret(shop.secretKeyCiphertext, env.decryptionKeys),
     workspaceId,
   });
 }

@@ -8,6 +8,9 @@ import {
   TrialExpiredError,
   UnauthorizedError,
 } from "../index-service/errors";
+import { SecretUnreadableError } from "../models/secret-box.server";
+
+const SECRET_UNREADABLE_CODE = "SECRET_KEY_UNREADABLE";
 
 /** Why syncing stopped, in words a merchant understands, with what to do about it. */
 export interface StopReason {
@@ -23,6 +26,7 @@ export interface StopReason {
 /** Stop codes of key and plan problems: they pause the shop until the merchant acts. */
 const PAUSING_CODES: ReadonlySet<string> = new Set([
   "UNAUTHORIZED",
+  SECRET_UNREADABLE_CODE,
   TRIAL_EXPIRED_CODE,
   FORBIDDEN_CODES.forbidden,
   FORBIDDEN_CODES.subscriptionInactive,
@@ -34,6 +38,14 @@ export function isPausingStop(code: string | null): boolean {
 }
 
 export function stopReasonOf(error: unknown): StopReason {
+  if (error instanceof SecretUnreadableError) {
+    return {
+      code: SECRET_UNREADABLE_CODE,
+      message: "The app can no longer read your saved secret key: its encryption key was changed.",
+      action: "Enter your secret key again in Settings.",
+      pausesShop: true,
+    };
+  }
   if (error instanceof UnauthorizedError) {
     return {
       code: error.code,

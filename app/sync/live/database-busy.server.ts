@@ -1,13 +1,14 @@
 import { Prisma } from "@prisma/client";
 
 /**
- * Prisma's code for SQLite's SQLITE_BUSY through the libSQL adapter ("Operation has timed out"):
- * another process (e.g. `npm run worker`) is committing, and the connection does not wait.
+ * SQLite's SQLITE_BUSY through the libSQL adapter: another process (e.g. `npm run worker`) is
+ * committing and the busy timeout ran out. Model queries report it as P1008 ("Operation has
+ * timed out"), raw queries as P2010 with SQLITE_BUSY / "database is locked" in the message.
  */
-const BUSY_CODE = "P1008";
-
 export function isDatabaseBusy(error: unknown): boolean {
-  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === BUSY_CODE;
+  if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return false;
+  if (error.code === "P1008") return true;
+  return error.code === "P2010" && /SQLITE_BUSY|database is locked/i.test(error.message);
 }
 
 /**
