@@ -13,6 +13,7 @@ import { startAppServer, type RunningAppServer } from "../app-server/server";
 import { startEmulator } from "../emulator/server";
 import { startFakeShopify } from "../fake-shopify/server";
 import { startMailSink } from "../mail-sink/server";
+import type { CartCatalogue } from "../storefront/fake-cart";
 import { startStorefrontPreview } from "../storefront/server";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -123,6 +124,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       publishableKey: DEMO_PUBLISHABLE_KEY,
       workspaceId,
       savedConfig: () => savedStorefrontConfig(shopify.state.metafields()),
+      cart: () => cartCatalogue(shopify.state.products()),
     });
     const running = app;
     return {
@@ -240,4 +242,38 @@ function savedStorefrontConfig(
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The store's variants as its cart sees them, read live: a tracked variant that may not be sold
+ * beyond its stock holds that many (0 is sold out); any other is unlimited.
+ */
+function cartCatalogue(products: { title?: unknown; variants: unknown[] }[]): CartCatalogue {
+  const catalogue: CartCatalogue = {};
+  for (const product of products) {
+    for (const raw of product.variants) {
+      const variant = raw as {
+        id?: string;
+        selectedOptions?: { value: string }[];
+        price?: string;
+        inventoryQuantity?: number;
+        inventoryPolicy?: string;
+        inventoryItem?: { tracked?: boolean } | null;
+      };
+      const id = /(\d+)$/.exec(variant.id ?? "")?.[1];
+      if (!id) continue;
+      const limited =
+        variant.inventoryItem?.tracked === true && variant.inventoryPolicy !== "CONTINUE";
+      catalogue[id] = {
+        product: String(product.title ?? ""),
+        title: (variant.selectedOptions ?? [])
+          .map((option) => option.value)
+          .filter((value) => value !== "Default Title")
+          .join(" / "),
+        price: Number(variant.price ?? 0),
+        ...(limited ? { inventory: Math.max(0, variant.inventoryQuantity ?? 0) } : {}),
+      };
+    }
+  }
+  return catalogue;
 }

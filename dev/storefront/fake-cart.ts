@@ -24,6 +24,9 @@ export interface CartVariant {
 /** Variant id → variant. Without a catalogue every numeric id is an unlimited "Item <id>". */
 export type CartCatalogue = Record<string, CartVariant>;
 
+/** The store's variants now: a catalogue, or a function read at every request (a live store). */
+export type CartCatalogueSource = CartCatalogue | (() => CartCatalogue);
+
 interface Line {
   id: number;
   quantity: number;
@@ -42,7 +45,7 @@ export function cartIconInner(count: number): string {
 export class FakeCart {
   private readonly carts = new Map<string, Line[]>();
 
-  constructor(private readonly catalogue?: CartCatalogue) {}
+  constructor(private readonly catalogue?: CartCatalogueSource) {}
 
   /** The path without the locale root when it is a cart route, else undefined. */
   static route(pathname: string): "add" | "cart" | undefined {
@@ -83,8 +86,9 @@ export class FakeCart {
       if (!Number.isSafeInteger(id) || id <= 0 || !Number.isSafeInteger(quantity) || quantity < 1) {
         return cartError(res, 400, "Parameter Missing or Invalid");
       }
-      const variant = this.catalogue
-        ? this.catalogue[String(id)]
+      const catalogue = typeof this.catalogue === "function" ? this.catalogue() : this.catalogue;
+      const variant = catalogue
+        ? catalogue[String(id)]
         : { product: `Item ${id}`, title: "", price: 10 };
       if (!variant) return cartError(res, 404, "Cannot find variant");
       const line = lines.find((l) => l.id === id);

@@ -28,7 +28,7 @@ import {
   widgetMarkup,
   type WidgetSettings,
 } from "./page";
-import { FakeCart, type CartCatalogue } from "./fake-cart";
+import { FakeCart, type CartCatalogueSource } from "./fake-cart";
 
 const ASSETS_DIR = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -58,7 +58,7 @@ export interface StorefrontPreviewOptions {
   /** Block settings for every page (query parameters override them per request). */
   settings?: Partial<WidgetSettings>;
   /** The fake cart's variants (./fake-cart); without them any numeric variant id is accepted. */
-  cart?: CartCatalogue;
+  cart?: CartCatalogueSource;
 }
 
 export interface StorefrontPreview {
