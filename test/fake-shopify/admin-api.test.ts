@@ -110,13 +110,14 @@ describe("validation against the 2026-10 schema", () => {
 });
 
 describe("shop", () => {
-  it("answers the app's SHOP_QUERY with the configured domains and currency, and its cost", async () => {
+  it("answers the app's SHOP_QUERY with the configured domains, currency and contact email, and its cost", async () => {
     const answer = await graphql<ShopDomainsData>(shop, SHOP_QUERY);
     expect(answer.body.data).toEqual({
       shop: {
         myshopifyDomain: "demo-store.myshopify.com",
         primaryDomain: { host: "demo-store.example.com", url: "https://demo-store.example.com" },
         currencyCode: "EUR",
+        email: "owner@demo-store.example.com",
       },
     });
     expect(answer.body.extensions?.cost).toMatchObject({
