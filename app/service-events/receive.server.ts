@@ -38,6 +38,11 @@ type ReceiveOutcome =
       eventId: string;
       /** The delivery opened a new Inbox entry (the merchant gets an email for it). */
       newInboxEntry: boolean;
+      /**
+       * A contact form for an entry that a handoff request had already opened: the shopper's
+       * name, email, phone and message arrived after that entry's email (they get one too).
+       */
+      contactAdded: boolean;
       threadId: string | null;
     };
 
@@ -73,7 +78,7 @@ export async function receiveServiceEvent(delivery: ServiceEventDelivery): Promi
   // Older than what is kept: its id may have been pruned, so it could not be told from a replay.
   const oldest = receivedAt.getTime() - env.serviceEvents.retentionDays * 86_400_000;
   if (event.createdAt.getTime() < oldest) {
-    return { ...base, reason: "expired", newInboxEntry: false };
+    return { ...base, reason: "expired", newInboxEntry: false, contactAdded: false };
   }
   const occurredAt =
     event.createdAt.getTime() > receivedAt.getTime() + FUTURE_TOLERANCE_MS
@@ -99,7 +104,12 @@ export async function receiveServiceEvent(delivery: ServiceEventDelivery): Promi
     foldsIntoInbox && event.threadId !== null
       ? await refoldThread(shopDomain, event.threadId)
       : false;
-  return { ...base, reason, newInboxEntry };
+  const contactAdded =
+    foldsIntoInbox &&
+    reason === "stored" &&
+    !newInboxEntry &&
+    event.eventType === "contact.submitted";
+  return { ...base, reason, newInboxEntry, contactAdded };
 }
 
 function toDate(value: unknown): Date {

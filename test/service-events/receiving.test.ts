@@ -6,6 +6,7 @@
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { signWebhookBody } from "../../app/index-service/webhook-signature";
+import { startMailSink, type RunningMailSink } from "../../dev/mail-sink/server";
 import { waitFor } from "../live/harness";
 import {
   KEYS,
@@ -19,11 +20,17 @@ import {
 } from "./harness";
 
 let env: EventsEnvironment;
+let mail: RunningMailSink;
 type InboxModule = typeof import("../../app/models/inbox.server");
 let inbox: InboxModule;
 
 beforeAll(async () => {
-  env = await startEventsEnvironment();
+  mail = await startMailSink();
+  env = await startEventsEnvironment({
+    SMTP_URL: mail.smtpUrl,
+    MAIL_FROM: "Catalog Chat <inbox@catalog-chat.test>",
+    NOTIFY_EMAIL: "owner@shop-a.test",
+  });
   inbox = await import("../../app/models/inbox.server");
   await connectShop(SHOP_A);
   await connectShop(SHOP_B);
@@ -31,6 +38,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await env?.close();
+  await mail?.close();
 });
 
 beforeEach(async () => {
@@ -316,6 +324,29 @@ describe("receiving the service's events", () => {
     const { threadId: _b, ...second } = b;
     expect(second).toEqual(first);
     expect(first).toMatchObject({ name: "Cy Young", phone: "123", handoffState: "resolved" });
+  });
+
+  it("emails the merchant the shopper's details when the contact form follows the handoff request", async () => {
+    const thread = "web_mail_follow_up";
+    const mailsOfThread = () => mail.messages().filter((m) => m.text.includes(thread));
+    await deliverSigned(SHOP_A, event("handoff.requested", { thread_id: thread }));
+    await waitFor("the handoff's email", () => mailsOfThread().length === 1);
+    expect(mailsOfThread()[0]!.text).toContain("Message: (none)");
+    const contact = event("contact.submitted", {
+      thread_id: thread,
+      name: "Dee Park",
+      email: "dee@example.com",
+      phone: "555",
+      message: "Do you ship to Oslo?",
+    });
+    await deliverSigned(SHOP_A, contact);
+    await deliverSigned(SHOP_A, contact);
+    await waitFor("the contact request's email", () => mailsOfThread().length >= 2);
+    const details = mailsOfThread()[1]!;
+    expect(details.subject).toBe("New contact request from Dee Park");
+    expect(details.text).toContain("Message: Do you ship to Oslo?");
+    expect(details.text).toContain("Phone: 555");
+    expect(mailsOfThread()).toHaveLength(2);
   });
 
   it("loses nothing and doubles nothing when the app is down while the emulator retries", async () => {
