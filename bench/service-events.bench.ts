@@ -15,7 +15,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { parseArgs } from "node:util";
 import { startAppServer } from "../dev/app-server/server";
-import { freePort } from "../test/service-events/harness";
+import { freePort } from "../test/support/free-port";
 import { prepareAppEnvironment } from "../test/support/app-environment";
 
 const { values } = parseArgs({

@@ -3,10 +3,10 @@
  * is known before it starts (the webhook is registered there), the service emulator delivering
  * signed events to it, and a real database.
  */
-import { createServer } from "node:net";
 import type { PrismaClient } from "@prisma/client";
 import { startAppServer, type RunningAppServer } from "../../dev/app-server/server";
 import { prepareAppEnvironment } from "../support/app-environment";
+import { freePort } from "../support/free-port";
 import { startTestEmulator, type RunningEmulator } from "../support/emulator";
 import { requireCurrentBuild } from "../live/harness";
 
@@ -27,18 +27,6 @@ export interface EventsEnvironment {
   stopApp(): Promise<void>;
   startApp(): Promise<void>;
   close(): Promise<void>;
-}
-
-/** A free loopback port, found by binding port 0: the app's URL must be known before it starts. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
 }
 
 export async function startEventsEnvironment(

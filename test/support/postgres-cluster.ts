@@ -1,6 +1,6 @@
 import { execFileSync, spawn } from "node:child_process";
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
+import { freePort } from "./free-port";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -87,15 +87,4 @@ function userIds(name: string): { uid: number; gid: number } {
   const uid = Number(execFileSync("id", ["-u", name]).toString().trim());
   const gid = Number(execFileSync("id", ["-g", name]).toString().trim());
   return { uid, gid };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
 }

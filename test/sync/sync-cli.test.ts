@@ -1,10 +1,10 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { mkdtempSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generatedStore, indexableProductIds, writeExport } from "../support/catalogue-files";
+import { freePort } from "../support/free-port";
 import {
   contentWrites,
   indexedIds,
@@ -140,7 +140,7 @@ describe("npm run sync", () => {
   });
 
   it("names the service's URL and what to check when it cannot be reached", async () => {
-    const closed = await closedPort();
+    const closed = await freePort();
     const url = `http://127.0.0.1:${closed}`;
     const { code, stderr } = await runCli(
       ["--input", writeExport(generatedStore({ products: 3, seed: 35 })), "--domain", "a.example"],
@@ -253,16 +253,4 @@ async function until(condition: () => boolean, timeoutMs = 30_000): Promise<void
     if (Date.now() > deadline) throw new Error("condition not met in time");
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
-}
-
-/** A loopback port nothing listens on (taken, then given back). */
-function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
 }
