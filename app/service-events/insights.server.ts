@@ -121,14 +121,17 @@ export async function dailyInsights(
 }
 
 async function topQuestions(shopDomain: string, from: Date) {
-  const messages = await prisma.$queryRaw<{ message: unknown }[]>`
-    SELECT json_extract("data", '$.message') AS "message" FROM "ServiceEvent"
+  // The event's JSON is read here rather than in SQL: SQLite's json_extract and PostgreSQL's
+  // JSON operators differ, and the scan is bounded.
+  const rows = await prisma.$queryRaw<{ data: string }[]>`
+    SELECT "data" FROM "ServiceEvent"
     WHERE "shopDomain" = ${shopDomain} AND "test" = false AND "occurredAt" >= ${from}
       AND "eventType" = 'chat.message_sent'
     ORDER BY "occurredAt" DESC LIMIT ${QUESTION_SCAN_LIMIT}`;
   const counts = new Map<string, number>();
-  for (const { message } of messages) {
-    if (typeof message !== "string") continue;
+  for (const { data } of rows) {
+    const message = messageOf(data);
+    if (message === undefined) continue;
     const question = normalizeQuestion(message);
     if (question) counts.set(question, (counts.get(question) ?? 0) + 1);
   }
@@ -136,4 +139,13 @@ async function topQuestions(shopDomain: string, from: Date) {
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
     .slice(0, TOP_QUESTIONS)
     .map(([question, count]) => ({ question, count }));
+}
+
+function messageOf(data: string): string | undefined {
+  try {
+    const message = (JSON.parse(data) as { message?: unknown } | null)?.message;
+    return typeof message === "string" ? message : undefined;
+  } catch {
+    return undefined;
+  }
 }
