@@ -76,6 +76,22 @@ export default tseslint.config(
     },
   },
   {
+    files: ["app/models/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["**/sync/**", "**/routes/**", "**/dev/**"],
+              message: "models/ is database access by table: it knows nothing of sync/ or routes/.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ["widget/**"],
     ignores: ["widget/build.ts"],
     rules: {

@@ -1,9 +1,11 @@
 import { config, type AppEnvironment } from "./config.server";
 import { ensureAllServiceWebhooks } from "./service-events/registration.server";
 import { schedulePruning } from "./service-events/retention.server";
-import { processLeases } from "./sync/live/lease.server";
-import { scheduleReconciliation } from "./sync/live/reconcile.server";
-import { resumeOrphanedRuns } from "./sync/live/run-leases.server";
+import { processLeases } from "./models/shop-leases.server";
+import { adminFor } from "./shopify-admin.server";
+import { scheduleChecks } from "./sync/shop/reconcile-check.server";
+import { scheduleReconciliation } from "./sync/shop/reconcile.server";
+import { resumeOrphanedRuns } from "./sync/shopify/run-leases.server";
 import { startLiveWorker, type LiveWorker } from "./sync/live/worker.server";
 
 /** How often unfinished full syncs that no process carries are looked for. */
@@ -54,6 +56,10 @@ export function startBackgroundWork(
     env.background.reconcileEveryHours > 0
       ? scheduleReconciliation(leases, env.background.reconcileEveryHours)
       : () => undefined;
+  const stopChecking =
+    env.background.checkEveryMinutes > 0
+      ? scheduleChecks(env.background.checkEveryMinutes, adminFor)
+      : () => undefined;
   return {
     holder: leases.holder,
     worker,
@@ -61,6 +67,7 @@ export function startBackgroundWork(
       clearInterval(resumeTimer);
       stopPruning();
       stopReconciling();
+      stopChecking();
       await worker?.stop();
     },
   };

@@ -32,6 +32,8 @@ export interface AppEnvironment {
   live: LiveSettings;
   /** The service's events (Inbox, Insights): how long they are kept. */
   serviceEvents: ServiceEventSettings;
+  /** Full syncs' history: how much of it is kept. */
+  syncHistory: SyncHistorySettings;
   /** Outgoing mail for Inbox notifications; undefined sends none. */
   mail: MailSettings | undefined;
 }
@@ -39,6 +41,14 @@ export interface AppEnvironment {
 export interface ServiceEventSettings {
   /** SERVICE_EVENTS_RETENTION_DAYS: events and Inbox entries older than this are deleted. */
   retentionDays: number;
+}
+
+export interface SyncHistorySettings {
+  /**
+   * SYNC_RUNS_KEPT: a shop's finished full syncs kept (the newest), with their counts; older ones
+   * and their exports' records are deleted when a run finishes (docs/sync.md, Retention).
+   */
+  runsKept: number;
 }
 
 export interface MailSettings {
@@ -57,6 +67,8 @@ export interface BackgroundSettings {
   liveWorkerInApp: boolean;
   /** RECONCILE_EVERY_HOURS: a full re-export per shop this often; 0 never. */
   reconcileEveryHours: number;
+  /** RECONCILE_CHECK_EVERY_MINUTES: an export of the products changed since the last check; 0 never. */
+  checkEveryMinutes: number;
 }
 
 export interface LiveSettings {
@@ -72,6 +84,8 @@ export interface DemoShop {
   shopDomain: string;
   adminGraphqlUrl: string;
   accessToken: string;
+  /** The demo's storefront preview, where "Add the chat to your theme" leads (no theme editor). */
+  storefrontUrl: string | null;
 }
 
 export class ConfigurationError extends Error {
@@ -173,6 +187,7 @@ export function readConfig(
   const demo = readDemoShop(env, nodeEnv, problems);
   const { background, live } = readBackgroundSettings(env, problems);
   const serviceEvents = readServiceEventSettings(env, problems);
+  const syncHistory = readSyncHistorySettings(env, problems);
   const mail = readMailSettings(env, problems);
 
   if (problems.length > 0) throw new ConfigurationError(problems);
@@ -191,6 +206,7 @@ export function readConfig(
     background,
     live,
     serviceEvents,
+    syncHistory,
     mail,
   };
 }
@@ -209,6 +225,33 @@ function readServiceEventSettings(
     return { retentionDays: 90 };
   }
   return { retentionDays: days };
+}
+
+/**
+ * SYNC_RUNS_KEPT alone, for code that also runs without the app's configuration (`npm run sync`
+ * finishes runs too); readConfig checks it with everything else.
+ */
+export function syncHistorySettings(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): SyncHistorySettings {
+  const problems: string[] = [];
+  const settings = readSyncHistorySettings(env, problems);
+  if (problems.length > 0) throw new ConfigurationError(problems);
+  return settings;
+}
+
+function readSyncHistorySettings(
+  env: Readonly<Record<string, string | undefined>>,
+  problems: string[],
+): SyncHistorySettings {
+  const raw = env.SYNC_RUNS_KEPT?.trim();
+  if (!raw) return { runsKept: 20 };
+  const runs = Number(raw);
+  if (!Number.isInteger(runs) || runs < 1 || runs > 1000) {
+    problems.push(`SYNC_RUNS_KEPT must be a whole number of runs from 1 to 1000, got "${raw}"`);
+    return { runsKept: 20 };
+  }
+  return { runsKept: runs };
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
@@ -276,6 +319,12 @@ function readBackgroundSettings(
         0,
         "hours between reconciliations, 0 for never",
       ),
+      checkEveryMinutes: number(
+        "RECONCILE_CHECK_EVERY_MINUTES",
+        60,
+        0,
+        "minutes between checks of changed products, 0 for never",
+      ),
     },
     live: {
       coalesceMs: number("LIVE_COALESCE_MS", 3_000, 0, "milliseconds"),
@@ -306,6 +355,11 @@ function readDemoShop(
     shopDomain,
     adminGraphqlUrl,
     accessToken: env.DEMO_ADMIN_TOKEN?.trim() || "shpat_fake_token",
+    storefrontUrl: /^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?\//.test(
+      env.DEMO_STOREFRONT_URL?.trim() ?? "",
+    )
+      ? env.DEMO_STOREFRONT_URL!.trim()
+      : null,
   };
 }
 

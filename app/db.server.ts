@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import { PrismaLibSQL } from "@prisma/adapter-libsql";
 import { PrismaPg } from "@prisma/adapter-pg";
-import { PrismaClient } from "@prisma/client";
+import { Prisma, PrismaClient } from "@prisma/client";
 import { databaseUrlFrom, isPostgresUrl } from "./database-url";
 
 /** How long a connection waits for another process's commit before SQLite reports it busy. */
@@ -72,3 +72,46 @@ const prisma: PrismaClient = globalThis.prismaGlobal ?? createPrismaClient();
 if (process.env.NODE_ENV !== "production") globalThis.prismaGlobal = prisma;
 
 export default prisma;
+
+/**
+ * SQLite's SQLITE_BUSY through the libSQL adapter: another process (e.g. `npm run worker`) is
+ * committing and the busy timeout ran out. Model queries report it as P1008 ("Operation has
+ * timed out"), raw queries as P2010 with SQLITE_BUSY / "database is locked" in the message.
+ */
+export function isDatabaseBusy(error: unknown): boolean {
+  if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return false;
+  if (error.code === "P1008") return true;
+  return error.code === "P2010" && /SQLITE_BUSY|database is locked/i.test(error.message);
+}
+
+/**
+ * Runs a short write again while the database is busy with another process's commit, for up to
+ * `maxWaitMs` by `now`; other errors, and a database still busy after that, are thrown.
+ */
+export async function retryWhileBusy<T>(
+  write: () => Promise<T>,
+  maxWaitMs = 2_000,
+  now: () => number = Date.now,
+): Promise<T> {
+  const deadline = now() + maxWaitMs;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (error) {
+      if (!isDatabaseBusy(error) || now() >= deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(100, 5 * attempt)));
+    }
+  }
+}
+
+/**
+ * SQLite only: switches the database file to write-ahead logging (the setting stays with the
+ * file). A commit then costs one sync of the log instead of the rollback journal's several, still
+ * durable (synchronous stays FULL), and readers never wait for a writer: the app server takes
+ * webhooks faster and `npm run worker` can share the file. Switching needs a moment without other
+ * writers, hence the retries.
+ */
+export async function switchToWriteAheadLog(): Promise<void> {
+  if (isPostgresUrl(databaseUrlFrom(process.env))) return;
+  await retryWhileBusy(() => prisma.$queryRawUnsafe("PRAGMA journal_mode = WAL"), 30_000);
+}

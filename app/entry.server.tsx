@@ -4,10 +4,15 @@ import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { ensureBackgroundWork } from "./background.server";
+import { switchToWriteAheadLog } from "./db.server";
 import { addDocumentResponseHeaders } from "./shopify.server";
 
 export const streamTimeout = 5000;
 
+// SQLite: write-ahead logging, so that a webhook's commit costs one sync of the log.
+switchToWriteAheadLog().catch((error: unknown) =>
+  console.error("Could not switch the SQLite database to write-ahead logging", error),
+);
 // The server's background work (live worker, resumed syncs, reconciliation) starts with it.
 ensureBackgroundWork();
 

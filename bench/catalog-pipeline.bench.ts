@@ -17,6 +17,7 @@ import { fileSource } from "../app/catalog/bulk-source";
 import { contentHash } from "../app/catalog/content-hash";
 import { mapCatalogueItem } from "../app/catalog/map-item";
 import { writeCatalogue } from "../dev/sample-store/catalogue-generator";
+import { samplePeakMemory } from "./peak-memory";
 
 const { values } = parseArgs({
   options: {
@@ -44,11 +45,7 @@ const MB = 1024 * 1024;
 
 /** Child process: the pipeline over one file, as the sync engine would run it. */
 async function run(path: string): Promise<RunResult> {
-  let peakHeap = process.memoryUsage().heapUsed;
-  const sample = () => {
-    peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
-  };
-  const timer = setInterval(sample, 20);
+  const memory = samplePeakMemory();
   const cpu = process.cpuUsage();
   const started = performance.now();
   const bulk = await readBulkExport(fileSource(path));
@@ -62,12 +59,11 @@ async function run(path: string): Promise<RunResult> {
       indexable += 1;
     }
     items += 1;
-    if (items % 2000 === 0) sample();
+    if (items % 2000 === 0) memory.sample();
   }
   const finished = performance.now();
   const cpuUsed = process.cpuUsage(cpu);
-  clearInterval(timer);
-  sample();
+  const { peakHeap } = memory.stop();
   return {
     products: bulk.stats.emitted.Product,
     items,

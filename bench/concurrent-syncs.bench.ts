@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { startEmulator } from "../dev/emulator/server";
 import { writeCatalogue } from "../dev/sample-store/catalogue-generator";
+import { samplePeakMemory } from "./peak-memory";
 
 const { values } = parseArgs({
   options: {
@@ -94,16 +95,14 @@ async function child(k: number, emulatorUrl: string, file: string) {
   process.env.DATABASE_URL = values["database-url"] ?? `file:${join(work, `concurrent-${k}.db`)}`;
   const { migrateDatabase } = await import("../app/cli/migrate-database");
   await migrateDatabase(process.env.DATABASE_URL);
-  const { runFullSync } = await import("../app/sync/full-sync.server");
+  const { runFullSync } = await import("../app/sync/engine/sync-export.server");
   const { IndexServiceClient } = await import("../app/index-service/client");
   const { fileSource } = await import("../app/catalog");
   const { RATE_LIMITS } = await import("../app/index-service/tiers");
-  const { Pacer } = await import("../app/sync/pacer");
+  const { Pacer } = await import("../app/sync/engine/pacer");
   const prisma = (await import("../app/db.server")).default;
   await prisma.$queryRawUnsafe('SELECT 1 FROM "Shop" LIMIT 1');
-  const base = process.memoryUsage().rss;
-  let peak = base;
-  const sample = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+  const memory = samplePeakMemory();
   const started = performance.now();
   const run = Date.now().toString(36);
   const results = await Promise.all(
@@ -126,8 +125,7 @@ async function child(k: number, emulatorUrl: string, file: string) {
       });
     }),
   );
-  clearInterval(sample);
-  peak = Math.max(peak, process.memoryUsage().rss);
+  const { baseRss: base, peakRss: peak } = memory.stop();
   const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
   console.log(
     JSON.stringify({

@@ -19,14 +19,11 @@
  * sending the product from its payload with one POST /products; it runs on an unthrottled account
  * for its latency and request count, and its time at Personal limits is computed.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { createHmac, timingSafeEqual } from "node:crypto";
 import { mkdtempSync } from "node:fs";
-import { createServer, type IncomingMessage } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { startRoleProcess, stopRoleProcess } from "./role-process";
 
 const { values } = parseArgs({
   options: {
@@ -79,7 +76,7 @@ async function runApp() {
   const app = await startAppServer();
   const { adminFor } = await import("../app/shopify-admin.server");
   const { recordShopAfterAuth } = await import("../app/shopify.server");
-  const { saveSettings } = await import("../app/sync/settings.server");
+  const { saveSettings } = await import("../app/sync/shop/settings.server");
   const { startLiveWorker } = await import("../app/sync/live/worker.server");
   const admin = await adminFor(SHOP);
   await recordShopAfterAuth(SHOP, "read_products,read_online_store_pages", admin);
@@ -105,72 +102,15 @@ async function runApp() {
 
 // ── The baseline, in its own process: one request per webhook, before answering ─────────────
 async function runBaseline() {
-  const emulatorUrl = process.env.INDEX_API_URL ?? "";
-  const readBody = (req: IncomingMessage) =>
-    new Promise<string>((resolve) => {
-      let body = "";
-      req.on("data", (chunk: Buffer) => (body += chunk.toString()));
-      req.on("end", () => resolve(body));
-    });
-  const server = createServer((req, res) => {
-    void (async () => {
-      const body = await readBody(req);
-      const expected = createHmac("sha256", API_SECRET).update(body, "utf8").digest();
-      const given = Buffer.from(String(req.headers["x-shopify-hmac-sha256"] ?? ""), "base64");
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-        res.writeHead(401).end();
-        return;
-      }
-      const product = JSON.parse(body) as {
-        id: number;
-        title: string;
-        variants: { price: string }[];
-      };
-      const answer = await fetch(`${emulatorUrl}/products`, {
-        method: "POST",
-        headers: {
-          Authorization: `Bearer ${BASELINE_KEY}`,
-          "Content-Type": "application/json",
-          "X-Workspace-ID": "baseline-example-com",
-        },
-        body: JSON.stringify({
-          id: String(product.id),
-          name: product.title,
-          price: Number(product.variants[0]?.price ?? 0),
-        }),
-      }).catch(() => null);
-      res.writeHead(answer?.ok ? 200 : 500).end();
-    })();
+  const { startNaiveWebhookApp } = await import("./baseline/naive-webhook-app");
+  const app = await startNaiveWebhookApp({
+    apiSecret: API_SECRET,
+    emulatorUrl: process.env.INDEX_API_URL ?? "",
+    secretKey: BASELINE_KEY,
+    workspace: "baseline-example-com",
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  stopOnSignal(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  ready(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
-}
-
-function startChild(
-  role: string,
-  env: Record<string, string>,
-): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", import.meta.filename, "--role", role], {
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  return new Promise((resolve, reject) => {
-    let out = "";
-    child.stdout?.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /ready (\S+)/.exec(out);
-      if (match?.[1]) resolve({ child, url: match[1] });
-    });
-    child.once("exit", (code) => reject(new Error(`the ${role} process exited (${code})`)));
-  });
-}
-
-function stopChild(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    child.once("exit", () => resolve());
-    child.kill("SIGTERM");
-  });
+  stopOnSignal(() => app.close());
+  ready(app.url);
 }
 
 // ── The driver: Shopify, the service, the burst, the figures ───────────────────────────────────
@@ -182,7 +122,7 @@ async function drive() {
   if (!existsSync(join(import.meta.dirname, "..", "build", "server", "index.js"))) {
     throw new AppNotBuiltError();
   }
-  const { catalogueEntry } = await import("../app/sync/catalogue-entry");
+  const { catalogueEntry } = await import("../app/sync/engine/catalogue-entry");
   const { contentHash } = await import("../app/catalog");
   type ShopifyProduct = import("../app/catalog").ShopifyProduct;
   type WebhookDelivery = import("../dev/fake-shopify/server").WebhookDelivery;
@@ -277,7 +217,7 @@ async function drive() {
   };
 
   // The app: installed (first full sync) in its own process, then the burst.
-  const app = await startChild("app", childEnv);
+  const app = await startRoleProcess(import.meta.filename, "app", childEnv);
   if (mismatches() !== 0) throw new Error("the first sync did not index the store");
   shopify.state.setApp({ appUrl: app.url });
   emulator.state.clearRequests();
@@ -304,19 +244,19 @@ async function drive() {
   const rereads = adminRequests.filter((r) => r.operationName === "ProductsByIds" && !r.throttled);
   const throttled = adminRequests.filter((r) => r.throttled).length;
   const exports = adminRequests.filter((r) => r.operationName === "BulkOperationRunQuery").length;
-  await stopChild(app.child);
+  await stopRoleProcess(app.child);
   const appLatency = latencies(appDeliveries);
   const appRefused = appDeliveries.filter((d) => d.status !== 200).length;
 
   // The baseline, in its own process.
-  const baseline = await startChild("baseline", childEnv);
+  const baseline = await startRoleProcess(import.meta.filename, "baseline", childEnv);
   shopify.state.setApp({ appUrl: baseline.url });
   emulator.state.clearRequests();
   const baselineStarted = performance.now();
   const baselineDeliveries = await burst(2);
   const baselineMs = performance.now() - baselineStarted;
   const baselineWrites = emulator.state.requests().filter((r) => r.account === "baseline").length;
-  await stopChild(baseline.child);
+  await stopRoleProcess(baseline.child);
   const baseLatency = latencies(baselineDeliveries);
   // At Personal limits: 1,000 requests an hour, each hour's share at 100 a minute.
   const fullHours = Math.floor((baselineWrites - 1) / PERSONAL.perHour);

@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { startEmulator } from "../dev/emulator/server";
 import { writeCatalogue } from "../dev/sample-store/catalogue-generator";
+import { samplePeakMemory } from "./peak-memory";
 
 const { values } = parseArgs({
   options: {
@@ -53,7 +54,7 @@ async function main() {
   process.env.DATABASE_URL = `file:${join(work, "bench.db")}`;
   const { migrateDatabase } = await import("../app/cli/migrate-database");
   await migrateDatabase(process.env.DATABASE_URL!);
-  const { runFullSync } = await import("../app/sync/full-sync.server");
+  const { runFullSync } = await import("../app/sync/engine/sync-export.server");
   const { IndexServiceClient } = await import("../app/index-service/client");
   const { fileSource } = await import("../app/catalog");
 
@@ -166,18 +167,12 @@ async function memoryChild(n: number, emulatorUrl: string) {
   process.env.DATABASE_URL = `file:${join(work, `memory-${n}.db`)}`;
   const { migrateDatabase } = await import("../app/cli/migrate-database");
   await migrateDatabase(process.env.DATABASE_URL!);
-  const { runFullSync } = await import("../app/sync/full-sync.server");
+  const { runFullSync } = await import("../app/sync/engine/sync-export.server");
   const { IndexServiceClient } = await import("../app/index-service/client");
   const { fileSource } = await import("../app/catalog");
   const { RATE_LIMITS } = await import("../app/index-service/tiers");
-  const { Pacer } = await import("../app/sync/pacer");
-  let peak = 0;
-  let peakHeap = 0;
-  const sample = setInterval(() => {
-    const usage = process.memoryUsage();
-    peak = Math.max(peak, usage.rss);
-    peakHeap = Math.max(peakHeap, usage.heapUsed);
-  }, 20);
+  const { Pacer } = await import("../app/sync/engine/pacer");
+  const memory = samplePeakMemory();
   const started = performance.now();
   const result = await runFullSync({
     shopDomain: `memory-${n}.example.com`,
@@ -194,8 +189,7 @@ async function memoryChild(n: number, emulatorUrl: string) {
     tier: "enterprise",
     pacer: new Pacer({ limits: { ...RATE_LIMITS.enterprise, perMinute: 1e9, perHour: 1e9 } }),
   });
-  clearInterval(sample);
-  peak = Math.max(peak, process.memoryUsage().rss);
+  const { peakRss: peak, peakHeap } = memory.stop();
   console.log(
     `${String(n).padStart(7)} products: peak RSS ${(peak / 1024 / 1024).toFixed(0)} MB, peak heap ${(peakHeap / 1024 / 1024).toFixed(0)} MB, ` +
       `${result.counts.products.sent} sent in ${((performance.now() - started) / 1000).toFixed(1)} s`,

@@ -1,12 +1,14 @@
 /**
- * The service's item shapes (field names as the service's SDK spells them, snake_case), as the
- * catalog produces them. Optional fields are left out when Shopify has no value, never sent as
- * null.
+ * What the catalogue makes of a Shopify object: the service's item shapes (field names as the
+ * service's SDK spells them, snake_case), stricter than the client's wire types in
+ * index-service/types.ts (`IndexProduct`, `IndexPost`), which these are assignable to. Named
+ * apart because catalog/ knows nothing of the service's client. Optional fields are left out when
+ * Shopify has no value, never sent as null.
  */
 
 export type StockStatus = "instock" | "outofstock" | "onbackorder";
 
-export interface IndexProduct {
+export interface CatalogProduct {
   id: string;
   name: string;
   content: string;
@@ -48,7 +50,7 @@ export interface IndexVariant {
 
 export type PostType = "page" | "article";
 
-export interface IndexPost {
+export interface CatalogPost {
   id: string;
   title: string;
   content: string;
@@ -70,9 +72,9 @@ export type PostNotIndexableReason = "unpublished";
 
 /** What the mapper made of one Shopify object: an item to upsert, or an id to delete. */
 export type MapResult =
-  | { kind: "product"; id: string; indexable: true; item: IndexProduct }
+  | { kind: "product"; id: string; indexable: true; item: CatalogProduct }
   | { kind: "product"; id: string; indexable: false; reason: ProductNotIndexableReason }
-  | { kind: "post"; id: string; indexable: true; item: IndexPost }
+  | { kind: "post"; id: string; indexable: true; item: CatalogPost }
   | { kind: "post"; id: string; indexable: false; reason: PostNotIndexableReason };
 
 export type ProductMapResult = Extract<MapResult, { kind: "product" }>;

@@ -18,3 +18,4 @@ export * from "./shop-info";
 export * from "./bulk-operation";
 export * from "./admin-http-client";
 export * from "./storefront-config";
+export * from "./chat-embed";

@@ -1,6 +1,6 @@
 import { articleServiceId, pageServiceId } from "./gid";
 import { htmlToPlainText, makeExcerpt } from "./html-text";
-import type { IndexPost, MapContext, PostMapResult } from "./index-types";
+import type { CatalogPost, MapContext, PostMapResult } from "./index-types";
 import type { ShopifyArticle, ShopifyPage } from "./shopify-types";
 import { articleUrl, pageUrl } from "./storefront-url";
 
@@ -15,7 +15,7 @@ export function mapPage(page: ShopifyPage, context: MapContext): PostMapResult {
   const id = pageServiceId(page.id);
   if (!isIndexablePost(page)) return { kind: "post", id, indexable: false, reason: "unpublished" };
   const content = htmlToPlainText(page.body);
-  const item: IndexPost = {
+  const item: CatalogPost = {
     id,
     title: page.title.trim(),
     content,
@@ -40,7 +40,7 @@ export function mapArticle(article: ShopifyArticle, context: MapContext): PostMa
   const content = htmlToPlainText(article.body);
   const summary = htmlToPlainText(article.summary);
   const blogTitle = article.blog?.title?.trim();
-  const item: IndexPost = {
+  const item: CatalogPost = {
     id,
     title: article.title.trim(),
     content,

@@ -1,7 +1,7 @@
 import { numericId, productServiceId } from "./gid";
 import { htmlToPlainText, makeExcerpt } from "./html-text";
 import type {
-  IndexProduct,
+  CatalogProduct,
   IndexVariant,
   MapContext,
   ProductMapResult,
@@ -55,11 +55,11 @@ export function mapProduct(product: ShopifyProduct, context: MapContext): Produc
   return { kind: "product", id, indexable: true, item: toIndexProduct(id, product, context) };
 }
 
-function toIndexProduct(id: string, product: ShopifyProduct, context: MapContext): IndexProduct {
+function toIndexProduct(id: string, product: ShopifyProduct, context: MapContext): CatalogProduct {
   const variants = product.variants ?? [];
   const content = htmlToPlainText(product.descriptionHtml);
   const pricing = pricingOf(variants);
-  const item: IndexProduct = {
+  const item: CatalogProduct = {
     id,
     name: product.title.trim(),
     content,

@@ -1,11 +1,11 @@
-import type { IndexProduct, StockStatus } from "./index-types";
+import type { CatalogProduct, StockStatus } from "./index-types";
 
 /** What the quota planner needs to rank a product; small enough to keep for a whole catalogue. */
-export type ProductPriorityKey = Pick<IndexProduct, "id" | "stock_status" | "updated_at">;
+export type ProductPriorityKey = Pick<CatalogProduct, "id" | "stock_status" | "updated_at">;
 
 const AVAILABILITY: Record<StockStatus, number> = { instock: 0, onbackorder: 1, outofstock: 2 };
 
-export function productPriorityKey(product: IndexProduct): ProductPriorityKey {
+export function productPriorityKey(product: CatalogProduct): ProductPriorityKey {
   return { id: product.id, stock_status: product.stock_status, updated_at: product.updated_at };
 }
 

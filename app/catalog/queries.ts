@@ -90,6 +90,15 @@ export const PRODUCTS_BULK_QUERY = `{
   }
 }`;
 
+/**
+ * Bulk export of the products changed after `since` (Shopify's `updated_at` search; an order's
+ * inventory adjustment counts as an update): the incremental reconciliation's export.
+ */
+export function productsChangedSinceBulkQuery(since: Date): string {
+  const stamp = since.toISOString().replace(/\.\d{3}Z$/, "Z");
+  return PRODUCTS_BULK_QUERY.replace("products {", `products(query: "updated_at:>'${stamp}'") {`);
+}
+
 /** Bulk export of the online store's pages. */
 export const PAGES_BULK_QUERY = `{
   pages {
@@ -179,6 +188,38 @@ export const SHOP_QUERY = `query ShopDomains {
   }
 }`;
 
+/**
+ * The published (MAIN) theme's settings_data.json, where app embeds are switched on and off
+ * (scope read_themes). Only the live theme counts: it is the one shoppers see.
+ */
+export const MAIN_THEME_SETTINGS_QUERY = `query MainThemeSettings {
+  themes(first: 1, roles: [MAIN]) {
+    nodes {
+      name
+      files(filenames: ["config/settings_data.json"], first: 1) {
+        nodes {
+          filename
+          body {
+            ... on OnlineStoreThemeFileBodyText { content }
+            ... on OnlineStoreThemeFileBodyBase64 { contentBase64 }
+          }
+        }
+      }
+    }
+  }
+}`;
+
+export interface MainThemeSettingsData {
+  themes: {
+    nodes: {
+      name: string;
+      files: {
+        nodes: { filename: string; body: { content?: string; contentBase64?: string } }[];
+      } | null;
+    }[];
+  };
+}
+
 export type BulkOperationStatus =
   "CANCELED" | "CANCELING" | "COMPLETED" | "CREATED" | "EXPIRED" | "FAILED" | "RUNNING";
 
@@ -208,4 +249,60 @@ export interface ShopDomainsData {
     primaryDomain: { host: string; url: string };
     currencyCode: string;
   };
+}
+
+/**
+ * Inventory items per lookup query, and the variants read of each (an item may be shared by
+ * several variants): 1 + 2 + 10 × 2 points per item, some 575 requested, within Shopify's 1,000.
+ */
+export const INVENTORY_ITEMS_PER_QUERY = 25;
+export const INVENTORY_ITEM_VARIANTS_FIRST = 10;
+
+/** The products of each inventory item (inventory_levels/update names only the item). */
+export const INVENTORY_ITEM_PRODUCTS_QUERY = `query InventoryItemProducts($ids: [ID!]!, $variantsFirst: Int!) {
+  nodes(ids: $ids) {
+    ... on InventoryItem {
+      id
+      variants(first: $variantsFirst) { nodes { product { id } } }
+    }
+  }
+}`;
+
+export interface InventoryItemProductsData {
+  nodes: ({ id?: string; variants?: { nodes: { product: { id: string } | null }[] } } | null)[];
+}
+
+/** Products per page of a collection's members: some 253 points requested. */
+export const COLLECTION_PRODUCTS_PAGE_SIZE = 250;
+
+/** A page of a collection's products, by id only (collections/update names only the collection). */
+export const COLLECTION_PRODUCT_IDS_QUERY = `query CollectionProductIds($id: ID!, $first: Int!, $after: String) {
+  collection(id: $id) {
+    products(first: $first, after: $after) {
+      nodes { id }
+      pageInfo { hasNextPage endCursor }
+    }
+  }
+}`;
+
+export interface CollectionProductIdsData {
+  collection: {
+    products: {
+      nodes: { id: string }[];
+      pageInfo: { hasNextPage: boolean; endCursor: string | null };
+    };
+  } | null;
+}
+
+/** The titles of products, pages and articles, by gid (the reconciliation names what it repaired). */
+export const ITEM_TITLES_QUERY = `query ItemTitles($ids: [ID!]!) {
+  nodes(ids: $ids) {
+    ... on Product { id title }
+    ... on Page { id title }
+    ... on Article { id title }
+  }
+}`;
+
+export interface ItemTitlesData {
+  nodes: ({ id?: string; title?: string } | null)[];
 }

@@ -1,4 +1,4 @@
-import type { SyncProgress } from "../sync/full-sync.server";
+import type { SyncProgress } from "../sync/engine/sync-export.server";
 
 const PHASES: Record<SyncProgress["phase"], string> = {
   request: "exporting from Shopify",

@@ -6,6 +6,7 @@ import { NetworkError } from "../index-service/errors";
 import { isTier, TIERS, type Tier } from "../index-service/tiers";
 import { workspaceIdFromDomain } from "../index-service/workspace-id";
 import { databaseUrlFrom } from "../database-url";
+import type { KindCounts } from "../models/sync-runs.server";
 import { migrateDatabase } from "./migrate-database";
 import { ProgressLine } from "./progress-line";
 
@@ -113,7 +114,7 @@ export async function runSyncCommand(
   // The engine opens the database when loaded: it must exist, and be the one configured.
   process.env.DATABASE_URL = databaseUrlFrom(env);
   await migrateDatabase(process.env.DATABASE_URL);
-  const { runFullSync, SyncStoppedError } = await import("../sync/full-sync.server");
+  const { runFullSync, SyncStoppedError } = await import("../sync/engine/sync-export.server");
   const workspaceId = workspaceIdFromDomain(args.domain);
   const client = new IndexServiceClient({
     baseUrl: args.apiUrl,
@@ -180,15 +181,15 @@ export async function runSyncCommand(
 interface Summary {
   workspaceId: string;
   tier: Tier;
-  products: Record<"sent" | "unchanged" | "deleted" | "overQuota" | "failed", number>;
-  posts: Record<"sent" | "unchanged" | "deleted" | "overQuota" | "failed", number>;
+  products: KindCounts;
+  posts: KindCounts;
   requests: number;
   rateLimited: number;
   durationMs: number;
 }
 
 function readableSummary(s: Summary): string {
-  const row = (label: string, c: Summary["products"]) =>
+  const row = (label: string, c: KindCounts) =>
     `  ${label.padEnd(9)} ${String(c.sent).padStart(7)} ${String(c.unchanged).padStart(9)} ${String(c.deleted).padStart(7)} ${String(c.overQuota).padStart(10)} ${String(c.failed).padStart(6)}\n`;
   return (
     `Synced into workspace ${s.workspaceId} (${s.tier} tier) in ${(s.durationMs / 1000).toFixed(1)} s\n` +

@@ -67,3 +67,8 @@ export function isTier(value: unknown): value is Tier {
 export function tierFromSearchQueriesPerMonth(queriesPerMonth: number): Tier | undefined {
   return TIERS.find((tier) => MONTHLY_QUOTAS[tier].searchQueries === queriesPerMonth);
 }
+
+/** A plan as the service names it to its customers ("Professional"). */
+export function tierName(tier: string): string {
+  return isTier(tier) ? tier.charAt(0).toUpperCase() + tier.slice(1) : tier;
+}

@@ -1,4 +1,5 @@
 import type { Shop } from "@prisma/client";
+import { tierName } from "../index-service/tiers";
 
 export type ConnectionState =
   | { kind: "not-connected"; message: string }
@@ -29,6 +30,6 @@ export function connectionStateOf(shop: ShopConnectionFields): ConnectionState {
   return {
     kind: "connected",
     tier: shop.tier,
-    message: shop.tier ? `Connected on the ${shop.tier} plan.` : "Connected.",
+    message: shop.tier ? `Connected on the ${tierName(shop.tier)} plan.` : "Connected.",
   };
 }

@@ -4,6 +4,7 @@
  */
 import type { InboxItem } from "@prisma/client";
 import prisma from "../db.server";
+import { formatMoment } from "../format";
 import { HANDOFF_STATES, type HandoffState } from "../service-events/inbox-fold";
 
 const INBOX_FILTERS = ["open", "all", "handled", ...HANDOFF_STATES.slice(1)] as const;
@@ -50,11 +51,6 @@ async function setInboxHandled(
   return count > 0;
 }
 
-/** When an entry happened, as the Inbox shows it (UTC, the same on server and browser). */
-function formatWhen(date: Date): string {
-  return `${date.toISOString().slice(0, 16).replace("T", " ")} UTC`;
-}
-
 /** A reply by email: the shopper's address and a subject naming the conversation. */
 function replyUrlOf(entry: Pick<InboxItem, "email" | "message">): string | null {
   if (!entry.email) return null;
@@ -80,7 +76,7 @@ export async function inboxPage(shopDomain: string, state: string | null) {
       message: item.message,
       handoffState: item.handoffState as HandoffState,
       handled: item.handledAt !== null,
-      when: formatWhen(item.lastAt),
+      when: formatMoment(item.lastAt),
       replyUrl: replyUrlOf(item),
     })),
   };

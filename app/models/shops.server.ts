@@ -36,6 +36,15 @@ export function findShop(shopDomain: string): Promise<Shop | null> {
   return prisma.shop.findUnique({ where: { shopDomain } });
 }
 
+/** Which of these shops are still installed (known, and not uninstalled). */
+export async function installedShops(shopDomains: readonly string[]): Promise<string[]> {
+  const rows = await prisma.shop.findMany({
+    where: { shopDomain: { in: [...shopDomains] }, state: { not: "uninstalled" } },
+    select: { shopDomain: true },
+  });
+  return rows.map((row) => row.shopDomain);
+}
+
 /** The workspace the shop's content is written to: the admin's override, else the derived one. */
 export function workspaceOf(shop: Pick<Shop, "workspaceId" | "workspaceOverride">): string | null {
   return shop.workspaceOverride ?? shop.workspaceId;
@@ -54,6 +63,7 @@ export async function markShopUninstalled(shopDomain: string): Promise<void> {
       data: { state: "uninstalled", uninstalledAt: new Date(), pauseReason: "App uninstalled" },
     }),
     prisma.pendingChange.deleteMany({ where: { shopDomain } }),
+    prisma.pendingLookup.deleteMany({ where: { shopDomain } }),
     prisma.shopLease.deleteMany({ where: { shopDomain } }),
   ]);
 }
@@ -77,6 +87,8 @@ export async function deleteAllShopData(shopDomain: string): Promise<void> {
     prisma.indexedItem.deleteMany({ where: { shopDomain } }),
     prisma.quotaUsage.deleteMany({ where: { shopDomain } }),
     prisma.pendingChange.deleteMany({ where: { shopDomain } }),
+    prisma.pendingLookup.deleteMany({ where: { shopDomain } }),
+    prisma.reconcileCheck.deleteMany({ where: { shopDomain } }),
     prisma.webhookReceipt.deleteMany({ where: { shopDomain } }),
     prisma.shopLease.deleteMany({ where: { shopDomain } }),
     prisma.serviceWebhook.deleteMany({ where: { shopDomain } }),

@@ -13,7 +13,6 @@ import {
   Button,
   Card,
   DataTable,
-  InlineGrid,
   InlineStack,
   Layout,
   Link,
@@ -22,108 +21,23 @@ import {
   Text,
 } from "@shopify/polaris";
 import { useEffect } from "react";
+import { dashboardAction } from "../admin/dashboard-actions.server";
+import { dashboardOf } from "../admin/dashboard.server";
 import { AdminTitle } from "../components/admin-title";
 import { InboxSummaryCard } from "../components/inbox-summary-card";
-import { unreadInboxCount } from "../models/inbox.server";
-import { config } from "../config.server";
-import { isTier } from "../index-service/tiers";
-import { connectionStateOf, type ConnectionState } from "../models/connection-state";
-import { findShop, workspaceOf } from "../models/shops.server";
+import type { ConnectionState } from "../models/connection-state";
+import type { KindCounts } from "../models/sync-runs.server";
 import { authenticateAdmin } from "../shopify-admin.server";
-import { CONTENT_KINDS } from "../sync/content-kinds";
-import { quotaStanding } from "../sync/quota-usage.server";
-import { runProgress } from "../sync/run-progress.server";
-import { isPausingStop } from "../sync/stop-reasons";
-import { ShopNotConnectedError } from "../sync/shop-service.server";
-import { latestWorkspaceMove } from "../sync/live/domain-change.server";
-import { liveStatus } from "../sync/live/status.server";
-import { NothingChosenError, startShopSync } from "../sync/shop-sync.server";
-import { recentRuns, runCounts, RunInProgressError, unfinishedRun } from "../sync/sync-runs.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
-  const { shopDomain } = await authenticateAdmin(request);
-  const shop = await findShop(shopDomain);
-  const active = await unfinishedRun(shopDomain);
-  const runs = await recentRuns(shopDomain, 6);
-  const now = new Date();
-  const tier = shop?.tier;
-  return {
-    shopDomain,
-    primaryDomain: shop?.primaryDomain ?? null,
-    workspaceId: shop ? workspaceOf(shop) : null,
-    connection: shop
-      ? connectionStateOf(shop)
-      : ({ kind: "not-connected", message: "This shop has not finished installing." } as const),
-    pauseUrl: shop?.pauseUrl ?? null,
-    inboxUnread: await unreadInboxCount(shopDomain),
-    themeEditorUrl: `https://${shopDomain}/admin/themes/current/editor?context=apps&activateAppId=${config().shopifyApiKey}/chat-widget`,
-    active: active
-      ? { id: active.id, progress: await runProgress(active), counts: await runCounts(active) }
-      : null,
-    quotas: isTier(tier)
-      ? await Promise.all(CONTENT_KINDS.map((kind) => quotaStanding(shopDomain, tier, kind, now)))
-      : [],
-    live: await liveStatus(shopDomain, now).then((status) => ({
-      pending: status.pending,
-      oldestPendingAt: status.oldestPendingAt?.toISOString() ?? null,
-      lastAppliedAt: status.lastAppliedAt?.toISOString() ?? null,
-      retrying: status.retrying,
-      pausedUntil: status.pausedUntil?.toISOString() ?? null,
-    })),
-    move: await latestWorkspaceMove(shopDomain).then((move) =>
-      move
-        ? {
-            cause: move.cause,
-            from: move.from,
-            to: move.to,
-            at: move.at.toISOString(),
-            leftInOldWorkspace: move.leftInOldWorkspace,
-          }
-        : null,
-    ),
-    runs: await Promise.all(
-      runs.map(async (run) => ({
-        id: run.id,
-        trigger: run.trigger,
-        state: run.state,
-        startedAt: run.startedAt.toISOString(),
-        finishedAt: run.finishedAt?.toISOString() ?? null,
-        errorMessage: run.errorMessage,
-        errorUrl: run.errorUrl,
-        stoppedForPause: isPausingStop(run.errorCode),
-        counts: await runCounts(run),
-      })),
-    ),
-  };
+  const { shopDomain, admin } = await authenticateAdmin(request);
+  return dashboardOf(shopDomain, admin);
 };
 
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { shopDomain } = await authenticateAdmin(request);
-  try {
-    await startShopSync(shopDomain, "resync");
-    return { message: "Resync started.", tone: "success" as const };
-  } catch (error) {
-    if (error instanceof RunInProgressError) {
-      return {
-        message: "A sync is already in progress for this shop; its progress is shown below.",
-        tone: "info" as const,
-      };
-    }
-    if (error instanceof NothingChosenError) {
-      return {
-        message:
-          "Nothing is chosen to sync: tick Products, Online store pages or Blog articles in Settings, then press Resync.",
-        tone: "warning" as const,
-      };
-    }
-    if (error instanceof ShopNotConnectedError) {
-      return {
-        message: "Add the search service's keys in Settings first.",
-        tone: "warning" as const,
-      };
-    }
-    throw error;
-  }
+  const form = await request.formData();
+  return dashboardAction(shopDomain, form.get("intent"));
 };
 
 const BADGE_TONE: Record<ConnectionState["kind"], "success" | "attention" | "critical" | "info"> = {
@@ -131,15 +45,6 @@ const BADGE_TONE: Record<ConnectionState["kind"], "success" | "attention" | "cri
   "not-connected": "attention",
   paused: "critical",
   uninstalled: "info",
-};
-
-const TRIGGERS: Record<string, string> = {
-  install: "First sync",
-  resync: "Resync",
-  reconcile: "Daily check",
-  cli: "Command line",
-  "domain-change": "Domain change",
-  move: "Move to new keys",
 };
 
 export default function Dashboard() {
@@ -158,7 +63,7 @@ export default function Dashboard() {
     return () => clearInterval(timer);
   }, [running, revalidator]);
 
-  const last = data.runs.find((run) => run.state !== "running");
+  const last = data.last;
   return (
     <Page>
       <AdminTitle title="Dashboard" />
@@ -182,98 +87,182 @@ export default function Dashboard() {
             <Button url="/app/settings">Open Settings</Button>
           </Banner>
         )}
-        {result && <Banner tone={result.tone}>{result.message}</Banner>}
+        {/* "Resync started." is no longer news once that run paused the shop: the banner above says why. */}
+        {result && !(result.tone === "success" && data.connection.kind === "paused") && (
+          <Banner tone={result.tone}>{result.message}</Banner>
+        )}
         {data.move && (
-          <Banner
-            tone="info"
-            title={
-              data.move.cause === "domain"
-                ? "Your storefront domain changed"
-                : "The catalogue moved to the workspace saved in Settings"
-            }
-          >
-            <p>
-              The catalogue moved from workspace {data.move.from} to {data.move.to} on{" "}
-              {new Date(data.move.at).toLocaleString()}.{" "}
-              {data.move.leftInOldWorkspace > 0
-                ? `${data.move.leftInOldWorkspace} items are still being removed from the old workspace.`
-                : "The old workspace has been emptied."}
-            </p>
+          <Banner tone="info" title={data.move.title}>
+            <p>{data.move.text}</p>
+            <p>{data.move.oldPlace}</p>
+            <p>{data.move.quota}</p>
           </Banner>
+        )}
+        {!data.checklist.complete && (
+          <Card>
+            <BlockStack gap="200">
+              <Text as="h2" variant="headingMd">
+                Getting started
+              </Text>
+              <ol aria-label="Getting started" style={{ margin: 0, paddingLeft: "1.2rem" }}>
+                {data.checklist.steps.map((step) => (
+                  <li key={step.id} data-step={step.id} data-done={step.done}>
+                    <Text as="span" fontWeight={step.done ? "regular" : "semibold"}>
+                      {step.done ? "✓ " : ""}
+                      {step.label}
+                      {step.done ? " (done)" : " (to do)"}
+                    </Text>
+                    {step.hint && (
+                      <Text as="span" tone="subdued">
+                        {" "}
+                        {step.hint}
+                      </Text>
+                    )}
+                  </li>
+                ))}
+              </ol>
+            </BlockStack>
+          </Card>
         )}
         <Layout>
           <Layout.Section>
-            <Card>
-              <BlockStack gap="300">
-                <InlineStack align="space-between" blockAlign="center">
-                  <InlineStack gap="200" blockAlign="center">
-                    <Text as="h2" variant="headingMd">
-                      Sync
-                    </Text>
-                    <Badge tone={BADGE_TONE[data.connection.kind]}>
-                      {data.connection.kind.replace("-", " ")}
-                    </Badge>
+            <BlockStack gap="400">
+              <Card>
+                <BlockStack gap="300">
+                  <InlineStack align="space-between" blockAlign="center">
+                    <InlineStack gap="200" blockAlign="center">
+                      <Text as="h2" variant="headingMd">
+                        Sync
+                      </Text>
+                      <Badge tone={BADGE_TONE[data.connection.kind]}>
+                        {data.connection.kind.replace("-", " ")}
+                      </Badge>
+                    </InlineStack>
+                    <Form method="post">
+                      <input type="hidden" name="intent" value="resync" />
+                      <Button
+                        submit
+                        variant="primary"
+                        loading={submitting}
+                        disabled={data.connection.kind === "not-connected"}
+                      >
+                        Resync
+                      </Button>
+                    </Form>
                   </InlineStack>
-                  <Form method="post">
-                    <Button
-                      submit
-                      variant="primary"
-                      loading={submitting}
-                      disabled={data.connection.kind === "not-connected"}
-                    >
-                      Resync
-                    </Button>
-                  </Form>
-                </InlineStack>
-                {(data.connection.kind === "connected" ||
-                  data.connection.kind === "uninstalled") && (
-                  <Text as="p">{data.connection.message}</Text>
-                )}
-                {data.active ? (
-                  <BlockStack gap="200">
-                    <Text as="p" variant="bodyMd" fontWeight="semibold">
-                      <span data-testid="sync-phase">{data.active.progress.label}</span>
-                      {data.active.progress.total > 0
-                        ? `: ${data.active.progress.done} of ${data.active.progress.total} ${data.active.progress.unit}`
-                        : ""}
-                      {` (${data.active.progress.percent}% of the whole sync)`}
-                    </Text>
-                    <ProgressBar progress={data.active.progress.percent} tone="primary" />
-                    <Counts counts={data.active.counts} />
-                  </BlockStack>
-                ) : last ? (
-                  <BlockStack gap="200">
-                    <Text as="p">
-                      Last sync: {TRIGGERS[last.trigger] ?? last.trigger},{" "}
-                      {last.state === "succeeded" ? "finished" : "stopped"}{" "}
-                      {last.finishedAt ? new Date(last.finishedAt).toLocaleString() : ""}
-                    </Text>
-                    {last.state === "succeeded" && <ProgressBar progress={100} tone="success" />}
-                    {last.errorMessage && last.stoppedForPause ? (
-                      // The pause banner says why while it lasts; once lifted it is no longer true.
-                      data.connection.kind === "connected" && (
-                        <Text as="p" tone="subdued">
-                          What stopped it has been fixed since. Press Resync to bring the index up
-                          to date.
+                  {(data.connection.kind === "connected" ||
+                    data.connection.kind === "uninstalled") && (
+                    <Text as="p">{data.connection.message}</Text>
+                  )}
+                  <Text as="p" id="indexed">
+                    {data.indexedLine}
+                  </Text>
+                  {data.active ? (
+                    <BlockStack gap="200">
+                      <Text as="p" variant="bodyMd" fontWeight="semibold">
+                        <span data-testid="sync-phase">{data.active.progress.label}</span>
+                        {data.active.progress.total > 0
+                          ? `: ${data.active.progress.done} of ${data.active.progress.total} ${data.active.progress.unit}`
+                          : ""}
+                        {` (${data.active.progress.percent}% of the whole sync)`}
+                      </Text>
+                      <ProgressBar progress={data.active.progress.percent} tone="primary" />
+                      <Counts counts={data.active.counts} />
+                    </BlockStack>
+                  ) : last ? (
+                    <BlockStack gap="200">
+                      <Text as="p">{last.title}</Text>
+                      {last.succeeded && <ProgressBar progress={100} tone="success" />}
+                      {last.errorMessage && last.stoppedForPause ? (
+                        // The pause banner says why while it lasts; once lifted it is no longer true.
+                        data.connection.kind === "connected" && (
+                          <Text as="p" tone="subdued">
+                            What stopped it has been fixed since. Press Resync to bring the index up
+                            to date.
+                          </Text>
+                        )
+                      ) : last.errorMessage ? (
+                        <Banner tone="critical">
+                          <p>{last.errorMessage}</p>
+                          {last.errorUrl && (
+                            <Link url={last.errorUrl} target="_blank">
+                              Choose a plan
+                            </Link>
+                          )}
+                        </Banner>
+                      ) : null}
+                      <Counts counts={last.counts} />
+                    </BlockStack>
+                  ) : (
+                    <Text as="p">No sync has run yet.</Text>
+                  )}
+                </BlockStack>
+              </Card>
+              {data.leftOut && (
+                <Card>
+                  <BlockStack gap="300">
+                    <InlineStack align="space-between" blockAlign="center">
+                      <Text as="h2" variant="headingMd">
+                        Not in the index
+                      </Text>
+                      {data.leftOut.failed > 0 && (
+                        <Form method="post">
+                          <input type="hidden" name="intent" value="retry-failed" />
+                          <Button
+                            submit
+                            loading={submitting}
+                            disabled={running || data.connection.kind !== "connected"}
+                          >
+                            Retry failed items
+                          </Button>
+                        </Form>
+                      )}
+                    </InlineStack>
+                    <Text as="p">{data.leftOut.summary}</Text>
+                    {data.leftOut.refused.length > 0 && (
+                      <BlockStack gap="100">
+                        <Text as="h3" variant="headingSm">
+                          Refused by the search service
                         </Text>
-                      )
-                    ) : last.errorMessage ? (
-                      <Banner tone="critical">
-                        <p>{last.errorMessage}</p>
-                        {last.errorUrl && (
-                          <Link url={last.errorUrl} target="_blank">
-                            Choose a plan
-                          </Link>
+                        <ul aria-label="Refused items" style={{ margin: 0, paddingLeft: "1.2rem" }}>
+                          {data.leftOut.refused.map((item) => (
+                            <li key={item.key}>
+                              <Text as="span" fontWeight="semibold">
+                                {item.name}
+                              </Text>{" "}
+                              ({item.what}): {item.reason}
+                            </li>
+                          ))}
+                        </ul>
+                        {data.leftOut.refusedMore > 0 && (
+                          <Text as="p" tone="subdued">
+                            and {data.leftOut.refusedMore} more.
+                          </Text>
                         )}
-                      </Banner>
-                    ) : null}
-                    <Counts counts={last.counts} />
+                      </BlockStack>
+                    )}
+                    {data.leftOut.overQuotaByKind.map((group) => (
+                      <BlockStack gap="100" key={group.kind}>
+                        <Text as="h3" variant="headingSm">
+                          {group.label}
+                        </Text>
+                        <Text as="p">{group.reason}</Text>
+                        <ul aria-label={group.label} style={{ margin: 0, paddingLeft: "1.2rem" }}>
+                          {group.names.map((name, index) => (
+                            <li key={index}>{name}</li>
+                          ))}
+                        </ul>
+                        {group.more > 0 && (
+                          <Text as="p" tone="subdued">
+                            and {group.more} more.
+                          </Text>
+                        )}
+                      </BlockStack>
+                    ))}
                   </BlockStack>
-                ) : (
-                  <Text as="p">No sync has run yet.</Text>
-                )}
-              </BlockStack>
-            </Card>
+                </Card>
+              )}
+            </BlockStack>
           </Layout.Section>
           <Layout.Section variant="oneThird">
             <BlockStack gap="400">
@@ -299,28 +288,33 @@ export default function Dashboard() {
                   <Text as="p">
                     <span data-testid="live-pending">{data.live.pending}</span> product change
                     {data.live.pending === 1 ? "" : "s"} waiting
-                    {data.live.oldestPendingAt
-                      ? ` (oldest from ${new Date(data.live.oldestPendingAt).toLocaleTimeString()})`
-                      : ""}
+                    {data.live.oldestPendingAt ? ` (oldest from ${data.live.oldestPendingAt})` : ""}
                     .
                   </Text>
                   <Text as="p">
                     Last product change sent:{" "}
-                    {data.live.lastAppliedAt
-                      ? new Date(data.live.lastAppliedAt).toLocaleString()
-                      : "none since the last sync"}
+                    {data.live.lastAppliedAt ?? "none since the last sync"}
                   </Text>
-                  {data.live.retrying && data.connection.kind === "connected" && (
+                  {data.live.retries && data.connection.kind === "connected" && (
                     <Text as="p" tone="caution">
                       The search service has not taken the latest changes yet; the app keeps trying
-                      by itself ({data.live.retrying.count}{" "}
-                      {data.live.retrying.count === 1 ? "try" : "tries"} so far).
+                      by itself ({data.live.retries} so far).
                     </Text>
                   )}
                   {data.live.pausedUntil && (
                     <Text as="p" tone="caution">
-                      Waiting until {new Date(data.live.pausedUntil).toLocaleString()} (the search
-                      service's limit).
+                      Waiting until {data.live.pausedUntil} (the search service&apos;s limit).
+                    </Text>
+                  )}
+                  <Text as="p" tone={data.checks.last?.failed ? "caution" : "subdued"}>
+                    <span data-testid="last-check">
+                      {data.checks.last?.line ??
+                        "Last check: none yet (Shopify's changes are compared with the index every hour)."}
+                    </span>
+                  </Text>
+                  {data.checks.lastRepair && (
+                    <Text as="p">
+                      <span data-testid="last-repair">{data.checks.lastRepair}</span>
                     </Text>
                   )}
                 </BlockStack>
@@ -329,23 +323,23 @@ export default function Dashboard() {
                 <Card>
                   <BlockStack gap="300">
                     <Text as="h2" variant="headingMd">
-                      This month's quota
+                      This month&apos;s quota
                     </Text>
                     {data.quotas.map((quota) => (
                       <BlockStack gap="100" key={quota.kind}>
-                        <Text as="p">
-                          {quota.kind === "product" ? "Products" : "Pages and articles"}:{" "}
-                          {quota.used} of {quota.limit}
+                        <Text as="p" id={`quota-${quota.kind}`}>
+                          {quota.label}: {quota.used} of {quota.limit}
                         </Text>
                         <ProgressBar
-                          progress={
-                            quota.limit > 0 ? Math.min(100, (quota.used / quota.limit) * 100) : 100
-                          }
+                          progress={quota.percent}
                           tone={quota.remaining === 0 ? "critical" : "primary"}
                           size="small"
                         />
                       </BlockStack>
                     ))}
+                    <Text as="p" tone="subdued" id="quota-reset">
+                      The quota starts again on {data.quotaResetsOn}.
+                    </Text>
                   </BlockStack>
                 </Card>
               )}
@@ -358,16 +352,7 @@ export default function Dashboard() {
                   Recent syncs
                 </Text>
                 <DataTable
-                  columnContentTypes={[
-                    "text",
-                    "text",
-                    "text",
-                    "numeric",
-                    "numeric",
-                    "numeric",
-                    "numeric",
-                    "numeric",
-                  ]}
+                  columnContentTypes={["text", "text", "text", "text", "text", "text", "text"]}
                   headings={[
                     "Started",
                     "Kind",
@@ -375,24 +360,19 @@ export default function Dashboard() {
                     "Sent",
                     "Unchanged",
                     "Removed",
-                    "Over quota",
-                    "Failed",
+                    "Left out",
                   ]}
                   rows={data.runs.map((run) => {
-                    const c = run.counts;
+                    const { products, posts } = run.counts;
+                    const both = (p: number, q: number) => `${p} products · ${q} pages/articles`;
                     return [
-                      new Date(run.startedAt).toLocaleString(),
-                      TRIGGERS[run.trigger] ?? run.trigger,
-                      run.state === "running"
-                        ? "In progress"
-                        : run.state === "succeeded"
-                          ? "Finished"
-                          : "Stopped",
-                      c.products.sent + c.posts.sent,
-                      c.products.unchanged + c.posts.unchanged,
-                      c.products.deleted + c.posts.deleted,
-                      c.products.overQuota + c.posts.overQuota,
-                      c.products.failed + c.posts.failed,
+                      run.started,
+                      run.kind,
+                      run.result,
+                      both(products.sent, posts.sent),
+                      both(products.unchanged, posts.unchanged),
+                      both(products.deleted, posts.deleted),
+                      both(products.overQuota + products.failed, posts.overQuota + posts.failed),
                     ];
                   })}
                 />
@@ -405,34 +385,46 @@ export default function Dashboard() {
   );
 }
 
-type KindCounts = {
-  sent: number;
-  unchanged: number;
-  deleted: number;
-  overQuota: number;
-  failed: number;
-};
+const COUNT_COLUMNS: [string, keyof KindCounts][] = [
+  ["Sent", "sent"],
+  ["Unchanged", "unchanged"],
+  ["Removed", "deleted"],
+  ["Over quota", "overQuota"],
+  ["Failed", "failed"],
+];
 
+/** A run's counts, products and pages/articles apart. */
 function Counts({ counts }: { counts: { products: KindCounts; posts: KindCounts } }) {
-  const cells: [string, keyof KindCounts][] = [
-    ["Sent", "sent"],
-    ["Unchanged", "unchanged"],
-    ["Removed", "deleted"],
-    ["Over quota", "overQuota"],
-    ["Failed", "failed"],
-  ];
+  const rows = [
+    ["Products", "product", counts.products],
+    ["Pages and articles", "post", counts.posts],
+  ] as const;
   return (
-    <InlineGrid columns={5} gap="200">
-      {cells.map(([label, key]) => (
-        <BlockStack key={key} gap="050">
-          <Text as="span" tone="subdued">
-            {label}
-          </Text>
-          <Text as="span" variant="headingMd" id={`count-${key}`}>
-            {counts.products[key] + counts.posts[key]}
-          </Text>
-        </BlockStack>
-      ))}
-    </InlineGrid>
+    <table aria-label="What the sync did" style={{ borderCollapse: "collapse", width: "100%" }}>
+      <thead>
+        <tr>
+          <th />
+          {COUNT_COLUMNS.map(([label]) => (
+            <th key={label} scope="col" style={{ textAlign: "right", fontWeight: 450 }}>
+              {label}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map(([label, kind, kindCounts]) => (
+          <tr key={kind}>
+            <th scope="row" style={{ textAlign: "left", fontWeight: 450 }}>
+              {label}
+            </th>
+            {COUNT_COLUMNS.map(([column, key]) => (
+              <td key={column} id={`count-${kind}-${key}`} style={{ textAlign: "right" }}>
+                {kindCounts[key]}
+              </td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

@@ -4,7 +4,6 @@ import {
   Badge,
   BlockStack,
   Button,
-  ButtonGroup,
   Card,
   EmptyState,
   InlineStack,
@@ -14,6 +13,7 @@ import {
 } from "@shopify/polaris";
 import { useEffect } from "react";
 import { AdminTitle } from "../components/admin-title";
+import { SegmentedLinks } from "../components/segmented-links";
 import { inboxPage, updateInboxEntry } from "../models/inbox.server";
 import { authenticateAdmin } from "../shopify-admin.server";
 
@@ -69,15 +69,15 @@ export default function Inbox() {
               Contact requests and handoffs from your store&apos;s chat, newest first.{" "}
               <b id="inbox-unread">{unread}</b> open.
             </Text>
-            <nav aria-label="Filter by state">
-              <ButtonGroup variant="segmented">
-                {Object.entries(FILTER_LABELS).map(([value, label]) => (
-                  <Button key={value} url={`?state=${value}`} pressed={filter === value}>
-                    {label}
-                  </Button>
-                ))}
-              </ButtonGroup>
-            </nav>
+            <SegmentedLinks
+              label="Filter by state"
+              current={filter}
+              options={Object.entries(FILTER_LABELS).map(([value, label]) => ({
+                value,
+                label,
+                url: `?state=${value}`,
+              }))}
+            />
             {entries.length === 0 ? (
               <Card>
                 <EmptyState heading="Nothing here" image="">
@@ -108,7 +108,7 @@ export default function Inbox() {
                           </Text>
                           {entry.message && <Text as="p">“{entry.message}”</Text>}
                           <Text as="p" tone="subdued">
-                            {entry.when} · conversation {entry.threadId}
+                            {entry.when}
                           </Text>
                           <InlineStack gap="200">
                             {entry.replyUrl && <Button url={entry.replyUrl}>Reply by email</Button>}
@@ -122,7 +122,7 @@ export default function Inbox() {
                               <Button
                                 submit
                                 disabled={busy}
-                                accessibilityLabel={`${entry.handled ? "Reopen" : "Mark as handled"}: ${entry.name ?? entry.threadId}`}
+                                accessibilityLabel={`${entry.handled ? "Reopen" : "Mark as handled"}: ${entry.name ?? entry.email ?? entry.when}`}
                               >
                                 {entry.handled ? "Reopen" : "Mark as handled"}
                               </Button>

@@ -1,18 +1,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import {
-  BlockStack,
-  Button,
-  ButtonGroup,
-  Card,
-  InlineGrid,
-  Layout,
-  Page,
-  Text,
-} from "@shopify/polaris";
+import { BlockStack, Card, InlineGrid, Layout, Page, Text } from "@shopify/polaris";
 import { useMemo } from "react";
 import uplotStyles from "uplot/dist/uPlot.min.css?url";
 import { AdminTitle } from "../components/admin-title";
+import { SegmentedLinks } from "../components/segmented-links";
 import { DayChart } from "../components/day-chart";
 import { dailyInsights, insightPeriodOf } from "../service-events/insights.server";
 import { authenticateAdmin } from "../shopify-admin.server";
@@ -58,16 +50,14 @@ export default function Insights() {
       <Layout>
         <Layout.Section>
           <BlockStack gap="400">
-            <nav aria-label="Period">
-              <ButtonGroup variant="segmented">
-                <Button url="?days=7" pressed={data.period === 7}>
-                  Last 7 days
-                </Button>
-                <Button url="?days=30" pressed={data.period === 30}>
-                  Last 30 days
-                </Button>
-              </ButtonGroup>
-            </nav>
+            <SegmentedLinks
+              label="Period"
+              current={String(data.period)}
+              options={[
+                { value: "7", label: "Last 7 days", url: "?days=7" },
+                { value: "30", label: "Last 30 days", url: "?days=30" },
+              ]}
+            />
             <InlineGrid columns={{ xs: 1, sm: 2, md: 4 }} gap="400">
               {figures.map((figure) => (
                 <Card key={figure.id}>

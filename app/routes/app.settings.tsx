@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import {
   Banner,
+  type BannerHandles,
   BlockStack,
   Button,
   Card,
@@ -13,30 +14,17 @@ import {
   Text,
   TextField,
 } from "@shopify/polaris";
-import { useEffect, useState } from "react";
-import { findShop, workspaceOf } from "../models/shops.server";
+import { useEffect, useRef, useState } from "react";
+import { settingsPageOf } from "../admin/settings-page.server";
+import { tierName } from "../index-service/tiers";
 import { authenticateAdmin } from "../shopify-admin.server";
-import { saveSettings } from "../sync/settings.server";
+import { saveSettings } from "../sync/shop/settings.server";
 import { AdminTitle } from "../components/admin-title";
 import { ServiceEventsCard } from "../components/service-events-card";
-import { serviceEventsStatus } from "../service-events/registration.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { shopDomain } = await authenticateAdmin(request);
-  const shop = await findShop(shopDomain);
-  return {
-    derivedWorkspaceId: shop?.workspaceId ?? null,
-    primaryDomain: shop?.primaryDomain ?? null,
-    workspaceOverride: shop?.workspaceOverride ?? "",
-    workspaceId: shop ? workspaceOf(shop) : null,
-    secretKeyLast4: shop?.secretKeyLast4 ?? null,
-    publishableKey: shop?.publishableKey ?? "",
-    tier: shop?.tier ?? null,
-    syncProducts: shop?.syncProducts ?? true,
-    syncPages: shop?.syncPages ?? true,
-    syncArticles: shop?.syncArticles ?? true,
-    events: await serviceEventsStatus(shopDomain),
-  };
+  return settingsPageOf(shopDomain);
 };
 
 export const action = async ({ request }: ActionFunctionArgs) => {
@@ -55,6 +43,13 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   });
 };
 
+/** The Settings checkboxes of what to sync, in the merchant's words. */
+const SYNC_CHOICES = [
+  ["Products", "syncProducts"],
+  ["Online store pages", "syncPages"],
+  ["Blog articles", "syncArticles"],
+] as const;
+
 export default function Settings() {
   const data = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
@@ -71,10 +66,13 @@ export default function Settings() {
     setChoices((c) => ({ ...c, [key]: checked }));
   const problems = result && !result.ok ? result.problems : [];
   const problemOf = (field: string) => problems.find((p) => p.field === field);
-  // After a refused save, the first field to fix gets the focus (keyboard and screen readers).
+  // After a save, the focus goes where the answer is (keyboard and screen readers): the
+  // "Settings saved" banner, or the first field to fix.
   const firstProblem = problems[0]?.field;
+  const savedBanner = useRef<BannerHandles>(null);
   useEffect(() => {
     if (firstProblem) document.getElementById(firstProblem)?.focus();
+    else if (result?.ok) savedBanner.current?.focus();
   }, [result, firstProblem]);
   const errorOf = (field: string) => {
     const problem = problemOf(field);
@@ -99,9 +97,9 @@ export default function Settings() {
           <Form method="post">
             <BlockStack gap="400">
               {result?.ok && (
-                <Banner tone="success" title="Settings saved">
+                <Banner ref={savedBanner} tone="success" title="Settings saved">
                   <p>
-                    Both keys work (plan: {result.tier}).{" "}
+                    Both keys work (plan: {tierName(result.tier)}).{" "}
                     {result.firstSyncStarted
                       ? "The first full sync has started: follow it on the Dashboard."
                       : result.moveStarted
@@ -181,27 +179,16 @@ export default function Settings() {
                   <Text as="h2" variant="headingMd">
                     What to sync
                   </Text>
-                  <Checkbox
-                    label="Products"
-                    name="syncProducts"
-                    value="on"
-                    checked={choices.syncProducts}
-                    onChange={toggle("syncProducts")}
-                  />
-                  <Checkbox
-                    label="Online store pages"
-                    name="syncPages"
-                    value="on"
-                    checked={choices.syncPages}
-                    onChange={toggle("syncPages")}
-                  />
-                  <Checkbox
-                    label="Blog articles"
-                    name="syncArticles"
-                    value="on"
-                    checked={choices.syncArticles}
-                    onChange={toggle("syncArticles")}
-                  />
+                  {SYNC_CHOICES.map(([label, name]) => (
+                    <Checkbox
+                      key={name}
+                      label={label}
+                      name={name}
+                      value="on"
+                      checked={choices[name]}
+                      onChange={toggle(name)}
+                    />
+                  ))}
                 </BlockStack>
               </Card>
               <Button submit variant="primary" loading={saving}>

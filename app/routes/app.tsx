@@ -6,20 +6,14 @@ import polarisStyles from "@shopify/polaris/build/esm/styles.css?url";
 import { boundary } from "@shopify/shopify-app-remix/server";
 import { AppProvider } from "@shopify/shopify-app-remix/react";
 import { EmbeddedContext } from "../components/embedded";
-import { config } from "../config.server";
-import { unreadInboxCount } from "../models/inbox.server";
+import { appFrameOf } from "../admin/app-frame.server";
 import { authenticateAdmin } from "../shopify-admin.server";
 
 export const links = () => [{ rel: "stylesheet", href: polarisStyles }];
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { shopDomain } = await authenticateAdmin(request);
-  const env = config();
-  return {
-    apiKey: env.shopifyApiKey,
-    embedded: !env.demo,
-    inboxUnread: await unreadInboxCount(shopDomain),
-  };
+  return appFrameOf(shopDomain);
 };
 
 export default function AppFrame() {

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { noteBulkOperationFinished } from "../sync/shop-sync.server";
+import { noteBulkOperationFinished } from "../sync/shopify/shop-sync.server";
 import { authenticateShopifyWebhook } from "../webhooks/shopify-webhook.server";
 
 export const action = async ({ request }: ActionFunctionArgs) => {

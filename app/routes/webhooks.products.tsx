@@ -1,9 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { MalformedProductWebhookError } from "../sync/live/product-webhook";
-import { receiveProductWebhook } from "../sync/live/receive.server";
+import { MalformedProductWebhookError, receiveProductWebhook } from "../sync/live/intake.server";
 import { authenticateShopifyWebhook } from "../webhooks/shopify-webhook.server";
 
-/** products/create, products/update, products/delete: recorded in the outbox, answered at once. */
+/** products/create, products/update, products/delete: answered once recorded in the outbox. */
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { shop, topic, webhookId, triggeredAt, payload } =
     await authenticateShopifyWebhook(request);

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { deleteAllShopData } from "../models/shops.server";
 import { removeServiceWebhook } from "../service-events/registration.server";
-import { removeShopFromIndex } from "../sync/live/remove-from-index.server";
+import { removeShopFromIndex } from "../sync/shop/removal.server";
 import { authenticateShopifyWebhook } from "../webhooks/shopify-webhook.server";
 
 export const action = async ({ request }: ActionFunctionArgs) => {

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { applyShopUpdate } from "../sync/live/domain-change.server";
+import { applyShopUpdate } from "../sync/shop/workspace-move.server";
 import { authenticateShopifyWebhook } from "../webhooks/shopify-webhook.server";
 
 /**

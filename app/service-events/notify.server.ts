@@ -46,7 +46,6 @@ async function sendInboxNotification(shopDomain: string, threadId: string): Prom
     `Email: ${entry.email ?? "(not given)"}`,
     `Phone: ${entry.phone ?? "(not given)"}`,
     `Message: ${entry.message ?? "(none)"}`,
-    `Conversation: ${entry.threadId}`,
     "",
     `Open the Inbox: ${env.appUrl}/app/inbox`,
   ];

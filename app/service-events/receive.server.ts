@@ -7,10 +7,9 @@
  */
 import { Prisma } from "@prisma/client";
 import { config } from "../config.server";
-import prisma from "../db.server";
+import prisma, { retryWhileBusy } from "../db.server";
 import { verifyWebhookSignature } from "../index-service/webhook-signature";
 import { openSecret, SecretUnreadableError } from "../models/secret-box.server";
-import { retryWhileBusy } from "../sync/live/database-busy.server";
 import { MalformedEventError, parseServiceEventBody, type ServiceEventBody } from "./event-body";
 import { foldThread, INBOX_EVENT_TYPES } from "./inbox-fold";
 import { TEST_MARKER_FIELD } from "./test-event.server";

@@ -12,7 +12,7 @@ import type { WebhookEventType } from "../index-service/protocol";
 import type { WebhookRecord } from "../index-service/types";
 import { openSecret, sealSecret } from "../models/secret-box.server";
 import { findShop } from "../models/shops.server";
-import { serviceClientFor } from "../sync/shop-service.server";
+import { serviceClientFor } from "../sync/shop/service-keys.server";
 
 /** The label of the app's webhooks: with the URL's opaque id, how the app knows its own. */
 export const SERVICE_WEBHOOK_NAME = "Catalog Chat inbox and insights";

@@ -6,15 +6,16 @@
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startAppServer, type RunningAppServer } from "../app-server/server";
 import { startEmulator } from "../emulator/server";
+import { freePort } from "../http";
 import { startFakeShopify } from "../fake-shopify/server";
 import { startMailSink } from "../mail-sink/server";
 import type { CartCatalogue } from "../storefront/fake-cart";
 import { startStorefrontPreview } from "../storefront/server";
+import { writeDemoStore } from "./demo-store";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 export const DEMO_SHOP = "demo-store.myshopify.com";
@@ -22,6 +23,24 @@ export const DEMO_DOMAIN = "demo-store.example.com";
 export const DEMO_SECRET_KEY = "svc_sk_test_professional";
 export const DEMO_PUBLISHABLE_KEY = "svc_pk_test_professional";
 export const DEMO_API_SECRET = "demo-app-secret";
+
+/** The preview's starter prompts: things the demo store sells (a test asks each one). */
+export const DEMO_PROMPTS = [
+  "Do you have a waterproof backpack?",
+  "Which snowboards do you sell?",
+  "I need a warm scarf",
+];
+
+const DEMO_PAGES = {
+  "/": {
+    title: "Home",
+    body: "<p>Welcome to Demo Store: bags and rain jackets for the outdoors, snowboards, scarves and hoodies, and teapots, candles and blankets for home. Ask the chat what you are looking for.</p>",
+  },
+  "/pages/shipping": {
+    title: "Shipping",
+    body: "<p>We ship within 2 working days.</p>",
+  },
+};
 
 export interface DemoOptions {
   host?: string;
@@ -80,21 +99,33 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     httpPort: options.mailPort ?? 0,
     smtpPort: options.smtpPort ?? 0,
   });
+  const work = mkdtempSync(join(tmpdir(), "catalog-chat-demo-"));
+  // The demo's database and store live here; they go when the demo stops (close, or a failed start).
+  const removeWork = () => rmSync(work, { recursive: true, force: true });
+  // The storefront preview serves the store's pictures, so its port is known before the store.
+  const storefrontPort = options.storefrontPort || (await freePort(host));
+  const storeFile = join(work, "demo-store.jsonl");
+  await writeDemoStore({
+    docsShopFile: join(ROOT, "dev", "sample-store", "shopify-docs-shop.jsonl"),
+    generated: {
+      products: options.products ?? 600,
+      pages: 12,
+      articles: 24,
+      seed: 2026,
+      domain: DEMO_DOMAIN,
+    },
+    imagesBase: `http://${host}:${storefrontPort}/images`,
+    out: storeFile,
+  });
   const shopify = await startFakeShopify({
     host,
     port: options.shopifyPort ?? 0,
     shopDomain: DEMO_SHOP,
     primaryDomain: DEMO_DOMAIN,
     apiSecret: DEMO_API_SECRET,
-    store: {
-      files: [join(ROOT, "dev", "sample-store", "shopify-docs-shop.jsonl")],
-      generated: { products: options.products ?? 600, pages: 12, articles: 24, seed: 2026 },
-    },
+    store: { files: [storeFile] },
   });
-  const appPort = options.appPort ?? (await freePort(host));
-  const work = mkdtempSync(join(tmpdir(), "catalog-chat-demo-"));
-  // The demo's database lives here; it goes when the demo stops (close, or a failed start).
-  const removeWork = () => rmSync(work, { recursive: true, force: true });
+  const appPort = options.appPort || (await freePort(host));
   Object.assign(process.env, {
     NODE_ENV: "development",
     SHOPIFY_API_KEY: "demo-api-key",
@@ -105,6 +136,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     DEMO_SHOP,
     DEMO_ADMIN_GRAPHQL_URL: shopify.graphqlUrl,
     DEMO_ADMIN_TOKEN: "shpat_fake_token",
+    DEMO_STOREFRONT_URL: `http://${host}:${storefrontPort}/`,
     // Inbox notifications go to the local mail sink.
     SMTP_URL: mail.smtpUrl,
     MAIL_FROM: "Catalog Chat demo <inbox@demo-store.example.com>",
@@ -119,11 +151,13 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     const workspaceId = await installDemoShop(options.saveKeys ?? true);
     const storefront = await startStorefrontPreview({
       host,
-      port: options.storefrontPort ?? 0,
+      port: storefrontPort,
       emulatorUrl: emulator.url,
       publishableKey: DEMO_PUBLISHABLE_KEY,
       workspaceId,
       savedConfig: () => savedStorefrontConfig(shopify.state.metafields()),
+      pages: DEMO_PAGES,
+      settings: { prompts: DEMO_PROMPTS.join("\n") },
       cart: () => cartCatalogue(shopify.state.products()),
     });
     const running = app;
@@ -163,10 +197,14 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
 async function installDemoShop(saveKeys: boolean): Promise<string> {
   const { adminFor } = await import("../../app/shopify-admin.server");
   const { recordShopAfterAuth } = await import("../../app/shopify.server");
-  const { saveSettings } = await import("../../app/sync/settings.server");
+  const { saveSettings } = await import("../../app/sync/shop/settings.server");
   const { findShop, workspaceOf } = await import("../../app/models/shops.server");
   const admin = await adminFor(DEMO_SHOP);
-  await recordShopAfterAuth(DEMO_SHOP, "read_products,read_online_store_pages", admin);
+  await recordShopAfterAuth(
+    DEMO_SHOP,
+    "read_products,read_online_store_pages,read_themes,read_inventory",
+    admin,
+  );
   const installed = await findShop(DEMO_SHOP);
   if (!saveKeys) return (installed && workspaceOf(installed)) ?? "";
   const result = await saveSettings(DEMO_SHOP, admin, {
@@ -215,17 +253,6 @@ function newestIn(dir: string): number {
     newest = Math.max(newest, entry.isDirectory() ? newestIn(path) : statSync(path).mtimeMs);
   }
   return newest;
-}
-
-function freePort(host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, host, () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
 }
 
 /** The chat configuration the app saved in the store (its app-data metafield), if any. */

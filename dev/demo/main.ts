@@ -18,6 +18,17 @@ function portFromEnv(name: string, fallback: number): number {
   return port;
 }
 
+function countFromEnv(name: string, fallback: number): number {
+  const raw = process.env[name]?.trim();
+  if (!raw) return fallback;
+  const count = Number(raw);
+  if (!Number.isInteger(count) || count < 0 || count > 100_000) {
+    console.error(`${name} must be a whole number from 0 to 100000, not "${raw}".`);
+    process.exit(2);
+  }
+  return count;
+}
+
 const demo = await startDemo({
   appPort: portFromEnv("PORT", 3000),
   emulatorPort: portFromEnv("EMULATOR_PORT", 4010),
@@ -25,6 +36,8 @@ const demo = await startDemo({
   smtpPort: portFromEnv("SMTP_PORT", 4025),
   storefrontPort: portFromEnv("STOREFRONT_PORT", 4030),
   mailPort: portFromEnv("MAIL_PORT", 4040),
+  // A smaller generated catalogue starts faster (tests); the default shows a store of some size.
+  products: countFromEnv("DEMO_PRODUCTS", 600),
   log: (line) => console.log(line),
 });
 console.log(`Admin: ${demo.adminUrl}`);
@@ -36,7 +49,7 @@ console.log(`Storefront preview: ${demo.storefrontUrl}`);
 console.log(`Mail the app sent (caught locally): ${demo.mailUrl}`);
 const result = await demo.firstSync;
 const prisma = (await import("../../app/db.server")).default;
-const { runCounts } = await import("../../app/sync/sync-runs.server");
+const { runCounts } = await import("../../app/models/sync-runs.server");
 const run = await prisma.syncRun.findFirstOrThrow({ orderBy: { startedAt: "asc" } });
 const counts = await runCounts(run);
 console.log(

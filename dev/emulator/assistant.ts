@@ -13,7 +13,7 @@
  */
 import { postFields, productFields } from "./content-routes";
 import type { HandoffState } from "./core";
-import { isObject } from "./http-utils";
+import { isObject } from "../http";
 import { rank } from "./search";
 import type { StoredItem } from "./store";
 

@@ -6,7 +6,8 @@
 import { randomUUID } from "node:crypto";
 import { planChat, parseOfferResponse, type ChatPlan, type ChatStep } from "./assistant";
 import { quotaExceeded, reply, validationError, type ApiContext } from "./context";
-import { isObject, sleep } from "./http-utils";
+import { sleep } from "./http-utils";
+import { isObject } from "../http";
 import { quotaUsage } from "./limits";
 import { normalizeWorkspaceId } from "./workspace";
 

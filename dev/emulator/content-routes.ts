@@ -12,7 +12,8 @@ import {
   validationError,
   type ApiContext,
 } from "./context";
-import { HttpError, isObject } from "./http-utils";
+import { HttpError } from "./http-utils";
+import { isObject } from "../http";
 import { quotaUsage } from "./limits";
 import { rank, type WeightedField } from "./search";
 import type { ContentKind, StoredItem } from "./store";
@@ -157,7 +158,11 @@ export function bulkUpsert(spec: KindSpec) {
   return (context: ApiContext) => {
     requireWorkspace(context);
     const list = bulkList(spec, context.body, spec.bulkKeys);
-    const checked = list.map((value, index) => check(spec, value, index));
+    const checked = list.map((value, index): Checked => {
+      const result = check(spec, value, index);
+      const refusal = result.ok ? context.core.refusedItems.get(result.item.id) : undefined;
+      return refusal && result.ok ? { ok: false, id: result.item.id, error: refusal } : result;
+    });
     const workspace = workspaceOf(
       context,
       checked.some((result) => result.ok),

@@ -2,7 +2,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Account, KeyType } from "./accounts";
 import type { EmulatorCore } from "./core";
-import { HttpError, sendJson } from "./http-utils";
+import { HttpError } from "./http-utils";
+import { sendJson } from "../http";
 import { envelope } from "./limits";
 import type { QuotaFeature } from "./tiers";
 

@@ -6,7 +6,7 @@ import { keyHint, type Account, type AccountStatus } from "./accounts";
 import { HOUR_MS, MINUTE_MS, nextMonthStart } from "./clock";
 import type { EmulatorCore, FeedbackRecord, RequestLogEntry, ThreadState } from "./core";
 import type { ActiveFault, FaultSpec } from "./faults";
-import type { Tier } from "./tiers";
+import type { QuotaFeature, Tier } from "./tiers";
 import { publicWebhook, type DeliveryRecord, type EmailRecord } from "./webhooks";
 
 export interface AccountSnapshot {
@@ -60,6 +60,13 @@ export class EmulatorControl {
     if (changes.tier) account.tier = changes.tier;
     return this.#account(account);
   }
+  /** Uses up part of an account's month, as if earlier writes had spent it. */
+  spendQuota(name: string, feature: QuotaFeature, count: number): AccountSnapshot {
+    const account = this.core.accounts.account(name);
+    if (!account) throw new Error(`No account ${name}`);
+    account.consume(feature, count, this.now());
+    return this.#account(account);
+  }
   accounts(): AccountSnapshot[] {
     return [...this.core.accounts.accounts.values()].map((account) => this.#account(account));
   }
@@ -77,6 +84,17 @@ export class EmulatorControl {
   }
   clearFaults(): void {
     this.core.faults.clear();
+  }
+  /**
+   * Bulk upserts report these item ids in failedItems with this reason (as the service does for
+   * an item it cannot take) until the refusal is lifted; other items of the batch go in.
+   */
+  refuseItems(ids: readonly string[], reason = "VALIDATION_ERROR: item refused"): void {
+    for (const id of ids) this.core.refusedItems.set(id, reason);
+  }
+  acceptItems(ids?: readonly string[]): void {
+    if (!ids) this.core.refusedItems.clear();
+    else for (const id of ids) this.core.refusedItems.delete(id);
   }
 
   // Content, chat, feedback

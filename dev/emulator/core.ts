@@ -17,6 +17,8 @@ export interface RequestLogEntry {
   workspaceId?: string;
   status: number;
   durationMs: number;
+  /** The parsed request body, when the emulator was started with `logBodies`. */
+  body?: unknown;
 }
 
 export interface HandoffState {
@@ -50,6 +52,7 @@ export interface CoreOptions {
   tokenDelayMs: number;
   timeScale: number;
   webhookTimeoutMs?: number;
+  logBodies?: boolean;
 }
 
 const MAX_LOGGED_REQUESTS = 10_000;
@@ -59,11 +62,14 @@ export class EmulatorCore {
   readonly accounts: AccountBook;
   readonly store = new ContentStore();
   readonly faults = new FaultQueue();
+  /** Item ids a bulk upsert refuses one by one (in failedItems), with the reason it gives. */
+  readonly refusedItems = new Map<string, string>();
   readonly hub: WebhookHub;
   readonly threads = new Map<string, ThreadState>();
   feedback: FeedbackRecord[] = [];
   requests: RequestLogEntry[] = [];
   tokenDelayMs: number;
+  readonly logBodies: boolean;
   /** Chat streams being written right now. */
   activeStreams = 0;
   readonly #held = new Set<() => void>();
@@ -72,6 +78,7 @@ export class EmulatorCore {
     this.clock = new Clock(options.now);
     this.accounts = new AccountBook(options.accounts);
     this.tokenDelayMs = options.tokenDelayMs;
+    this.logBodies = options.logBodies ?? false;
     this.hub = new WebhookHub({
       clock: this.clock,
       timeScale: options.timeScale,
@@ -121,6 +128,7 @@ export class EmulatorCore {
     this.accounts.reset();
     this.store.clear();
     this.faults.clear();
+    this.refusedItems.clear();
     this.hub.reset();
     this.threads.clear();
     this.feedback = [];

@@ -2,7 +2,8 @@
  * Fault injection: the next `count` API requests (matching `method` / `path` when given) fail
  * the way the fault says, before authentication and without counting against any limit.
  */
-import { HttpError, isObject } from "./http-utils";
+import { HttpError } from "./http-utils";
+import { isObject } from "../http";
 
 export interface FaultSpec {
   /** HTTP status to answer (default 503 unless only delayMs or disconnect is given). */

@@ -1,7 +1,6 @@
-/** Small helpers over node:http for the emulator. */
+/** The emulator's own HTTP helpers, over the local servers' shared ones (dev/http.ts). */
 import type { IncomingMessage, ServerResponse } from "node:http";
-
-export const MAX_BODY_BYTES = 10 * 1024 * 1024;
+import { BodyTooLargeError, readBody, sendJson } from "../http";
 
 /** An answer other than success, thrown by handlers and sent by the server. */
 export class HttpError extends Error {
@@ -17,21 +16,6 @@ export class HttpError extends Error {
   }
 }
 
-export function sendJson(
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    "Content-Type": "application/json; charset=utf-8",
-    "Content-Length": Buffer.byteLength(text),
-    ...headers,
-  });
-  res.end(text);
-}
-
 export function sendError(res: ServerResponse, error: HttpError): void {
   sendJson(
     res,
@@ -41,38 +25,21 @@ export function sendError(res: ServerResponse, error: HttpError): void {
   );
 }
 
-export async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const buffer = chunk as Buffer;
-    size += buffer.length;
-    if (size > MAX_BODY_BYTES) {
-      throw new HttpError(413, "PAYLOAD_TOO_LARGE", `The body exceeds ${MAX_BODY_BYTES} bytes`);
-    }
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks);
-}
-
 /** The body as JSON; an empty body is `undefined`; anything unreadable is a 400. */
 export async function readJson(req: IncomingMessage): Promise<unknown> {
-  const raw = await readBody(req);
+  let raw: Buffer;
+  try {
+    raw = await readBody(req);
+  } catch (error) {
+    if (!(error instanceof BodyTooLargeError)) throw error;
+    throw new HttpError(413, "PAYLOAD_TOO_LARGE", error.message);
+  }
   if (raw.length === 0) return undefined;
   try {
     return JSON.parse(raw.toString("utf8"));
   } catch {
     throw new HttpError(400, "INVALID_JSON", "The request body is not valid JSON");
   }
-}
-
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-export function headerValue(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name.toLowerCase()];
-  return Array.isArray(value) ? value[0] : value;
 }
 
 export function sleep(ms: number): Promise<void> {

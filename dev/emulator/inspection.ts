@@ -6,7 +6,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AccountStatus } from "./accounts";
 import type { EmulatorControl } from "./control";
 import { parseFault } from "./faults";
-import { HttpError, isObject, readJson, sendJson } from "./http-utils";
+import { HttpError, readJson } from "./http-utils";
+import { isObject, sendJson } from "../http";
 import { isTier, type Tier } from "./tiers";
 
 export const INSPECTION_PREFIX = "/__emulator";

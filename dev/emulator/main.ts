@@ -5,18 +5,8 @@
  * (default 20) and EMULATOR_TIME_SCALE (default 1) configure it.
  */
 import { BUILT_IN_ACCOUNTS } from "./accounts";
+import { numberFrom } from "../http";
 import { startEmulator } from "./server";
-
-function numberFrom(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw.trim() === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < 0) {
-    console.error(`${name} must be a number >= 0, got "${raw}"`);
-    process.exit(1);
-  }
-  return value;
-}
 
 const emulator = await startEmulator({
   port: numberFrom("EMULATOR_PORT", 4010),

@@ -4,7 +4,6 @@
  * docs/reference/service-gaps.md. Independent of app/: it is the other side of the contract.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { BUILT_IN_ACCOUNTS, keyHint, type EmulatorAccountConfig } from "./accounts";
 import { chat, feedback } from "./chat-route";
 import {
@@ -21,7 +20,8 @@ import type { Handler } from "./context";
 import { EmulatorControl } from "./control";
 import { EmulatorCore, type RequestLogEntry } from "./core";
 import { faultError } from "./faults";
-import { HttpError, headerValue, readJson, sendError, waitUnlessClosed } from "./http-utils";
+import { HttpError, readJson, sendError, waitUnlessClosed } from "./http-utils";
+import { closeServer, headerValue, httpUrl, listen } from "../http";
 import { INSPECTION_PREFIX, handleInspection } from "./inspection";
 import { takeRequest } from "./limits";
 import {
@@ -52,6 +52,8 @@ export interface EmulatorOptions {
   accounts?: EmulatorAccountConfig[];
   /** How long a webhook receiver may take to answer (default 30 000 ms). */
   webhookTimeoutMs?: number;
+  /** Keep each API request's parsed body in the request log (to see what was sent, and when). */
+  logBodies?: boolean;
 }
 
 export interface RunningEmulator {
@@ -192,6 +194,7 @@ async function handleApi(
   }
 
   const body = await readJson(req);
+  if (core.logBodies) log.body = body;
   let workspaceId: string | undefined;
   const header = headerValue(req, "x-workspace-id");
   if (header !== undefined && header.trim() !== "") {
@@ -285,6 +288,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     accounts: [...BUILT_IN_ACCOUNTS, ...(options.accounts ?? [])],
     tokenDelayMs: options.tokenDelayMs ?? 20,
     timeScale: options.timeScale ?? 1,
+    logBodies: options.logBodies ?? false,
     ...(options.now ? { now: options.now } : {}),
     ...(options.webhookTimeoutMs === undefined
       ? {}
@@ -293,24 +297,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const control = new EmulatorControl(core);
   const server = createServer((req, res) => void handle(core, control, req, res));
   const host = options.host ?? "127.0.0.1";
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-  const urlHost = host.includes(":") ? `[${host}]` : host;
+  const port = await listen(server, options.port ?? 0, host);
   return {
-    url: `http://${urlHost}:${port}`,
+    url: httpUrl(host, port),
     port,
     state: control,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        core.close();
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
-      }),
+    close: () => {
+      core.close();
+      return closeServer(server);
+    },
   };
 }

@@ -1,6 +1,6 @@
 /** Webhook management: create, list, get, update (PUT), delete, and test deliveries. */
 import { reply, validationError, type ApiContext } from "./context";
-import { isObject } from "./http-utils";
+import { isObject } from "../http";
 import { isWebhookEvent, publicWebhook, validateWebhookInput } from "./webhooks";
 
 const id = (context: ApiContext) => context.params.id ?? "";

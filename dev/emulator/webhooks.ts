@@ -6,7 +6,8 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Clock } from "./clock";
-import { HttpError, isObject } from "./http-utils";
+import { HttpError } from "./http-utils";
+import { isObject } from "../http";
 import { signBody } from "./signature";
 
 export const WEBHOOK_EVENTS = [

@@ -2,7 +2,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { BulkErrorCode } from "./bulk-operations";
 import type { FakeShopifyControl } from "./control";
-import { isObject, readBody, sendJson } from "./http-utils";
+import { isObject, readText, sendJson } from "../http";
 import type { NewProduct, ProductChanges } from "./store";
 
 export const CONTROL_PREFIX = "/__fake";
@@ -17,6 +17,10 @@ const ENDPOINTS = [
   "GET    /__fake/products/{id|gid}           one product",
   "PATCH  /__fake/products/{id|gid}           {title?, status?, published?, onlineStoreUrl?, variants?: [{id|index, price?, inventoryQuantity?, …}], …, webhook?}",
   "DELETE /__fake/products/{id|gid}?webhook=1 deletes a product",
+  "POST   /__fake/purchases                   {variantId | productId, quantity?, webhook?: false}: sends only inventory_levels/update",
+  "POST   /__fake/products/{id}/publication   {published, webhook?: false}: off/on the Online Store, sends products/update",
+  "PATCH  /__fake/collections/{id|gid}        {title?, handle?, webhook?: false}: sends collections/update",
+  "DELETE /__fake/collections/{id|gid}        ?webhook=0 to lose it: sends collections/delete",
   "GET    /__fake/pages                       pages",
   "GET    /__fake/articles                    articles",
   "GET    /__fake/requests                    Admin API requests (operation, cost, throttled, status)",
@@ -27,6 +31,8 @@ const ENDPOINTS = [
   "POST   /__fake/webhooks                    {topic, payload?, webhookId?, eventId?, triggeredAt?, hmac?}: sends one",
   "DELETE /__fake/webhooks                    forget deliveries",
   "GET    /__fake/metafields                  metafields",
+  "GET    /__fake/theme/app-embed             {enabled}: the chat's app embed in the published theme",
+  "POST   /__fake/theme/app-embed             {enabled: true|false}: the theme editor's toggle",
   "GET    /__fake/throttle                    the cost bucket",
   "POST   /__fake/throttle                    {currentlyAvailable}",
   "GET    /__fake/faults                      pending faults",
@@ -47,7 +53,7 @@ class ControlError extends Error {
 }
 
 async function jsonBody(req: IncomingMessage): Promise<Record<string, unknown>> {
-  const text = await readBody(req);
+  const text = await readText(req);
   if (text.trim() === "") return {};
   try {
     const body: unknown = JSON.parse(text);
@@ -142,6 +148,12 @@ async function route(
       return ok({ cleared: true });
     case "GET /metafields":
       return ok(control.metafields());
+    case "GET /theme/app-embed":
+      return ok({ enabled: control.chatEmbedEnabled() });
+    case "POST /theme/app-embed":
+      if (typeof body.enabled !== "boolean") throw new ControlError(400, "Send {enabled: boolean}");
+      control.setChatEmbed(body.enabled);
+      return ok({ enabled: control.chatEmbedEnabled() });
     case "GET /throttle":
       return ok(control.throttleStatus());
     case "POST /throttle":
@@ -203,6 +215,8 @@ async function route(
       return ok({ deleted: true });
     }
   }
+  const events = await shopEventRoute(control, method, path, body, url);
+  if (events !== undefined) return ok(events);
   const expire = /^\/bulk-operations\/([^/]+)\/expire$/.exec(path);
   if (expire?.[1] && method === "POST") {
     const operation = control.expireBulkOperation(decodeURIComponent(expire[1]));
@@ -210,4 +224,43 @@ async function route(
     return ok(operation);
   }
   throw new ControlError(404, `No control route ${method} ${path}; GET /__fake lists them`);
+}
+
+/** Purchases, publication and collection changes; undefined when the path is not one of them. */
+async function shopEventRoute(
+  control: FakeShopifyControl,
+  method: string,
+  path: string,
+  body: Record<string, unknown>,
+  url: URL,
+): Promise<unknown> {
+  const webhook = body.webhook !== false && url.searchParams.get("webhook") !== "0";
+  if (method === "POST" && path === "/purchases") {
+    const id = body.variantId ?? body.productId;
+    if (typeof id !== "string" && typeof id !== "number") {
+      throw new ControlError(400, "Send {variantId} or {productId}");
+    }
+    const quantity = typeof body.quantity === "number" ? body.quantity : 1;
+    const { delivery, ...change } = control.purchase(id, quantity, { webhook });
+    return { ...change, delivery: await delivery };
+  }
+  const publication = /^\/products\/([^/]+)\/publication$/.exec(path);
+  if (publication?.[1] && method === "POST") {
+    if (typeof body.published !== "boolean") throw new ControlError(400, "Send {published}");
+    return control.setPublished(decodeURIComponent(publication[1]), body.published, { webhook });
+  }
+  const collection = /^\/collections\/([^/]+)$/.exec(path);
+  if (collection?.[1] && (method === "PATCH" || method === "DELETE")) {
+    const id = decodeURIComponent(collection[1]);
+    const changes = {
+      ...(typeof body.title === "string" ? { title: body.title } : {}),
+      ...(typeof body.handle === "string" ? { handle: body.handle } : {}),
+    };
+    const { delivery, ...change } =
+      method === "DELETE"
+        ? control.deleteCollection(id, { webhook })
+        : control.updateCollection(id, changes, { webhook });
+    return { ...change, delivery: await delivery };
+  }
+  return undefined;
 }

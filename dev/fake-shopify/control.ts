@@ -6,9 +6,18 @@
 import type { BulkErrorCode, BulkOperationRecord } from "./bulk-operations";
 import { finishPayload, type FakeShopifyCore, type RequestLogEntry } from "./core";
 import { toGid } from "./gid";
+import { inventoryItemGidOf } from "./inventory";
 import type { MetafieldRecord } from "./metafields";
 import { productDeletePayload, productPayload, shopPayload, type ShopInfo } from "./rest-payloads";
 import type { Json, NewProduct, ProductChanges, ProductSnapshot } from "./store";
+import {
+  deleteCollection,
+  purchase,
+  updateCollection,
+  type CollectionChange,
+  type EventOptions,
+  type StockChange,
+} from "./shop-events";
 import type { ThrottleStatus } from "./throttle";
 import type { SendWebhookOptions, WebhookDelivery } from "./webhooks";
 
@@ -60,6 +69,17 @@ export class FakeShopifyControl {
     return this.core.webhooks.send("shop/update", shopPayload(shop));
   }
 
+  // ——— Theme ———
+
+  /** The theme editor's App embeds toggle for the chat, on the published theme. */
+  setChatEmbed(enabled: boolean): void {
+    this.core.themes.setChatEmbed(enabled, this.core.iso());
+  }
+
+  chatEmbedEnabled(): boolean {
+    return this.core.themes.chatEmbedEnabled();
+  }
+
   // ——— Catalogue ———
 
   products(): ProductSnapshot[] {
@@ -104,6 +124,45 @@ export class FakeShopifyControl {
       void this.sendWebhook("products/delete", productDeletePayload(toGid("Product", idOrGid)));
     }
     return deleted;
+  }
+
+  // ——— Stock, publication, collections (see shop-events.ts) ———
+
+  /**
+   * A shopper buys `quantity` of a variant (a product id: its first variant); only
+   * inventory_levels/update is sent (`webhook: false`: it is lost; `payload` can be sent later).
+   */
+  purchase(idOrGid: string | number, quantity = 1, options: EventOptions = {}): StockChange {
+    return purchase(this.core, idOrGid, quantity, options);
+  }
+
+  /** The inventory item gid of a variant. */
+  inventoryItemOf(variantIdOrGid: string | number): string {
+    return inventoryItemGidOf(toGid("ProductVariant", variantIdOrGid));
+  }
+
+  /**
+   * Takes a product off (or puts it back on) the Online Store and sends products/update, whose
+   * `published_at` says so (unless `webhook: false`).
+   */
+  setPublished(
+    idOrGid: string | number,
+    published: boolean,
+    options: EventOptions = {},
+  ): ProductSnapshot {
+    return this.updateProduct(idOrGid, { published }, { webhook: options.webhook !== false });
+  }
+
+  updateCollection(
+    idOrGid: string | number,
+    changes: { title?: string; handle?: string },
+    options: EventOptions = {},
+  ): CollectionChange {
+    return updateCollection(this.core, idOrGid, changes, options);
+  }
+
+  deleteCollection(idOrGid: string | number, options: EventOptions = {}): CollectionChange {
+    return deleteCollection(this.core, idOrGid, options);
   }
 
   #changeContext() {

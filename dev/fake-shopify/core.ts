@@ -1,4 +1,5 @@
 /** The fake shop's whole state, shared by the Admin API, the result downloads and the control API. */
+import { ThemeStore } from "./themes";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -78,6 +79,7 @@ export class FakeShopifyCore {
   readonly appId = "7700000001";
   readonly appInstallationId = gid("AppInstallation", 7700000101);
   readonly metafields = new MetafieldStore(this.appId);
+  readonly themes: ThemeStore;
   readonly shop: ShopInfo;
   readonly accessToken: string;
   readonly scopes: string[];
@@ -105,7 +107,13 @@ export class FakeShopifyCore {
       updatedAt: now,
     };
     this.accessToken = options.accessToken ?? DEFAULT_ACCESS_TOKEN;
-    this.scopes = options.scopes ?? ["read_products", "read_online_store_pages"];
+    this.scopes = options.scopes ?? [
+      "read_products",
+      "read_online_store_pages",
+      "read_inventory",
+      "read_themes",
+    ];
+    this.themes = new ThemeStore(now);
     this.appUrl = options.appUrl ?? null;
     this.apiSecret = options.apiSecret ?? null;
     const bucket = options.bucket ?? { maximumAvailable: 2000, restoreRate: 100 };

@@ -20,7 +20,7 @@ import {
 } from "graphql";
 import type { FakeShopifyCore, RequestLogEntry } from "./core";
 import { actualCost, MAX_QUERY_COST, requestedCost } from "./cost";
-import { BodyTooLargeError, headerValue, isObject, readBody, sendJson } from "./http-utils";
+import { BodyTooLargeError, headerValue, isObject, readText, sendJson } from "../http";
 import { fieldResolver, mutationRoot, queryRoot, typeResolver } from "./resolvers";
 import { API_VERSION } from "./schema";
 import { syntaxError, validateDocument } from "./validation";
@@ -38,7 +38,7 @@ interface GraphqlRequest {
 }
 
 async function readRequest(req: IncomingMessage): Promise<GraphqlRequest | null> {
-  const text = await readBody(req);
+  const text = await readText(req);
   if ((headerValue(req, "content-type") ?? "").startsWith("application/graphql")) {
     return text.trim() === "" ? null : { query: text, variables: {}, operationName: null };
   }

@@ -7,18 +7,8 @@
  * FAKE_SHOPIFY_ACCESS_TOKEN, FAKE_SHOPIFY_BULK_DELAY_MS configure it.
  */
 import { fileURLToPath } from "node:url";
+import { numberFrom } from "../http";
 import { startFakeShopify } from "./server";
-
-function numberFrom(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw.trim() === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < 0) {
-    console.error(`${name} must be a number >= 0, got "${raw}"`);
-    process.exit(1);
-  }
-  return value;
-}
 
 const env = process.env;
 const products = numberFrom("FAKE_SHOPIFY_PRODUCTS", 200);

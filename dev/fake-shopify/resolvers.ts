@@ -4,6 +4,7 @@
  * called with its arguments (as graphql-js's default resolver does); a field the fake does not
  * model resolves to null, or to an empty value of its type when it is non-null.
  */
+import { themeQueries } from "./themes";
 import {
   GraphQLError,
   isAbstractType,
@@ -20,6 +21,7 @@ import type { BulkOperationRecord } from "./bulk-operations";
 import { connection, type ConnectionArgs, type Slice } from "./connection";
 import type { FakeShopifyCore } from "./core";
 import { gid, gidType, numericPart, parseGid } from "./gid";
+import { inventoryItemGidOf, inventoryLevelGid, LOCATION_GID, variantGidOfItem } from "./inventory";
 import { digest, ownerType, type MetafieldRecord, type MetafieldsSetInput } from "./metafields";
 import type { Json, ProductRecord } from "./store";
 
@@ -165,8 +167,48 @@ function variantView(core: FakeShopifyCore, variant: Json, record: ProductRecord
     displayName: `${String(record.product.title)} - ${title}`,
     legacyResourceId: numericPart(String(variant.id)),
     ...variant,
+    inventoryItem: inventoryItemView(core, variant, record),
     product: () => productView(core, record),
     ...metafieldResolvers(core, String(variant.id)),
+  };
+}
+
+/** A variant's inventory item, with its one level at the shop's location. */
+function inventoryItemView(core: FakeShopifyCore, variant: Json, record: ProductRecord): Json {
+  const id = inventoryItemGidOf(String(variant.id));
+  const tracked = (variant.inventoryItem as { tracked?: boolean } | null)?.tracked ?? false;
+  const available = typeof variant.inventoryQuantity === "number" ? variant.inventoryQuantity : 0;
+  const level = () => ({
+    __typename: "InventoryLevel",
+    id: inventoryLevelGid(id),
+    isActive: true,
+    location: { __typename: "Location", id: LOCATION_GID, name: "Shop location" },
+    quantities: ({ names }: { names: string[] }) =>
+      names.map((name) => ({
+        __typename: "InventoryQuantity",
+        id: `${inventoryLevelGid(id)}&name=${name}`,
+        name,
+        quantity: name === "available" || name === "on_hand" ? available : 0,
+        updatedAt: record.product.updatedAt,
+      })),
+    updatedAt: record.product.updatedAt,
+    item: () => inventoryItemView(core, variant, record),
+  });
+  return {
+    __typename: "InventoryItem",
+    id,
+    legacyResourceId: numericPart(id),
+    tracked,
+    sku: variant.sku ?? null,
+    requiresShipping: true,
+    createdAt: record.product.createdAt,
+    updatedAt: record.product.updatedAt,
+    variant: () => variantView(core, variant, record),
+    variants: (args: ConnectionArgs) =>
+      connection([variant], args, (one) => variantView(core, one, record)),
+    inventoryLevel: ({ locationId }: { locationId: string }) =>
+      locationId === LOCATION_GID ? level() : null,
+    inventoryLevels: (args: ConnectionArgs) => connection([0], args, level),
   };
 }
 
@@ -327,6 +369,11 @@ export function nodeById(core: FakeShopifyCore, id: string): Json | null {
       if (parsed.type === "Collection") return collectionView(core, found.node);
       return mediaView(found.node);
     }
+    case "InventoryItem": {
+      const variantGid = variantGidOfItem(id);
+      const found = variantGid ? store.productChild(variantGid) : undefined;
+      return found ? inventoryItemView(core, found.node, found.record) : null;
+    }
     case "Page": {
       const page = store.pages.get(id);
       return page ? pageView(core, page) : null;
@@ -363,18 +410,54 @@ function collectionList(core: FakeShopifyCore): Json[] {
   return [...byId.values()];
 }
 
+const UPDATED_AT = /(?:^|\s)updated_at:(>=|>|<=|<)\s*['"]?([^'"\s]+)['"]?/i;
+
+/**
+ * The products a `query:` search keeps: `updated_at:>'…'` (and >=, <, <=) is applied, as the
+ * app's incremental reconciliation needs; every other term is ignored (all products match).
+ */
+function productsMatching(products: ProductRecord[], query: string | null | undefined) {
+  const match = query ? UPDATED_AT.exec(query) : null;
+  if (!match?.[1] || !match[2]) return products;
+  const bound = Date.parse(match[2]);
+  if (Number.isNaN(bound)) return products;
+  const operator = match[1];
+  return products.filter((record) => {
+    const updated = Date.parse(String(record.product.updatedAt));
+    if (operator === ">") return updated > bound;
+    if (operator === ">=") return updated >= bound;
+    if (operator === "<") return updated < bound;
+    return updated <= bound;
+  });
+}
+
 export function queryRoot(core: FakeShopifyCore): Json {
   const { store } = core;
   return {
     shop: () => shopView(core),
     node: ({ id }: { id: string }) => nodeById(core, id),
     nodes: ({ ids }: { ids: string[] }) => ids.map((id) => nodeById(core, id)),
-    products: (args: ConnectionArgs, context: ResolverContext) =>
-      connection(store.productList(), args, (record) => productView(core, record), context.slice),
+    products: (args: ConnectionArgs & { query?: string | null }, context: ResolverContext) =>
+      connection(
+        productsMatching(store.productList(), args.query),
+        args,
+        (record) => productView(core, record),
+        context.slice,
+      ),
     product: ({ id }: { id: string }) => {
       const record = store.products.get(id);
       return record ? productView(core, record) : null;
     },
+    inventoryItem: ({ id }: { id: string }) =>
+      gidType(id) === "InventoryItem" ? nodeById(core, id) : null,
+    inventoryItems: (args: ConnectionArgs) =>
+      connection(
+        store
+          .productList()
+          .flatMap((record) => record.variants.map((variant) => ({ record, variant }))),
+        args,
+        ({ record, variant }) => inventoryItemView(core, variant, record),
+      ),
     productVariant: ({ id }: { id: string }) =>
       gidType(id) === "ProductVariant" ? nodeById(core, id) : null,
     collections: (args: ConnectionArgs, context: ResolverContext) =>
@@ -406,6 +489,7 @@ export function queryRoot(core: FakeShopifyCore): Json {
       return operation ? bulkOperationView(operation) : null;
     },
     currentAppInstallation: () => appInstallationView(core),
+    ...themeQueries(core.themes, () => core.scopes),
     appInstallation: ({ id }: { id?: string | null }) =>
       id === undefined || id === null || id === core.appInstallationId
         ? appInstallationView(core)

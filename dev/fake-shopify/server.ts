@@ -8,12 +8,11 @@
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { CONTROL_PREFIX, handleControl } from "./control-routes";
 import { FakeShopifyControl } from "./control";
 import { FakeShopifyCore, type FakeShopifyOptions } from "./core";
 import { GRAPHQL_PATH, handleGraphql } from "./graphql-endpoint";
-import { sendJson } from "./http-utils";
+import { closeServer, httpUrl, listen, sendJson } from "../http";
 
 export type { FakeShopifyOptions, RequestLogEntry } from "./core";
 export { DEFAULT_ACCESS_TOKEN } from "./core";
@@ -88,15 +87,8 @@ export async function startFakeShopify(
   const control = new FakeShopifyControl(core);
   const server = createServer((req, res) => void handle(core, control, req, res));
   const host = options.host ?? "127.0.0.1";
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-  const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  const port = await listen(server, options.port ?? 0, host);
+  const url = httpUrl(host, port);
   core.baseUrl = url;
   return {
     url,
@@ -104,10 +96,7 @@ export async function startFakeShopify(
     port,
     state: control,
     close: async () => {
-      const closed = new Promise<void>((resolve, reject) =>
-        server.close((error) => (error ? reject(error) : resolve())),
-      );
-      server.closeAllConnections();
+      const closed = closeServer(server);
       await core.close();
       await closed;
     },

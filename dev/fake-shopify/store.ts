@@ -365,7 +365,11 @@ function optionsOf(variants: Json[]): { name: string; values: string[] }[] {
 }
 
 /** Fields Shopify derives: availability, inventory totals, the storefront URL. */
-function updateDerived(record: ProductRecord, domain: string, onlineStoreUrl?: string | null) {
+export function updateDerived(
+  record: ProductRecord,
+  domain: string,
+  onlineStoreUrl?: string | null,
+) {
   const product = record.product;
   let total = 0;
   let tracks = false;

@@ -38,6 +38,8 @@ export const DEFAULT_WEBHOOK_PATHS: Readonly<Record<string, string>> = {
   "products/create": "/webhooks/products",
   "products/update": "/webhooks/products",
   "products/delete": "/webhooks/products",
+  "collections/update": "/webhooks/collections",
+  "collections/delete": "/webhooks/collections",
 };
 
 export function webhookPath(topic: string, paths: Readonly<Record<string, string>>): string {

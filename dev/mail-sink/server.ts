@@ -6,6 +6,7 @@ import { createServer as createHttpServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
+import { listen, sendJson } from "../http";
 
 interface CaughtMail {
   from: string;
@@ -92,18 +93,13 @@ export async function startMailSink(
   const smtpPort = (smtp.server.address() as AddressInfo).port;
   const http: Server = createHttpServer((req, res) => {
     if (req.url === "/messages.json") {
-      res.writeHead(200, { "Content-Type": "application/json" });
-      res.end(JSON.stringify(messages));
+      sendJson(res, 200, messages);
       return;
     }
     res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
     res.end(page(messages));
   });
-  await new Promise<void>((resolve, reject) => {
-    http.once("error", reject);
-    http.listen(options.httpPort ?? 0, host, () => resolve());
-  });
-  const httpPort = (http.address() as AddressInfo).port;
+  const httpPort = await listen(http, options.httpPort ?? 0, host);
   return {
     smtpUrl: `smtp://${host}:${smtpPort}`,
     url: `http://${host}:${httpPort}/`,

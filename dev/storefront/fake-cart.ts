@@ -11,6 +11,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { readText, sendJson } from "../http";
 
 export interface CartVariant {
   product: string;
@@ -67,14 +68,14 @@ export class FakeCart {
     const lines = this.carts.get(token)!;
     if (route === "cart") {
       if (req.method !== "GET")
-        return send(res, 405, { status: 405, message: "Method Not Allowed" });
-      return send(res, 200, cartJson(lines));
+        return sendJson(res, 405, { status: 405, message: "Method Not Allowed" });
+      return sendJson(res, 200, cartJson(lines));
     }
     if (req.method !== "POST")
-      return send(res, 405, { status: 405, message: "Method Not Allowed" });
+      return sendJson(res, 405, { status: 405, message: "Method Not Allowed" });
     let body: Record<string, unknown>;
     try {
-      body = JSON.parse(await readBody(req)) as Record<string, unknown>;
+      body = JSON.parse(await readText(req, 64 * 1024)) as Record<string, unknown>;
     } catch {
       return cartError(res, 400, "Parameter Missing or Invalid");
     }
@@ -116,7 +117,7 @@ export class FakeCart {
           ? `<div id="shopify-section-${name}" class="shopify-section">${cartIconInner(count)}</div>`
           : null;
     }
-    send(res, 200, {
+    sendJson(res, 200, {
       items: added.map(lineJson),
       ...(sections.length ? { sections: rendered } : {}),
     });
@@ -154,21 +155,5 @@ function cartJson(lines: Line[]) {
 }
 
 function cartError(res: ServerResponse, status: number, description: string): void {
-  send(res, status, { status, message: "Cart Error", description });
-}
-
-function send(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { "Content-Type": "application/json; charset=utf-8" });
-  res.end(JSON.stringify(body));
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > 64 * 1024) throw new Error("too large");
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString("utf8");
+  sendJson(res, status, { status, message: "Cart Error", description });
 }

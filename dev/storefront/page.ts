@@ -202,7 +202,11 @@ export interface PageOptions {
   shop?: ShopOptions;
   /** The search box block's markup, in the header (./searchMarkup). */
   search?: string;
+  /** The shop's pages, linked in the header (Home first). */
+  pages?: PreviewPages;
 }
+
+export type PreviewPages = Record<string, { title: string; body: string }>;
 
 export function page({
   title,
@@ -211,6 +215,7 @@ export function page({
   widget,
   shop = DEFAULT_SHOP,
   search = "",
+  pages = PAGES,
 }: PageOptions): string {
   const { head, cart } = shopMarkup(shop);
   return `<!doctype html>
@@ -224,7 +229,9 @@ export function page({
 </head>
 <body>
   <header>
-    <nav aria-label="Main"><a href="/">Home</a><a href="/products/cafe-mug">Café mug</a><a href="/pages/shipping">Shipping</a>${cart}</nav>
+    <nav aria-label="Main">${Object.entries(pages)
+      .map(([href, link]) => `<a href="${escapeHtml(href)}">${escapeHtml(link.title)}</a>`)
+      .join("")}${cart}</nav>
     ${search}
   </header>
   <main>
@@ -238,7 +245,7 @@ export function page({
 `;
 }
 
-export const PAGES: Record<string, { title: string; body: string }> = {
+export const PAGES: PreviewPages = {
   "/": {
     title: "Home",
     body: "<p>Welcome to the preview shop. Hand-made ceramics, roasted coffee and more.</p>",

@@ -16,18 +16,19 @@
  */
 import { readFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import {
   DEFAULT_SETTINGS,
   PAGES,
+  type PreviewPages,
   escapeHtml,
   page,
   searchMarkup,
   widgetMarkup,
   type WidgetSettings,
 } from "./page";
+import { closeServer, httpUrl, listen } from "../http";
 import { FakeCart, type CartCatalogueSource } from "./fake-cart";
 
 const ASSETS_DIR = path.resolve(
@@ -55,6 +56,8 @@ export interface StorefrontPreviewOptions {
    * the app's metafield; when it returns nothing, `publishableKey` and `workspaceId` are used.
    */
   savedConfig?: () => { publishableKey: string; workspaceId: string } | undefined;
+  /** The shop's pages (default: the preview's café shop). */
+  pages?: PreviewPages;
   /** Block settings for every page (query parameters override them per request). */
   settings?: Partial<WidgetSettings>;
   /** The fake cart's variants (./fake-cart); without them any numeric variant id is accepted. */
@@ -116,6 +119,7 @@ export async function startStorefrontPreview(
   options: StorefrontPreviewOptions,
 ): Promise<StorefrontPreview> {
   const base: WidgetSettings = { ...DEFAULT_SETTINGS, ...options.settings };
+  const pages = options.pages ?? PAGES;
   const service = {
     apiUrl: options.emulatorUrl.replace(/\/+$/, ""),
     publishableKey: options.publishableKey,
@@ -145,11 +149,12 @@ export async function startStorefrontPreview(
             title: "Search",
             body: `<p class="theme-search">Search results for “${escapeHtml(query)}”</p>`,
           }
-        : PAGES[url.pathname];
+        : pages[url.pathname];
     if (!content) return notFound(res);
     const settings = settingsFrom(base, url.searchParams);
     const html = page({
       ...content,
+      pages,
       lang: settings.locale,
       shop: {
         root: /^\/([a-z]{2}(-[a-z]{2})?\/)?$/i.test(url.searchParams.get("root") ?? "")
@@ -174,21 +179,10 @@ export async function startStorefrontPreview(
     });
   });
   const host = options.host ?? "127.0.0.1";
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
+  const port = await listen(server, options.port ?? 0, host);
   return {
-    url: `http://${host}:${port}/`,
+    url: `${httpUrl(host, port)}/`,
     port,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((err) => (err ? reject(err) : resolve()));
-        server.closeAllConnections();
-      }),
+    close: () => closeServer(server),
   };
 }

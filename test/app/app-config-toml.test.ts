@@ -16,11 +16,21 @@ const toml = parse(readFileSync(`${__dirname}/../../shopify.app.toml`, "utf8")) 
 };
 
 describe("shopify.app.toml", () => {
-  it("asks for read-only scopes covering products, pages and articles, and nothing to write", () => {
+  it("asks for read-only scopes covering products, pages, articles and the live theme, and nothing to write", () => {
     const scopes = toml.access_scopes.scopes.split(",").map((s) => s.trim());
-    expect(scopes).toEqual(expect.arrayContaining(["read_products", "read_online_store_pages"]));
+    expect(scopes).toEqual(
+      expect.arrayContaining(["read_products", "read_online_store_pages", "read_themes"]),
+    );
     expect(scopes.filter((s) => s.startsWith("write_"))).toEqual([]);
     expect(scopes).not.toContain("read_content");
+  });
+
+  it("asks for read_inventory (inventory_levels/update) but no publication or listing scope", () => {
+    const scopes = toml.access_scopes.scopes.split(",").map((s) => s.trim());
+    expect(scopes).toContain("read_inventory");
+    for (const unneeded of ["read_publications", "read_product_listings"]) {
+      expect(scopes).not.toContain(unneeded);
+    }
   });
 
   it("subscribes every topic the app handles, on the 2026-10 API", () => {
@@ -32,6 +42,9 @@ describe("shopify.app.toml", () => {
         "app/scopes_update",
         "app/uninstalled",
         "bulk_operations/finish",
+        "collections/delete",
+        "collections/update",
+        "inventory_levels/update",
         "products/create",
         "products/delete",
         "products/update",

@@ -57,6 +57,21 @@ describe("configuration", () => {
   });
 });
 
+describe("SYNC_RUNS_KEPT", () => {
+  it("keeps 20 finished runs per shop unless told otherwise", () => {
+    expect(readConfig(valid).syncHistory.runsKept).toBe(20);
+    expect(readConfig({ ...valid, SYNC_RUNS_KEPT: " 5 " }).syncHistory.runsKept).toBe(5);
+  });
+
+  it("refuses what is not a whole number of runs from 1 to 1000", () => {
+    for (const bad of ["0", "-3", "1.5", "abc", "1e9", "Infinity"]) {
+      expect(() => readConfig({ ...valid, SYNC_RUNS_KEPT: bad })).toThrow(
+        `SYNC_RUNS_KEPT must be a whole number of runs from 1 to 1000, got "${bad}"`,
+      );
+    }
+  });
+});
+
 describe("production refuses what would expose the shops' secret keys", () => {
   const problemsOf = (env: Record<string, string>): string[] => {
     try {

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import type { PrismaClient } from "@prisma/client";
 import { RequestType, setUpValidRequest } from "@shopify/shopify-api/test-helpers";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import {
   prepareAppEnvironment,
   TEST_API_KEY,
@@ -14,7 +14,17 @@ let prisma: PrismaClient;
 let loader: (args: LoaderFunctionArgs) => Promise<unknown>;
 let recordShopAfterAuth: typeof import("../../app/shopify.server").recordShopAfterAuth;
 
+/** Admin API calls of the loader (the theme's app embed): answered here, never sent out. */
+const adminCalls: string[] = [];
+
 beforeAll(async () => {
+  const realFetch = globalThis.fetch;
+  vi.stubGlobal("fetch", async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    if (url.hostname !== SHOP) return realFetch(input, init);
+    adminCalls.push(String(init?.body ?? ""));
+    return Response.json({ data: { themes: { nodes: [] } } });
+  });
   await prepareAppEnvironment();
   prisma = (await import("../../app/db.server")).default;
   loader = (await import("../../app/routes/app._index")).loader as typeof loader;
@@ -84,6 +94,12 @@ describe("install and dashboard", () => {
       primaryDomain: "Shop.Example.com",
       workspaceId: "shop-example-com",
       connection: { kind: "not-connected" },
+    });
+    // The checklist asked the store about its live theme, and does not assume the chat is on.
+    expect(adminCalls.some((body) => body.includes("MainThemeSettings"))).toBe(true);
+    expect(data.checklist).toMatchObject({
+      complete: false,
+      steps: expect.arrayContaining([expect.objectContaining({ id: "chat-on", done: false })]),
     });
 
     await prisma.shop.update({

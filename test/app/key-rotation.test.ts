@@ -53,7 +53,7 @@ describe("ENCRYPTION_KEY rotation", () => {
 
   it("opens a secret sealed with the old key, and re-encrypts it with the new one", async () => {
     await shopSealedWith(OLD);
-    const { serviceClientFor } = await import("../../app/sync/shop-service.server");
+    const { serviceClientFor } = await import("../../app/sync/shop/service-keys.server");
     const shop = await prisma.shop.findUniqueOrThrow({ where: { shopDomain: SHOP } });
     expect(() => serviceClientFor(shop)).not.toThrow();
 
@@ -74,7 +74,7 @@ describe("ENCRYPTION_KEY rotation", () => {
   it("Settings saved with the key field empty asks for the key again instead of failing", async () => {
     await shopSealedWith(randomBytes(32));
     const { saveSettings, UNREADABLE_SECRET_MESSAGE } =
-      await import("../../app/sync/settings.server");
+      await import("../../app/sync/shop/settings.server");
     const result = await saveSettings(SHOP, {} as never, {
       secretKey: "",
       publishableKey: "svc_pk_x",
@@ -90,7 +90,7 @@ describe("ENCRYPTION_KEY rotation", () => {
   });
 
   it("a key no given key opens pauses the shop's sync, asking for the key", async () => {
-    const { stopReasonOf, isPausingStop } = await import("../../app/sync/stop-reasons");
+    const { stopReasonOf, isPausingStop } = await import("../../app/sync/shop/pause.server");
     const reason = stopReasonOf(new box.SecretUnreadableError());
     expect(reason.pausesShop).toBe(true);
     expect(isPausingStop(reason.code)).toBe(true);

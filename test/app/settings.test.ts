@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_SHOP, startDemo, type RunningDemo } from "../../dev/demo/admin-demo";
 import { openSecret, sealSecret, SecretUnreadableError } from "../../app/models/secret-box.server";
 
-type Settings = typeof import("../../app/sync/settings.server");
+type Settings = typeof import("../../app/sync/shop/settings.server");
 
 let demo: RunningDemo;
 let prisma: PrismaClient;
@@ -16,7 +16,7 @@ beforeAll(async () => {
   demo = await startDemo({ products: 20 });
   await demo.firstSync;
   prisma = (await import("../../app/db.server")).default;
-  settings = await import("../../app/sync/settings.server");
+  settings = await import("../../app/sync/shop/settings.server");
   admin = await (await import("../../app/shopify-admin.server")).adminFor(DEMO_SHOP);
   databasePath = process.env.DATABASE_URL!.replace(/^file:/, "");
 }, 180_000);

@@ -34,6 +34,9 @@ beforeAll(async () => {
   await load("shop/update", "webhooks.shop.update");
   await load("bulk_operations/finish", "webhooks.bulk_operations.finish");
   await load("products/update", "webhooks.products");
+  await load("inventory_levels/update", "webhooks.inventory_levels.update");
+  await load("collections/update", "webhooks.collections");
+  await load("collections/delete", "webhooks.collections");
 });
 
 async function seedShop(shopDomain: string) {
@@ -54,7 +57,9 @@ async function untouched(shopDomain: string) {
     state: shop?.state,
     sessions: await prisma.session.count({ where: { shop: shopDomain } }),
     compliance: await prisma.complianceRequest.count({ where: { shopDomain } }),
-    outbox: await prisma.pendingChange.count({ where: { shopDomain } }),
+    outbox:
+      (await prisma.pendingChange.count({ where: { shopDomain } })) +
+      (await prisma.pendingLookup.count({ where: { shopDomain } })),
   };
 }
 const AS_SEEDED = { state: "active", sessions: 1, compliance: 1, outbox: 0 };
@@ -71,6 +76,7 @@ function deliver(
 
 beforeEach(async () => {
   await prisma.pendingChange.deleteMany();
+  await prisma.pendingLookup.deleteMany();
   await prisma.webhookReceipt.deleteMany();
   await prisma.session.deleteMany();
   await prisma.complianceRequest.deleteMany();
@@ -132,6 +138,9 @@ describe("what can never succeed is a 400, not a 500 that Shopify retries for ho
     "shop/update": 1,
     "bulk_operations/finish": 1,
     "products/update": 1,
+    "inventory_levels/update": 1,
+    "collections/update": 1,
+    "collections/delete": 1,
   });
 
   it.each(topics)("%s: a signed body that is not JSON", async (topic) => {
@@ -178,11 +187,70 @@ describe("what can never succeed is a 400, not a 500 that Shopify retries for ho
     expect((await prisma.pendingChange.findMany()).map((r) => r.productId)).toEqual([big]);
   });
 
+  it.each([['"abc"'], ["-5"], ["1.5"], ["1e400"], ["0"], ['"12abc"'], ['""'], ["null"]])(
+    "inventory_levels/update and collections/* with id %s are refused; nothing is looked up",
+    async (id) => {
+      const level = `{"inventory_item_id": ${id}, "location_id": 1, "available": 0}`;
+      expect((await deliver("inventory_levels/update", SHOP_A, level)).status).toBe(400);
+      const levelGid = `{"admin_graphql_api_id": "gid://shopify/InventoryLevel/1?inventory_item_id=${id.replaceAll('"', "")}"}`;
+      expect((await deliver("inventory_levels/update", SHOP_A, levelGid)).status).toBe(400);
+      for (const topic of ["collections/update", "collections/delete"]) {
+        expect((await deliver(topic, SHOP_A, `{"id": ${id}}`)).status).toBe(400);
+      }
+      expect(await untouched(SHOP_A)).toEqual(AS_SEEDED);
+    },
+  );
+
+  it("an inventory item id past 2^53 is refused as a number, taken exactly from the level's gid", async () => {
+    const big = "9007199254740993";
+    const rounded = `{"inventory_item_id": ${big}, "location_id": 1, "available": 0}`;
+    expect((await deliver("inventory_levels/update", SHOP_A, rounded)).status).toBe(400);
+    const body = `{"inventory_item_id": ${big}, "location_id": 1, "available": 0, "admin_graphql_api_id": "gid://shopify/InventoryLevel/1?inventory_item_id=${big}"}`;
+    expect((await deliver("inventory_levels/update", SHOP_A, body)).status).toBe(200);
+    const rows = await prisma.pendingLookup.findMany();
+    expect(rows.map((row) => [row.kind, row.resourceId])).toEqual([["inventory-item", big]]);
+    // A webhook names an item, never a product: nothing reaches the product outbox yet.
+    expect(await prisma.pendingChange.count()).toBe(0);
+  });
+
+  it("collections/update and collections/delete are taken by the collection's id", async () => {
+    const update = {
+      id: 841564295,
+      title: "IPods",
+      admin_graphql_api_id: "gid://shopify/Collection/841564295",
+    };
+    expect((await deliver("collections/update", SHOP_A, JSON.stringify(update))).status).toBe(200);
+    expect((await deliver("collections/delete", SHOP_A, '{"id": 395646240}')).status).toBe(200);
+    const rows = await prisma.pendingLookup.findMany({ orderBy: { resourceId: "asc" } });
+    expect(rows.map((row) => [row.kind, row.resourceId])).toEqual([
+      ["collection-delete", "395646240"],
+      ["collection", "841564295"],
+    ]);
+  });
+
   it("a valid product id is still taken, as a positive integer", async () => {
     const body = JSON.stringify({ id: 632910392, title: "IPod Nano" });
     expect((await deliver("products/update", SHOP_A, body)).status).toBe(200);
     const rows = await prisma.pendingChange.findMany();
     expect(rows.map((r) => r.productId)).toEqual(["632910392"]);
+  });
+});
+
+describe("the signature alone admits a delivery: the shop's session is not read", () => {
+  it("a shop whose offline token has expired still has its product change taken, without asking Shopify", async () => {
+    // Shopify's authenticate.webhook loads the offline session and refreshes an expired token
+    // at Shopify inside the request: no network here, so the delivery used to fail with 500.
+    await prisma.session.update({
+      where: { id: `offline_${SHOP_A}` },
+      data: {
+        expires: new Date(Date.now() - 3600_000),
+        refreshToken: "shprt_x",
+        refreshTokenExpires: new Date(Date.now() + 86_400_000),
+      },
+    });
+    const body = JSON.stringify({ id: 632910392, title: "IPod Nano" });
+    expect((await deliver("products/update", SHOP_A, body)).status).toBe(200);
+    expect((await prisma.pendingChange.findMany()).map((r) => r.productId)).toEqual(["632910392"]);
   });
 });
 

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { fileSource } from "../../app/catalog/bulk-source";
-import type { IndexPost, IndexProduct, MapResult } from "../../app/catalog/index-types";
+import type { CatalogPost, CatalogProduct, MapResult } from "../../app/catalog/index-types";
 import { mapCatalogueItem } from "../../app/catalog/map-item";
 import type { ShopifyProduct } from "../../app/catalog/shopify-types";
 import { docsShopLines, loadDocsShopFixtures } from "../../dev/sample-store/docs-shop";
@@ -28,7 +28,7 @@ async function mappedShop() {
   return { items, results, byId };
 }
 
-function indexed<T extends IndexProduct | IndexPost>(result: MapResult | undefined): T {
+function indexed<T extends CatalogProduct | CatalogPost>(result: MapResult | undefined): T {
   if (!result?.indexable)
     throw new Error(`expected an indexable item, got ${JSON.stringify(result)}`);
   return result.item as T;
@@ -47,7 +47,7 @@ describe("Shopify's documentation test shop", () => {
 
   it("maps the iPod Nano with its variants, collections and images", async () => {
     const { byId } = await mappedShop();
-    const nano = indexed<IndexProduct>(byId.get("632910392"));
+    const nano = indexed<CatalogProduct>(byId.get("632910392"));
     expect(nano).toMatchObject({
       name: "IPod Nano - 8GB",
       url: "https://shop.apple.com/products/ipod-nano",
@@ -71,19 +71,19 @@ describe("Shopify's documentation test shop", () => {
     const { byId } = await mappedShop();
     expect(byId.get("1072481050")).toMatchObject({ indexable: false, reason: "draft" });
     expect(byId.get("1072481045")).toMatchObject({ indexable: false, reason: "unpublished" });
-    expect(indexed<IndexProduct>(byId.get("921728736")).name).toBe("IPod Touch 8GB");
+    expect(indexed<CatalogProduct>(byId.get("921728736")).name).toBe("IPod Touch 8GB");
   });
 
   it("maps published pages and articles, and holds back hidden ones", async () => {
     const { byId } = await mappedShop();
-    expect(indexed<IndexPost>(byId.get("page-169524623"))).toMatchObject({
+    expect(indexed<CatalogPost>(byId.get("page-169524623"))).toMatchObject({
       title: "Store hours",
       content: "We never close.",
       url: "https://shop.apple.com/pages/store-hours",
       post_type: "page",
     });
     expect(byId.get("page-108828309")).toMatchObject({ indexable: false, reason: "unpublished" });
-    expect(indexed<IndexPost>(byId.get("article-134645308"))).toMatchObject({
+    expect(indexed<CatalogPost>(byId.get("article-134645308"))).toMatchObject({
       title: "get on the train now",
       content: "Do you have an IPod yet?",
       url: "https://shop.apple.com/blogs/apple-blog/get-on-the-train-now",

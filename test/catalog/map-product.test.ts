@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { IndexProduct, ProductMapResult } from "../../app/catalog/index-types";
+import type { CatalogProduct, ProductMapResult } from "../../app/catalog/index-types";
 import { isIndexableProduct, mapProduct } from "../../app/catalog/map-product";
 import type { ShopifyProduct, ShopifyVariant } from "../../app/catalog/shopify-types";
 
@@ -48,12 +48,12 @@ function product(overrides: Partial<ShopifyProduct> = {}): ShopifyProduct {
   };
 }
 
-function item(result: ProductMapResult): IndexProduct {
+function item(result: ProductMapResult): CatalogProduct {
   if (!result.indexable) throw new Error(`not indexable: ${result.reason}`);
   return result.item;
 }
 
-function mapped(overrides: Partial<ShopifyProduct> = {}): IndexProduct {
+function mapped(overrides: Partial<ShopifyProduct> = {}): CatalogProduct {
   return item(mapProduct(product(overrides), SHOP));
 }
 

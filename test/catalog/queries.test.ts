@@ -85,6 +85,7 @@ describe("GraphQL documents", () => {
         "PRODUCTS_BULK_QUERY",
         "PRODUCTS_BY_IDS_QUERY",
         "SHOP_QUERY",
+        "MAIN_THEME_SETTINGS_QUERY",
         "APP_INSTALLATION_QUERY",
         "STOREFRONT_CONFIG_SET_MUTATION",
       ]),

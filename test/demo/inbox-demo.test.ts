@@ -76,6 +76,14 @@ describe("the Inbox in the demo", () => {
     expect(await entry.innerText()).toContain("ana@example.com");
     expect(await entry.innerText()).toContain("Do you ship to Porto?");
     await admin.getByRole("link", { name: "Inbox (1)" }).waitFor();
+    // The filter in use shows as pressed; no conversation ids, and the Dashboard's way of
+    // writing a moment.
+    await admin.getByRole("button", { name: "Open", pressed: true }).waitFor();
+    expect(await admin.getByRole("link", { name: "Open", exact: true }).count()).toBe(0);
+    const threadIds = demo.emulator.state.threads().map((thread) => thread.threadId);
+    expect(threadIds.length).toBeGreaterThan(0);
+    for (const id of threadIds) expect(await entry.innerText()).not.toContain(id);
+    expect(await entry.innerText()).toMatch(/\n\d{1,2} \w{3} \d{4}, \d{2}:\d{2} UTC\n/);
     const reply = entry.getByRole("link", { name: /Reply by email/ });
     expect(await reply.getAttribute("href")).toMatch(/^mailto:ana@example\.com\?subject=/);
     await admin.screenshot({ path: `${await artifactsDir("demo")}/inbox.png`, fullPage: true });
@@ -98,6 +106,10 @@ describe("the Inbox in the demo", () => {
     expect(text).toContain("reply to ana@example.com");
     expect(text).toContain("Email: ana@example.com");
     expect(text).toContain(`${demo.adminUrl}/inbox`);
+    // No conversation id in the merchant's mailbox either: it tells them nothing.
+    for (const message of demo.mail.messages()) {
+      for (const id of threadIds) expect(message.text).not.toContain(id);
+    }
     await mail.close();
 
     // Handled: no longer open, the counts go down.
@@ -107,7 +119,11 @@ describe("the Inbox in the demo", () => {
     await admin.getByText("Nothing here").waitFor();
     await admin.getByRole("link", { name: "Handled" }).click();
     await admin.getByRole("heading", { name: "Ana Lima" }).waitFor();
+    await admin.getByRole("button", { name: "Handled", pressed: true }).waitFor();
     await admin.goto(demo.adminUrl);
+    expect(await admin.getByText(/^Last sync: First sync, finished /).innerText()).toMatch(
+      /finished \d{1,2} \w{3} \d{4}, \d{2}:\d{2} UTC$/,
+    );
     expect(await admin.locator("#dashboard-inbox-unread").innerText()).toBe("0");
     await shopper.close();
     await admin.close();
@@ -119,6 +135,8 @@ describe("the Inbox in the demo", () => {
     await page.getByRole("button", { name: "Send a test event" }).click();
     await page.getByText("Test event received").waitFor();
     expect(await page.getByText(/arrived and its signature was verified/).count()).toBe(1);
+    // Merchants never see the event's id.
+    expect(await page.locator("body").innerText()).not.toMatch(/evt_/);
     await page.screenshot({
       path: `${await artifactsDir("demo")}/settings-test-event.png`,
       fullPage: true,

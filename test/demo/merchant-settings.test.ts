@@ -83,6 +83,12 @@ describe("Settings keeps exactly what the form shows", () => {
     await page.getByLabel("Blog articles").uncheck();
     await page.getByRole("button", { name: "Save" }).click();
     await page.getByText("Settings saved").waitFor();
+    // Keyboard and screen-reader users land on the answer, not at the top of the page.
+    await page.waitForFunction(() =>
+      document.activeElement
+        ?.closest("[role=status], [role=alert], .Polaris-Banner")
+        ?.textContent?.includes("Settings saved"),
+    );
     await page.reload();
     expect(await choicesOn(page)).toEqual([true, true, false]);
     await page.getByLabel("Blog articles").check();
@@ -133,12 +139,23 @@ describe("a key the service no longer accepts", () => {
     await page.goto(demo.adminUrl);
     await page.getByRole("button", { name: "Resync" }).click();
     await page.getByText("Sync is paused").waitFor({ timeout: 30_000 });
+    expect(await page.getByText("Resync started.").count()).toBe(0);
     await page.reload();
     await page.getByText("Sync is paused").waitFor();
     expect(await page.getByText("paused", { exact: true }).count()).toBe(1);
     expect(await page.getByText("connected", { exact: true }).count()).toBe(0);
     const refused = demo.emulator.state.requests().slice(before);
     expect(refused.some((r) => r.status === 401)).toBe(true);
+    // No green "Resync started." under the pause banner; a paused shop's Resync says what happens.
+    expect(await page.getByText("Resync started.").count()).toBe(0);
+    await page.getByRole("button", { name: "Resync" }).click();
+    await page
+      .getByText(
+        "The app is checking your secret key with the search service first. If the service accepts it, the sync runs and the pause ends; if not, syncing stays paused",
+      )
+      .waitFor();
+    await page.getByText(/^Last sync: Resync, stopped/).waitFor({ timeout: 30_000 });
+    expect(await page.getByText("Resync started.").count()).toBe(0);
     await shot(page, "dashboard-paused-revoked-key");
 
     demo.emulator.state.restoreKey("svc_sk_test_professional");
@@ -157,7 +174,7 @@ describe("another account's keys, or another workspace, move the index", () => {
 
     await saveKeys(page, "svc_sk_test_personal", "svc_pk_test_personal");
     await page.getByText("being sent to the new account or workspace").waitFor();
-    await waitForSync(page, "Move to new keys");
+    await waitForSync(page, "Move to the new keys' account");
 
     expect(indexedIds(demo.emulator, "personal", demo.workspaceId)).toEqual(before);
     expect(indexedIds(demo.emulator, "professional", demo.workspaceId)).toEqual({
@@ -165,7 +182,13 @@ describe("another account's keys, or another workspace, move the index", () => {
       posts: [],
     });
     // The plan and the quota are the new account's.
-    await page.getByText("Connected on the personal plan.").waitFor();
+    await page.getByText("Connected on the Personal plan.").waitFor();
+    // The banner says what moved (the account, not the workspace), and what it costs.
+    await page.getByText("The catalogue moved to another service account").waitFor();
+    await page.getByText(`the workspace stayed ${demo.workspaceId}.`, { exact: false }).waitFor();
+    await page
+      .getByText("Moving sends every item again, so it counts against this month's quota")
+      .waitFor();
     await page.getByText(`Products: ${before.products.length} of 200`).waitFor();
     await shot(page, "dashboard-after-account-move");
 
@@ -192,11 +215,33 @@ describe("another account's keys, or another workspace, move the index", () => {
     await page.getByLabel("Use another workspace id").fill("other-store.example.com");
     await page.getByRole("button", { name: "Save" }).click();
     await page.getByText("being sent to the new account or workspace").waitFor();
-    await waitForSync(page, "Move to new keys");
+    await waitForSync(page, "Move to workspace other-store-example-com");
     expect(indexedIds(demo.emulator, "personal", "other-store-example-com")).toEqual(before);
     expect(indexedIds(demo.emulator, "personal", demo.workspaceId)).toEqual({
       products: [],
       posts: [],
     });
+    await page
+      .getByText(
+        new RegExp(
+          `^The catalogue moved from workspace ${demo.workspaceId} to other-store-example-com on \\d{1,2} \\w{3} \\d{4}, \\d{2}:\\d{2} UTC\\.$`,
+        ),
+      )
+      .waitFor();
+    await shot(page, "dashboard-after-workspace-move");
+
+    // Then the Professional keys again, in that workspace: the banner tells of this last move
+    // (the account), not of the workspace move before it.
+    await saveKeys(page, "svc_sk_test_professional", "svc_pk_test_professional");
+    await waitForSync(page, "Move to the new keys' account");
+    await page.getByText("The catalogue moved to another service account").waitFor();
+    expect(await page.getByText(`from workspace ${demo.workspaceId}`).count()).toBe(0);
+    await page.getByText("Connected on the Professional plan.").waitFor();
+
+    // A later Resync: the move is no longer news, and its banner goes.
+    await page.getByRole("button", { name: "Resync" }).click();
+    await page.getByText("Resync started.").waitFor();
+    await waitForSync(page, "Resync");
+    expect(await page.getByText("The catalogue moved").count()).toBe(0);
   });
 });

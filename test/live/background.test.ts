@@ -20,9 +20,14 @@ const base = {
 };
 
 describe("background work settings", () => {
-  it("runs the live worker in the app and reconciles daily unless told otherwise", () => {
+  it("runs the live worker in the app, checks hourly and reconciles daily unless told otherwise", () => {
     const { background: settings, live } = configModule.readConfig(base);
-    expect(settings).toEqual({ enabled: true, liveWorkerInApp: true, reconcileEveryHours: 24 });
+    expect(settings).toEqual({
+      enabled: true,
+      liveWorkerInApp: true,
+      reconcileEveryHours: 24,
+      checkEveryMinutes: 60,
+    });
     expect(live).toEqual({ coalesceMs: 3_000, pollMs: 1_000, leaseMs: 60_000 });
   });
 
@@ -32,17 +37,26 @@ describe("background work settings", () => {
       BACKGROUND_WORK: "off",
       LIVE_WORKER: "separate",
       RECONCILE_EVERY_HOURS: "0",
+      RECONCILE_CHECK_EVERY_MINUTES: "5",
       LIVE_COALESCE_MS: "500",
     });
     expect(read.background).toEqual({
       enabled: false,
       liveWorkerInApp: false,
       reconcileEveryHours: 0,
+      checkEveryMinutes: 5,
     });
     expect(read.live.coalesceMs).toBe(500);
     expect(() =>
-      configModule.readConfig({ ...base, BACKGROUND_WORK: "maybe", RECONCILE_EVERY_HOURS: "-1" }),
-    ).toThrow(/BACKGROUND_WORK must be one of on, off[\s\S]*RECONCILE_EVERY_HOURS must be/);
+      configModule.readConfig({
+        ...base,
+        BACKGROUND_WORK: "maybe",
+        RECONCILE_EVERY_HOURS: "-1",
+        RECONCILE_CHECK_EVERY_MINUTES: "hourly",
+      }),
+    ).toThrow(
+      /BACKGROUND_WORK must be one of on, off[\s\S]*RECONCILE_EVERY_HOURS must be[\s\S]*RECONCILE_CHECK_EVERY_MINUTES must be/,
+    );
   });
 });
 

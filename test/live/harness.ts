@@ -15,14 +15,19 @@ import { startTestEmulator, type RunningEmulator } from "../support/emulator";
 
 export type FakeShopify = Awaited<ReturnType<typeof startFakeShopify>>;
 type Catalog = typeof import("../../app/catalog");
-type CatalogueEntryModule = typeof import("../../app/sync/catalogue-entry");
+type CatalogueEntryModule = typeof import("../../app/sync/engine/catalogue-entry");
 type WorkerModule = typeof import("../../app/sync/live/worker.server");
-type PacersModule = typeof import("../../app/sync/pacers.server");
+type PacersModule = typeof import("../../app/sync/engine/pacers.server");
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const BUILT_SERVER = join(ROOT, "build", "server", "index.js");
 /** Route files the build must contain (newer than the build means it is stale). */
-const LIVE_ROUTES = ["app/routes/webhooks.products.tsx", "app/routes/webhooks.shop.update.tsx"];
+const LIVE_ROUTES = [
+  "app/routes/webhooks.products.tsx",
+  "app/routes/webhooks.shop.update.tsx",
+  "app/routes/webhooks.inventory_levels.update.tsx",
+  "app/routes/webhooks.collections.tsx",
+];
 
 export const SHOP = "live-store.myshopify.com";
 export const PRIMARY_DOMAIN = "live-store.example.com";
@@ -55,13 +60,17 @@ export function requireCurrentBuild(): void {
   }
 }
 
-export interface LiveEnvironment {
+/** Shopify, the service and the app's database, without an app server (the caller runs one). */
+export interface LiveServices {
   emulator: RunningEmulator;
   shopify: FakeShopify;
-  app: RunningAppServer;
   prisma: PrismaClient;
   catalog: Catalog;
   close(): Promise<void>;
+}
+
+export interface LiveEnvironment extends LiveServices {
+  app: RunningAppServer;
 }
 
 export interface LiveEnvironmentOptions {
@@ -71,14 +80,37 @@ export interface LiveEnvironmentOptions {
   seed?: number;
   /** The test account's tier and quotas (default: Personal limits, a large quota). */
   account?: Partial<Pick<EmulatorAccountConfig, "tier" | "quotas">>;
+  /** The emulator keeps each request's body in its log. */
+  logBodies?: boolean;
+  /** More of the app's configuration (e.g. SHOPIFY_APP_URL for an app server in a child process). */
+  appEnvironment?: Record<string, string>;
 }
 
 export async function startLiveEnvironment(
   options: LiveEnvironmentOptions = {},
 ): Promise<LiveEnvironment> {
+  const services = await startLiveServices(options);
+  const app = await startAppServer();
+  services.shopify.state.setApp({ appUrl: app.url });
+  return {
+    ...services,
+    app,
+    async close() {
+      await services.shopify.state.settled();
+      await app.close();
+      await services.close();
+    },
+  };
+}
+
+/** The fake Shopify store, the service emulator and a migrated database, the app configured. */
+export async function startLiveServices(
+  options: LiveEnvironmentOptions = {},
+): Promise<LiveServices> {
   requireCurrentBuild();
   const emulator = await startTestEmulator({
     accounts: [{ ...LIVE_ACCOUNT, ...options.account }],
+    logBodies: options.logBodies ?? false,
   });
   const shopify = await startFakeShopify({
     port: 0,
@@ -100,20 +132,17 @@ export async function startLiveEnvironment(
     DEMO_SHOP: SHOP,
     DEMO_ADMIN_GRAPHQL_URL: shopify.graphqlUrl,
     BACKGROUND_WORK: "off",
+    ...options.appEnvironment,
   });
-  const app = await startAppServer();
-  shopify.state.setApp({ appUrl: app.url });
   const prisma = (await import("../../app/db.server")).default;
   const catalog = await import("../../app/catalog");
   return {
     emulator,
     shopify,
-    app,
     prisma,
     catalog,
     async close() {
       await shopify.state.settled();
-      await app.close();
       await shopify.close();
       await emulator.close();
     },
@@ -121,12 +150,12 @@ export async function startLiveEnvironment(
 }
 
 /** Installs the shop and saves its keys through the app's own code; waits for the first sync. */
-export async function installShop(env: LiveEnvironment, secretKey: string = SECRET_KEYS[0]) {
+export async function installShop(env: LiveServices, secretKey: string = SECRET_KEYS[0]) {
   const { adminFor } = await import("../../app/shopify-admin.server");
   const { recordShopAfterAuth } = await import("../../app/shopify.server");
-  const { saveSettings } = await import("../../app/sync/settings.server");
+  const { saveSettings } = await import("../../app/sync/shop/settings.server");
   const admin = await adminFor(SHOP);
-  await recordShopAfterAuth(SHOP, "read_products,read_online_store_pages", admin);
+  await recordShopAfterAuth(SHOP, "read_products,read_online_store_pages,read_inventory", admin);
   const saved = await saveSettings(SHOP, admin, {
     secretKey,
     publishableKey: PUBLISHABLE_KEY,
@@ -139,7 +168,7 @@ export async function installShop(env: LiveEnvironment, secretKey: string = SECR
   await waitForRunsToFinish(env);
 }
 
-export async function waitForRunsToFinish(env: LiveEnvironment, timeoutMs = 30_000) {
+export async function waitForRunsToFinish(env: LiveServices, timeoutMs = 30_000) {
   await waitFor(
     "every full sync to finish",
     async () => (await env.prisma.syncRun.count({ where: { activeShop: { not: null } } })) === 0,
@@ -176,7 +205,7 @@ export async function startTestWorker(
   overrides: Partial<Parameters<WorkerModule["startLiveWorker"]>[0]> = {},
 ) {
   const { startLiveWorker } = await import("../../app/sync/live/worker.server");
-  const { PacerRegistry } = (await import("../../app/sync/pacers.server")) as PacersModule;
+  const { PacerRegistry } = (await import("../../app/sync/engine/pacers.server")) as PacersModule;
   return startLiveWorker({
     pollMs: 40,
     coalesceMs: 150,
@@ -190,9 +219,9 @@ export async function startTestWorker(
 }
 
 /** What the index should hold for the store now: every indexable product, mapped and hashed. */
-export async function expectedProducts(env: LiveEnvironment, primaryDomain = PRIMARY_DOMAIN) {
+export async function expectedProducts(env: LiveServices, primaryDomain = PRIMARY_DOMAIN) {
   const { catalogueEntry } =
-    (await import("../../app/sync/catalogue-entry")) as CatalogueEntryModule;
+    (await import("../../app/sync/engine/catalogue-entry")) as CatalogueEntryModule;
   const expected = new Map<string, string>();
   for (const snapshot of env.shopify.state.products()) {
     const entry = catalogueEntry(
@@ -205,7 +234,7 @@ export async function expectedProducts(env: LiveEnvironment, primaryDomain = PRI
 }
 
 /** What the emulator's workspace holds: product id → content hash. */
-export function indexedProducts(env: LiveEnvironment, workspaceId = WORKSPACE) {
+export function indexedProducts(env: LiveServices, workspaceId = WORKSPACE) {
   const workspace = env.emulator.state.workspace(ACCOUNT, workspaceId);
   return new Map(
     (workspace?.products ?? []).map((item) => [String(item.id), env.catalog.contentHash(item)]),
@@ -218,14 +247,14 @@ function sameIndex(a: Map<string, string>, b: Map<string, string>): boolean {
   return true;
 }
 
-export async function indexEqualsStore(env: LiveEnvironment, workspaceId = WORKSPACE) {
+export async function indexEqualsStore(env: LiveServices, workspaceId = WORKSPACE) {
   const domain =
     workspaceId === WORKSPACE ? PRIMARY_DOMAIN : env.shopify.state.shop().primaryDomain;
   return sameIndex(await expectedProducts(env, domain), indexedProducts(env, workspaceId));
 }
 
 export async function waitForIndexToEqualStore(
-  env: LiveEnvironment,
+  env: LiveServices,
   timeoutMs = 30_000,
   workspaceId = WORKSPACE,
 ) {
@@ -236,7 +265,7 @@ export async function waitForIndexToEqualStore(
   );
 }
 
-export async function waitForEmptyOutbox(env: LiveEnvironment, timeoutMs = 30_000) {
+export async function waitForEmptyOutbox(env: LiveServices, timeoutMs = 30_000) {
   await waitFor(
     "the outbox to empty",
     async () => (await env.prisma.pendingChange.count()) === 0,
@@ -259,7 +288,7 @@ export function writesSince(env: LiveEnvironment, since = 0) {
 }
 
 /** An indexable product of the store (active, published), by position among them. */
-export function indexableProduct(env: LiveEnvironment, index = 0): ProductSnapshot {
+export function indexableProduct(env: Pick<LiveServices, "shopify">, index = 0): ProductSnapshot {
   const found = env.shopify.state
     .products()
     .filter((p) => p.status === "ACTIVE" && typeof p.onlineStoreUrl === "string")[index];

@@ -2,9 +2,9 @@ import type { PrismaClient } from "@prisma/client";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { prepareAppEnvironment } from "../support/app-environment";
 
-type Outbox = typeof import("../../app/sync/live/outbox.server");
-type Leases = typeof import("../../app/sync/live/lease.server");
-type Webhook = typeof import("../../app/sync/live/product-webhook");
+type Outbox = typeof import("../../app/models/outbox.server");
+type Leases = typeof import("../../app/models/shop-leases.server");
+type Webhook = typeof import("../../app/sync/live/intake.server");
 
 const SHOP = "units.myshopify.com";
 let prisma: PrismaClient;
@@ -15,9 +15,9 @@ let webhook: Webhook;
 beforeAll(async () => {
   await prepareAppEnvironment();
   prisma = (await import("../../app/db.server")).default;
-  outbox = await import("../../app/sync/live/outbox.server");
-  leases = await import("../../app/sync/live/lease.server");
-  webhook = await import("../../app/sync/live/product-webhook");
+  outbox = await import("../../app/models/outbox.server");
+  leases = await import("../../app/models/shop-leases.server");
+  webhook = await import("../../app/sync/live/intake.server");
 });
 
 beforeEach(async () => {
@@ -86,13 +86,17 @@ describe("the outbox", () => {
     at: string,
     shopDomain = SHOP,
   ) =>
-    outbox.recordProductDelivery({
-      shopDomain,
-      webhookId,
-      topic: "PRODUCTS_UPDATE",
-      signal: { productId, change, changedAt: new Date(at) },
-      receivedAt: new Date(),
-    });
+    outbox
+      .recordProductDeliveries([
+        {
+          shopDomain,
+          webhookId,
+          topic: "PRODUCTS_UPDATE",
+          signal: { productId, change, changedAt: new Date(at) },
+          receivedAt: new Date(),
+        },
+      ])
+      .then(([outcome]) => outcome);
 
   it("holds one row per product, the newest change winning whatever the order", async () => {
     expect(await deliver("w1", "1", "update", "2026-05-01T10:00:02Z")).toBe("recorded");
@@ -188,5 +192,74 @@ describe("shop leases", () => {
     await second!.release();
     expect(await leases.leaseHolder(SHOP)).toBeNull();
     expect(await other.hold(SHOP)).not.toBeNull();
+  });
+
+  it("a holder that lost its lease writes nothing once another took the shop over (fencing)", async () => {
+    const ledger = await import("../../app/models/ledger.server");
+    await prisma.indexedItem.deleteMany();
+    const stalled = new leases.ShopLeases("stalled", 60_000);
+    const a = await stalled.hold(SHOP);
+    // The holder stalls (a long pause, a lost connection) past its lease: it runs out.
+    await prisma.shopLease.update({
+      where: { shopDomain: SHOP },
+      data: { expiresAt: new Date(Date.now() - 1_000) },
+    });
+    const b = await new leases.ShopLeases("new-owner", 60_000).hold(SHOP);
+    expect(a && b).toBeTruthy();
+    const scopeOf = (fence: NonNullable<typeof a>["fence"]) => ({
+      shopDomain: SHOP,
+      workspaceId: "ws",
+      fence,
+    });
+    const hashes = async () =>
+      (await prisma.indexedItem.findMany()).map((r) => [r.itemId, r.contentHash]);
+
+    // The stale holder wakes up: every write that matters is refused, and it is told to stop.
+    const stale = (write: Promise<unknown>) =>
+      expect(write).rejects.toBeInstanceOf(leases.LeaseLostError);
+    await stale(a!.confirm());
+    await stale(
+      ledger.recordDelivered(
+        scopeOf(a!.fence),
+        "product",
+        [{ itemId: "1", contentHash: "old" }],
+        "live",
+        new Date(),
+      ),
+    );
+    expect(await hashes()).toEqual([]);
+    await ledger.recordDelivered(
+      scopeOf(b!.fence),
+      "product",
+      [{ itemId: "1", contentHash: "new" }],
+      "live",
+      new Date(),
+    );
+    await stale(
+      ledger.recordDelivered(
+        scopeOf(a!.fence),
+        "product",
+        [{ itemId: "1", contentHash: "old" }],
+        "live",
+        new Date(),
+      ),
+    );
+    await stale(ledger.recordDeleted(scopeOf(a!.fence), "product", ["1"]));
+    expect(await hashes()).toEqual([["1", "new"]]);
+
+    await prisma.pendingChange.create({
+      data: { shopDomain: SHOP, productId: "1", change: "update", changedAt: new Date() },
+    });
+    const rows = await prisma.pendingChange.findMany();
+    await stale(outbox.removeChanges(rows, a!.fence));
+    expect(await prisma.pendingChange.count()).toBe(1);
+    await outbox.removeChanges(rows, b!.fence);
+    expect(await prisma.pendingChange.count()).toBe(0);
+
+    // Giving back a lost lease leaves the new owner's alone.
+    await b!.confirm();
+    await a!.release();
+    expect(await leases.leaseHolder(SHOP)).toBe("new-owner");
+    await b!.release();
   });
 });

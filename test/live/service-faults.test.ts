@@ -123,7 +123,7 @@ describe("a revoked key", () => {
     await waitFor("the shop to pause", async () => (await shop()).state === "paused");
 
     const { adminFor } = await import("../../app/shopify-admin.server");
-    const { saveSettings } = await import("../../app/sync/settings.server");
+    const { saveSettings } = await import("../../app/sync/shop/settings.server");
     const saved = await saveSettings(SHOP, await adminFor(SHOP), {
       secretKey: SECRET_KEYS[1],
       publishableKey: PUBLISHABLE_KEY,

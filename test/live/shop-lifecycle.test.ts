@@ -42,7 +42,7 @@ describe("while a full sync runs", () => {
   it("live changes wait, and are applied after it", async () => {
     // The export's finish notice comes late, so the run is still under way when the change comes.
     env.shopify.state.delayFinishWebhooks(1_500, 3);
-    const { startShopSync } = await import("../../app/sync/shop-sync.server");
+    const { startShopSync } = await import("../../app/sync/shopify/shop-sync.server");
     const run = await startShopSync(SHOP, "resync");
     await waitFor(
       "the run to request its export",
@@ -83,8 +83,8 @@ describe("reconciliation", () => {
     env.shopify.state.updateProduct(product.id, { title: "Changed without a webhook" });
     expect(await indexEqualsStore(env)).toBe(false);
 
-    const { ShopLeases } = await import("../../app/sync/live/lease.server");
-    const { reconcileDueShops } = await import("../../app/sync/live/reconcile.server");
+    const { ShopLeases } = await import("../../app/models/shop-leases.server");
+    const { reconcileDueShops } = await import("../../app/sync/shop/reconcile.server");
     const leases = new ShopLeases("reconcile-test");
     expect(await reconcileDueShops(leases, 24)).toEqual([SHOP]);
     // A second check right after finds nothing due.
@@ -112,7 +112,7 @@ describe("shop/update", () => {
       return (old?.products.length ?? 0) === 0 && (old?.posts.length ?? 0) === 0;
     });
     await waitForIndexToEqualStore(env, 30_000, "www-renamed-store-example");
-    const { latestWorkspaceMove } = await import("../../app/sync/live/domain-change.server");
+    const { latestWorkspaceMove } = await import("../../app/sync/shop/workspace-move.server");
     expect(await latestWorkspaceMove(SHOP)).toMatchObject({
       from: WORKSPACE,
       to: "www-renamed-store-example",
@@ -136,7 +136,7 @@ describe("shop/update", () => {
 describe("a workspace saved another way (Settings)", () => {
   it("is indexed first; then the items leave the workspace before it", async () => {
     const { adminFor } = await import("../../app/shopify-admin.server");
-    const { saveSettings } = await import("../../app/sync/settings.server");
+    const { saveSettings } = await import("../../app/sync/shop/settings.server");
     const saved = await saveSettings(SHOP, await adminFor(SHOP), {
       secretKey: "",
       publishableKey: PUBLISHABLE_KEY,
@@ -152,7 +152,7 @@ describe("a workspace saved another way (Settings)", () => {
       const old = env.emulator.state.workspace(ACCOUNT, "www-renamed-store-example");
       return (old?.products.length ?? 0) === 0 && (old?.posts.length ?? 0) === 0;
     });
-    const { latestWorkspaceMove } = await import("../../app/sync/live/domain-change.server");
+    const { latestWorkspaceMove } = await import("../../app/sync/shop/workspace-move.server");
     expect(await latestWorkspaceMove(SHOP)).toMatchObject({
       from: "www-renamed-store-example",
       to: "catalog-example-org",

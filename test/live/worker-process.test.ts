@@ -111,4 +111,55 @@ describe("npm run worker", () => {
     await exited(worker.child);
     expect(worker.output()).not.toMatch(/database is locked|SQLITE_BUSY/);
   });
+
+  it("two workers on one shop: only the lease's holder sends; killed mid-batch, the other takes over and loses nothing", async () => {
+    const holderPid = async () => {
+      const lease = await env.prisma.shopLease.findUnique({ where: { shopDomain: SHOP } });
+      return lease ? Number(lease.holder.split(":")[1]) : null;
+    };
+    const writes = () =>
+      env.emulator.state
+        .requests()
+        .filter((r) => r.method !== "GET" && r.path.startsWith("/products"));
+    env.emulator.state.clearRequests();
+    env.emulator.state.clearFaults(); // what an earlier test left unused
+    // The service holds the first bulk upsert long enough to kill its sender while it waits.
+    env.emulator.state.injectFault({
+      delayMs: 5_000,
+      match: { method: "POST", path: "/products/bulk" },
+    });
+    for (let i = 0; i < 12; i++) {
+      const product = indexableProduct(env, i);
+      env.shopify.state.updateProduct(product.id, { title: `Two workers ${i}` }, { webhook: true });
+    }
+    await env.shopify.state.settled();
+    const a = startWorkerProcess();
+    const b = startWorkerProcess();
+    const pids = [a.child.pid, b.child.pid];
+    const holders = new Set<number | null>();
+    await waitFor("the batch to reach the service", async () => {
+      holders.add(await holderPid());
+      return env.emulator.state.faults().length === 0;
+    });
+    const ownerPid = await holderPid();
+    expect(pids).toContain(ownerPid);
+    const [owner, other] = ownerPid === a.child.pid ? [a, b] : [b, a];
+    // Both polled the outbox every 50 ms while the batch was held: the other sent nothing.
+    await waitFor("both workers to have started", () =>
+      [a, b].every((w) => /worker .* started/.test(w.output())),
+    );
+    expect(writes()).toEqual([]);
+    expect([...holders].filter((pid) => pid !== null)).toEqual([ownerPid]);
+
+    owner.child.kill("SIGKILL");
+    await exited(owner.child);
+    await waitFor("the other worker to take the shop over", async () => {
+      const pid = await holderPid();
+      return pid === other.child.pid || (await env.prisma.pendingChange.count()) === 0;
+    });
+    await waitForEmptyOutbox(env);
+    await waitForIndexToEqualStore(env);
+    other.child.kill("SIGTERM");
+    await exited(other.child);
+  });
 });

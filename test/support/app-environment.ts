@@ -17,7 +17,7 @@ export async function prepareAppEnvironment(
     SHOPIFY_API_KEY: TEST_API_KEY,
     SHOPIFY_API_SECRET: TEST_API_SECRET,
     SHOPIFY_APP_URL: TEST_APP_URL,
-    SCOPES: "read_products,read_online_store_pages",
+    SCOPES: "read_products,read_online_store_pages,read_inventory",
     DATABASE_URL: db.url,
     ...overrides,
   });

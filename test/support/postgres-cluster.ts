@@ -32,16 +32,13 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
   const asRoot = process.getuid?.() === 0;
   const ids = asRoot ? userIds("postgres") : undefined;
   if (ids) chownSync(dir, ids.uid, ids.gid);
-  const run = (file: string, args: string[]) =>
+  // As root, every PostgreSQL program runs as `postgres`.
+  const asOwner = (file: string, args: string[]): [string, string[]] =>
     ids
-      ? execFileSync(
-          "setpriv",
-          [`--reuid=${ids.uid}`, `--regid=${ids.gid}`, "--init-groups", file, ...args],
-          {
-            stdio: "pipe",
-          },
-        )
-      : execFileSync(file, args, { stdio: "pipe" });
+      ? ["setpriv", [`--reuid=${ids.uid}`, `--regid=${ids.gid}`, "--init-groups", file, ...args]]
+      : [file, args];
+  const run = (file: string, args: string[]) =>
+    execFileSync(...asOwner(file, args), { stdio: "pipe" });
 
   run(join(bin, "initdb"), [
     "-D",
@@ -61,20 +58,15 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     url: `postgresql://postgres@127.0.0.1:${port}/postgres`,
     async stop() {
       await new Promise<void>((resolve) => {
-        const args = ["-D", data, "-m", "immediate", "-w", "stop"];
-        const child = ids
-          ? spawn(
-              "setpriv",
-              [
-                `--reuid=${ids.uid}`,
-                `--regid=${ids.gid}`,
-                "--init-groups",
-                join(bin, "pg_ctl"),
-                ...args,
-              ],
-              { stdio: "ignore" },
-            )
-          : spawn(join(bin, "pg_ctl"), args, { stdio: "ignore" });
+        const [file, args] = asOwner(join(bin, "pg_ctl"), [
+          "-D",
+          data,
+          "-m",
+          "immediate",
+          "-w",
+          "stop",
+        ]);
+        const child = spawn(file, args, { stdio: "ignore" });
         child.on("exit", () => resolve());
         child.on("error", () => resolve());
       });

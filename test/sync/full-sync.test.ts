@@ -6,7 +6,7 @@ import {
   mapCatalogueItem,
   productPriorityKey,
   readBulkExport,
-  type IndexProduct,
+  type CatalogProduct,
 } from "../../app/catalog";
 import { IndexServiceClient } from "../../app/index-service/client";
 import { RATE_LIMITS, type Tier } from "../../app/index-service/tiers";
@@ -26,9 +26,9 @@ import {
   type RunningEmulator,
 } from "../support/emulator";
 
-type Engine = typeof import("../../app/sync/full-sync.server");
-type Pacers = typeof import("../../app/sync/pacer");
-type Runs = typeof import("../../app/sync/sync-runs.server");
+type Engine = typeof import("../../app/sync/engine/sync-export.server");
+type Pacers = typeof import("../../app/sync/engine/pacer");
+type Runs = typeof import("../../app/models/sync-runs.server");
 
 let emulator: RunningEmulator;
 let prisma: PrismaClient;
@@ -41,9 +41,9 @@ beforeAll(async () => {
   await prepareAppEnvironment();
   emulator = await startTestEmulator();
   prisma = (await import("../../app/db.server")).default;
-  engine = await import("../../app/sync/full-sync.server");
-  ({ Pacer } = await import("../../app/sync/pacer"));
-  runs = await import("../../app/sync/sync-runs.server");
+  engine = await import("../../app/sync/engine/sync-export.server");
+  ({ Pacer } = await import("../../app/sync/engine/pacer"));
+  runs = await import("../../app/models/sync-runs.server");
 });
 
 afterAll(async () => {
@@ -74,7 +74,7 @@ function newShop(tier: Tier = "enterprise") {
   return { domain, workspaceId, client, sync, index, writes };
 }
 
-/** The key check every run starts with (app/sync/tier-detection.ts). */
+/** The key check every run starts with (app/sync/engine/tier-detection.ts). */
 const KEY_CHECK = "DELETE /products/bulk";
 const requestsOf = (writes: readonly { method: string; path: string }[]) =>
   writes.map((w) => `${w.method} ${w.path}`);
@@ -282,7 +282,7 @@ describe("monthly quota", () => {
     expect(held[0]?.error).toMatch(/quota of 200 products is used up; it resets on \d{4}-\d{2}-01/);
     // Exactly the 200 most deserving by the catalogue's own priority (buyable, then recent).
     const file = writeExport(store);
-    const mapped: IndexProduct[] = [];
+    const mapped: CatalogProduct[] = [];
     for await (const object of (await readBulkExport(fileSource(file))).items()) {
       const result = mapCatalogueItem(object, { primaryDomain: shop.domain });
       if (result.indexable && result.kind === "product") mapped.push(result.item);

@@ -8,9 +8,7 @@ import { MAX_RETRY_AFTER_MS } from "../../app/index-service/assumptions";
 import { RateLimitedError } from "../../app/index-service/errors";
 import { retryAfterMsOf } from "../../app/index-service/response-errors";
 import { RATE_LIMITS } from "../../app/index-service/tiers";
-import { Pacer } from "../../app/sync/pacer";
-import { MAX_TIMER_MS, sleep } from "../../app/sync/sleep";
-import { describeWait } from "../../app/sync/describe-wait";
+import { describeWait, MAX_TIMER_MS, Pacer, sleep } from "../../app/sync/engine/pacer";
 
 const DAY = 24 * 60 * 60 * 1_000;
 

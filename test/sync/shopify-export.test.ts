@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_SHOP, startDemo, type RunningDemo } from "../../dev/demo/admin-demo";
 import { indexedIds } from "../support/emulator";
 
-type ShopSync = typeof import("../../app/sync/shop-sync.server");
+type ShopSync = typeof import("../../app/sync/shopify/shop-sync.server");
 
 let demo: RunningDemo;
 let prisma: PrismaClient;
@@ -14,7 +14,7 @@ beforeAll(async () => {
   demo = await startDemo({ products: 60 });
   await demo.firstSync;
   prisma = (await import("../../app/db.server")).default;
-  shopSync = await import("../../app/sync/shop-sync.server");
+  shopSync = await import("../../app/sync/shopify/shop-sync.server");
 }, 180_000);
 
 afterAll(async () => {

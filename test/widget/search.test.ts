@@ -176,6 +176,10 @@ describe("search as you type", () => {
     await list.waitFor();
     expect(await list.textContent()).toContain("No products match “zzyzx”.");
     expect(await options.allTextContents()).toEqual(["Search for “zzyzx”"]);
+    // As the shopper reads it: the preview theme's own rules (p in capitals, letter-spaced divs)
+    // do not reach the suggestions.
+    expect(await list.innerText()).toContain("No products match “zzyzx”.");
+    expect(await options.first().evaluate((e) => getComputedStyle(e).letterSpacing)).toBe("normal");
     await page.context().close();
   });
 

@@ -7,7 +7,7 @@ import { contrast, palette, parseHex } from "../../widget/contrast";
 import { interpret } from "../../widget/events";
 import { priceFormatter } from "../../widget/format";
 import { fill, mergeLabels, DEFAULT_LABELS } from "../../widget/labels";
-import { parseBlocks, parseInline, safeUrl } from "../../widget/markdown";
+import { parseBlocks, parseInline, parseWork, safeUrl } from "../../widget/markdown";
 import { OFFER_LABELS, toOffer, validate } from "../../widget/offer";
 
 // events.ts resolves links against the page; give it one.
@@ -70,23 +70,30 @@ describe("markdown subset", () => {
   });
 
   it("parses hostile runs of openers in linear time", () => {
-    // Openers that never close and links whose URLs never end, 360,000 to 400,000 characters
-    // each: the regex parser this replaced took 444 ms for 24,000 such characters and grew with
-    // the square of the length (minutes here); this parse is linear and takes well under a
-    // second. The bound is about ten times what it needs on this shared machine and a thirtieth
-    // of what a quadratic parse needs, so no machine is fast or slow enough to blur the two.
+    // Openers that never close and links whose URLs never end: the regex parser this replaced
+    // took 444 ms for 24,000 such characters and grew with the square of the length. The parser's
+    // own count of the characters it looks at (not a clock) must stay a small multiple of the
+    // length, and grow as the length does: twice the text, twice the work (a quadratic parse
+    // would take four times as much, and millions of steps per character here).
     const hostile = [
-      "*a ".repeat(120_000),
-      "**a _b ".repeat(50_000),
-      "[a](x ".repeat(60_000),
-      "[".repeat(200_000) + "a](" + "(".repeat(200_000),
+      (n: number) => "*a ".repeat(n),
+      (n: number) => "**a _b ".repeat(n / 2),
+      (n: number) => "[a](x ".repeat(n / 2),
+      (n: number) => "[".repeat(n) + "a](" + "(".repeat(n),
+      (n: number) => "_a *b [c](d ".repeat(n / 4),
     ];
-    const started = performance.now();
-    for (const text of hostile) {
-      const blocks = parseBlocks(text);
-      expect(blocks).toHaveLength(1);
+    const work = (text: string) => {
+      parseWork.steps = 0;
+      expect(parseBlocks(text)).toHaveLength(1);
+      return parseWork.steps;
+    };
+    for (const make of hostile) {
+      const small = make(40_000);
+      const large = make(80_000);
+      expect(work(small)).toBeLessThan(10 * small.length);
+      expect(work(large)).toBeLessThan(10 * large.length);
+      expect(work(large) / work(small)).toBeLessThan(2.2);
     }
-    expect(performance.now() - started).toBeLessThan(15_000);
   });
 
   it("accepts only http and https URLs", () => {

@@ -3,21 +3,19 @@ import {
   compareProductPriority,
   productPriorityKey,
   type AdminGraphql,
-  type IndexProduct,
+  type CatalogProduct,
 } from "../../catalog";
-import { BULK_DELETE_NOT_FOUND_CODE } from "../../index-service/assumptions";
-import { sendInBatches } from "../../index-service/bulk";
 import type { IndexServiceClient } from "../../index-service/client";
-import { QuotaExceededError } from "../../index-service/errors";
 import type { Tier } from "../../index-service/tiers";
-import type { BulkResult } from "../../index-service/types";
+import { indexedHashes, type LedgerScope } from "../../models/ledger.server";
+import type { LeaseFence } from "../../models/shop-leases.server";
+import { holdForQuota, noteAttempt, removeChanges } from "../../models/outbox.server";
+import { quotaStanding } from "../../models/quota-usage.server";
 import { workspaceOf } from "../../models/shops.server";
-import { catalogueEntry } from "../catalogue-entry";
-import { indexedHashes, recordDeleted, recordDelivered, type LedgerScope } from "../ledger.server";
-import type { Pacer } from "../pacer";
-import { overQuotaReason } from "../plan-quota.server";
-import { quotaStanding, recordQuotaSpent, recordReportedQuota } from "../quota-usage.server";
-import { holdForQuota, noteAttempt, removeChanges } from "./outbox.server";
+import { catalogueEntry } from "../engine/catalogue-entry";
+import type { Pacer } from "../engine/pacer";
+import { overQuotaReason } from "../engine/plan-quota.server";
+import { sendAndSettle } from "../engine/send-and-settle.server";
 import { rereadProducts } from "./reread-products.server";
 
 /** The ledger's "last seen by run" of items live updates sent (a full sync overwrites it). */
@@ -39,6 +37,8 @@ export interface ApplyContext {
   guard: () => Promise<void>;
   /** Try new products even though the quota looked spent (a periodic probe: the plan may have changed). */
   probeQuota: boolean;
+  /** The shop's lease: the ledger and the outbox are written only while it is still ours. */
+  fence?: LeaseFence;
 }
 
 export interface ApplyResult {
@@ -54,7 +54,7 @@ export interface ApplyResult {
 
 interface Upsert {
   row: PendingChange;
-  item: IndexProduct;
+  item: CatalogProduct;
   hash: string;
   isNew: boolean;
 }
@@ -73,7 +73,11 @@ export async function applyChanges(
   const { shop } = context;
   const workspaceId = workspaceOf(shop);
   if (!workspaceId) throw new Error(`${shop.shopDomain} has no workspace`);
-  const scope: LedgerScope = { shopDomain: shop.shopDomain, workspaceId };
+  const scope: LedgerScope = {
+    shopDomain: shop.shopDomain,
+    workspaceId,
+    ...(context.fence ? { fence: context.fence } : {}),
+  };
   const result: ApplyResult = {
     upserted: 0,
     deleted: 0,
@@ -101,7 +105,7 @@ export async function applyChanges(
     else {
       upserts.push({
         row,
-        item: entry.item as IndexProduct,
+        item: entry.item as CatalogProduct,
         hash: entry.hash,
         isNew: previous === undefined,
       });
@@ -115,20 +119,12 @@ export async function applyChanges(
   }
 
   const toSend = await withinQuota(context, upserts, result);
+  // Each settles through the one send-and-settle path, which writes the ledger first; the outbox
+  // rows go after (no transaction, docs/decisions/0001): a crash in between leaves the changes
+  // pending, and their next pass finds the ledger up to date.
   const upserted = await sendUpserts(context, scope, toSend, result);
-  const deleted = await sendDeletes(context, deletes, result);
-
-  // The ledger first, then the outbox (no transaction, as the sync engine writes): a crash in
-  // between leaves the changes pending, and their next pass finds the ledger up to date.
-  const sentAt = context.now();
-  const items = upserted.map((u) => ({ itemId: u.item.id, contentHash: u.hash }));
-  await recordDelivered(scope, "product", items, LIVE_SEEN_MARK, sentAt);
-  await recordDeleted(
-    scope,
-    "product",
-    deleted.map((row) => row.productId),
-  );
-  await removeChanges([...upserted.map((u) => u.row), ...deleted, ...settled]);
+  const deleted = await sendDeletes(context, scope, deletes, result);
+  await removeChanges([...upserted.map((u) => u.row), ...deleted, ...settled], context.fence);
   result.upserted = upserted.length;
   result.deleted = deleted.length;
   result.unchanged = settled.length;
@@ -166,101 +162,69 @@ async function sendUpserts(
   upserts: Upsert[],
   result: ApplyResult,
 ): Promise<Upsert[]> {
-  if (upserts.length === 0) return [];
-  const { client, pacer } = context;
-  const send = (batch: Upsert[]) =>
-    sendInBatches(
-      batch,
-      async (items) => {
-        const response = await pacer.send(async () => {
-          await context.guard();
-          return client.bulkUpsertProducts(items.map((u) => u.item));
-        });
-        pacer.observeUsage(response.usage);
-        if (response.usage) {
-          await recordReportedQuota(
-            scope.shopDomain,
-            "product",
-            context.now(),
-            response.usage.quota,
-          );
-        }
-        return response.data;
-      },
-      { idOf: (u) => u.item.id },
-    );
-  let sent = upserts;
-  let answer: BulkResult;
-  try {
-    answer = await send(sent);
-  } catch (error) {
-    if (!(error instanceof QuotaExceededError)) throw error;
-    // The service says the month's quota is spent: new products wait, updates go on.
-    const now = context.now();
-    await recordQuotaSpent(scope.shopDomain, "product", context.tier, now);
-    const standing = await quotaStanding(scope.shopDomain, context.tier, "product", now);
-    const fresh = sent.filter((u) => u.isNew);
-    await holdForQuota(
-      scope.shopDomain,
-      fresh.map((u) => u.row.productId),
-      overQuotaReason("product", standing, now),
-    );
-    result.heldForQuota += fresh.length;
-    sent = sent.filter((u) => !u.isNew);
-    if (sent.length === 0) return [];
-    answer = await send(sent);
-  }
-  return acknowledged(context, sent, (u) => u.item.id, answer, false, result);
+  const settled = await sendAndSettle({
+    ...context,
+    scope,
+    kind: "product",
+    action: "upsert",
+    items: upserts,
+    idOf: (u) => u.item.id,
+    payloadOf: (u) => u.item,
+    hashOf: (u) => u.hash,
+    isNew: (u) => u.isNew,
+    seenMark: LIVE_SEEN_MARK,
+    // New products wait in the outbox, marked with the reason; updates go on at once.
+    holdBack: async (refused, reason) => {
+      const fresh = refused.filter((u) => u.isNew);
+      await holdForQuota(
+        scope.shopDomain,
+        fresh.map((u) => u.row.productId),
+        reason,
+      );
+      result.heldForQuota += fresh.length;
+      return refused.filter((u) => !u.isNew);
+    },
+  });
+  await noteRefused(context, settled.refused, (u) => u.item.id, result);
+  return settled.acknowledged;
 }
 
 async function sendDeletes(
   context: ApplyContext,
+  scope: LedgerScope,
   deletes: PendingChange[],
   result: ApplyResult,
 ): Promise<PendingChange[]> {
-  if (deletes.length === 0) return [];
-  const { client, pacer } = context;
-  const answer = await sendInBatches(
-    deletes,
-    async (rows) => {
-      const response = await pacer.send(async () => {
-        await context.guard();
-        return client.bulkDeleteProducts(rows.map((row) => row.productId));
-      });
-      pacer.observeUsage(response.usage);
-      return response.data;
-    },
-    { idOf: (row) => row.productId },
-  );
-  return acknowledged(context, deletes, (row) => row.productId, answer, true, result);
+  const settled = await sendAndSettle({
+    ...context,
+    scope,
+    kind: "product",
+    action: "delete",
+    items: deletes,
+    idOf: (row) => row.productId,
+    payloadOf: () => null,
+    hashOf: () => "",
+    isNew: () => false,
+    seenMark: LIVE_SEEN_MARK,
+    holdBack: async () => [],
+  });
+  await noteRefused(context, settled.refused, (row) => row.productId, result);
+  return settled.acknowledged;
 }
 
-/** The items the service acknowledged; the others stay in the outbox with the service's reason. */
-async function acknowledged<T>(
+/** The products the service refused stay in the outbox with the service's reason. */
+async function noteRefused<T>(
   context: ApplyContext,
-  items: T[],
+  refused: readonly { item: T; error: string | undefined }[],
   idOf: (item: T) => string,
-  answer: BulkResult,
-  deleting: boolean,
   result: ApplyResult,
-): Promise<T[]> {
-  const ok = new Set(answer.successfulIds);
-  // Deleting what the service does not hold leaves it as wanted: gone.
-  if (deleting) {
-    for (const failure of answer.failedItems) {
-      if (failure.error.startsWith(BULK_DELETE_NOT_FOUND_CODE)) ok.add(failure.id);
-    }
-  }
-  const refusals = new Map(answer.failedItems.map((failure) => [failure.id, failure.error]));
-  const refused = items.filter((item) => !ok.has(idOf(item)));
-  for (const item of refused) {
-    const id = idOf(item);
+): Promise<void> {
+  for (const { item, error } of refused) {
     await noteAttempt(
       context.shop.shopDomain,
-      [id],
-      refusals.get(id) ?? "The search service did not acknowledge this product.",
+      [idOf(item)],
+      error ?? "The search service did not acknowledge this product.",
     );
   }
   result.refused += refused.length;
-  return items.filter((item) => ok.has(idOf(item)));
 }

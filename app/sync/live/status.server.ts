@@ -1,11 +1,9 @@
 import prisma from "../../db.server";
 import { findShop, workspaceOf } from "../../models/shops.server";
-import { nextQuotaReset } from "../content-kinds";
-import { pacers } from "../pacers.server";
-import { quotaStanding } from "../quota-usage.server";
+import { HELD_FOR_QUOTA_PREFIX } from "../../models/outbox.server";
+import { nextQuotaReset, quotaStanding } from "../../models/quota-usage.server";
+import { pacers, sendingTierOf } from "../engine/pacers.server";
 import { LIVE_SEEN_MARK } from "./apply-changes.server";
-import { HELD_FOR_QUOTA_PREFIX } from "./outbox.server";
-import { sendingTierOf } from "./shop-tier";
 
 export interface LiveStatus {
   /** Product changes waiting to be sent. */

@@ -1,0 +1,288 @@
+/**
+ * Everything the Dashboard shows, read in parallel and already in a merchant's words, so that the
+ * route only authenticates, calls this and renders.
+ */
+import type { Shop, SyncRun } from "@prisma/client";
+import { CHAT_EMBED_BLOCK, type AdminGraphql } from "../catalog";
+import { config } from "../config.server";
+import prisma from "../db.server";
+import { countOf, formatDay, formatMoment } from "../format";
+import { isTier } from "../index-service/tiers";
+import { connectionStateOf, type ConnectionState } from "../models/connection-state";
+import { unreadInboxCount } from "../models/inbox.server";
+import { findShop, workspaceOf } from "../models/shops.server";
+import { CONTENT_KINDS, type ContentKind } from "../models/ledger.server";
+import { nextQuotaReset, quotaStanding } from "../models/quota-usage.server";
+import { liveStatus } from "../sync/live/status.server";
+import { reconcileStatus, type CheckSummary } from "../sync/shop/reconcile-check.server";
+import { latestWorkspaceMove } from "../sync/shop/workspace-move.server";
+import { runProgress } from "../sync/shopify/run-progress.server";
+import { isPausingStop } from "../sync/shop/pause.server";
+import { lastCompleteRun, recentRuns, runCounts, unfinishedRun } from "../models/sync-runs.server";
+import { firstRunChecklist } from "./first-run-checklist.server";
+import { overQuotaInMerchantWords, refusalInMerchantWords } from "./item-problems";
+
+/** How many of the items left out are listed by name (the rest are counted). */
+const ITEMS_LISTED = 25;
+const RUNS_LISTED = 6;
+
+const TRIGGERS: Record<string, string> = {
+  install: "First sync",
+  resync: "Resync",
+  retry: "Retry of failed items",
+  reconcile: "Daily check",
+  cli: "Command line",
+  "domain-change": "Domain change",
+};
+
+export async function dashboardOf(shopDomain: string, admin: AdminGraphql, now: Date = new Date()) {
+  const [shop, active, runs, inboxUnread, live, checks] = await Promise.all([
+    findShop(shopDomain),
+    unfinishedRun(shopDomain),
+    recentRuns(shopDomain, RUNS_LISTED + 1),
+    unreadInboxCount(shopDomain),
+    liveStatus(shopDomain, now),
+    reconcileStatus(shopDomain, now),
+  ]);
+  const workspaceId = shop ? workspaceOf(shop) : null;
+  const last = runs.find((run) => run.state !== "running") ?? null;
+  const listed = runs.slice(0, RUNS_LISTED);
+  const [activeProgress, counts, quotas, indexed, leftOut, move, checklist] = await Promise.all([
+    active ? Promise.all([runProgress(active), runCounts(active)]) : null,
+    Promise.all(listed.map((run) => runCounts(run))),
+    quotasOf(shop, now),
+    indexedCounts(shopDomain, workspaceId),
+    // Only the newest complete run keeps the items it could not deliver (pruneRunHistory).
+    lastCompleteRun(shopDomain).then((run) => (run ? itemsLeftOut(run, shop, now) : null)),
+    moveNews(shopDomain),
+    firstRunChecklist(shopDomain, shop, admin),
+  ]);
+  const lastCounts = last ? (counts[listed.indexOf(last)] ?? (await runCounts(last))) : null;
+  const connection: ConnectionState = shop
+    ? connectionStateOf(shop)
+    : { kind: "not-connected", message: "This shop has not finished installing." };
+
+  return {
+    shopDomain,
+    primaryDomain: shop?.primaryDomain ?? null,
+    workspaceId,
+    connection,
+    pauseUrl: shop?.pauseUrl ?? null,
+    inboxUnread,
+    checklist,
+    themeEditorUrl: themeEditorUrl(shopDomain),
+    indexedLine: `In the index: ${countOf(indexed.product, "product")}, ${countOf(indexed.post, "page or article", "pages and articles")}.`,
+    active:
+      active && activeProgress ? { progress: activeProgress[0], counts: activeProgress[1] } : null,
+    last:
+      last && lastCounts
+        ? {
+            title: `Last sync: ${runTitle(last, runs)}, ${last.state === "succeeded" ? "finished" : "stopped"} ${formatMoment(last.finishedAt ?? last.startedAt)}`,
+            succeeded: last.state === "succeeded",
+            errorMessage: last.errorMessage,
+            errorUrl: last.errorUrl,
+            stoppedForPause: isPausingStop(last.errorCode),
+            counts: lastCounts,
+          }
+        : null,
+    leftOut,
+    quotas,
+    quotaResetsOn: formatDay(nextQuotaReset(now)),
+    live: {
+      pending: live.pending,
+      oldestPendingAt: live.oldestPendingAt ? formatMoment(live.oldestPendingAt) : null,
+      lastAppliedAt: live.lastAppliedAt ? formatMoment(live.lastAppliedAt) : null,
+      retries: live.retrying ? countOf(live.retrying.count, "try", "tries") : null,
+      pausedUntil: live.pausedUntil ? formatMoment(live.pausedUntil) : null,
+    },
+    checks: {
+      last: checks.last
+        ? { line: checkLine("Last check", checks.last), failed: checks.last.error !== null }
+        : null,
+      lastRepair: checks.lastRepair ? checkLine("Last repair", checks.lastRepair) : null,
+    },
+    move,
+    runs: listed.map((run, index) => ({
+      id: run.id,
+      started: formatMoment(run.startedAt),
+      kind: runTitle(run, runs),
+      result:
+        run.state === "running"
+          ? "In progress"
+          : run.state === "succeeded"
+            ? "Finished"
+            : "Stopped",
+      counts: counts[index]!,
+    })),
+  };
+}
+
+/**
+ * "Add the chat to your theme": the theme editor with the app embed ready to switch on; in the
+ * offline demo, which has no theme editor, the storefront preview with the chat.
+ */
+function themeEditorUrl(shopDomain: string): string {
+  const env = config();
+  if (env.demo?.storefrontUrl) return env.demo.storefrontUrl;
+  return `https://${shopDomain}/admin/themes/current/editor?context=apps&activateAppId=${env.shopifyApiKey}/${CHAT_EMBED_BLOCK}`;
+}
+
+/**
+ * What a run is called: a move says where the catalogue went (another workspace), or that it went
+ * to the keys saved in Settings when the workspace stayed the same.
+ */
+function runTitle(run: SyncRun, runs: SyncRun[]): string {
+  if (run.trigger !== "move") return TRIGGERS[run.trigger] ?? run.trigger;
+  const before = runs.find((other) => other.startedAt < run.startedAt);
+  return before && before.workspaceId !== run.workspaceId
+    ? `Move to workspace ${run.workspaceId}`
+    : "Move to the new keys' account";
+}
+
+async function quotasOf(shop: Shop | null, now: Date) {
+  const tier = shop?.tier;
+  if (!shop || !isTier(tier)) return [];
+  return Promise.all(
+    CONTENT_KINDS.map(async (kind) => {
+      const standing = await quotaStanding(shop.shopDomain, tier, kind, now);
+      return {
+        ...standing,
+        label: kind === "product" ? "Products" : "Pages and articles",
+        percent: standing.limit > 0 ? Math.min(100, (standing.used / standing.limit) * 100) : 100,
+      };
+    }),
+  );
+}
+
+/** What the index holds for the shop's workspace, by kind (the ledger). */
+async function indexedCounts(
+  shopDomain: string,
+  workspaceId: string | null,
+): Promise<Record<ContentKind, number>> {
+  if (!workspaceId) return { product: 0, post: 0 };
+  const [product, post] = await Promise.all(
+    CONTENT_KINDS.map((kind) =>
+      prisma.indexedItem.count({ where: { shopDomain, workspaceId, kind } }),
+    ),
+  );
+  return { product: product ?? 0, post: post ?? 0 };
+}
+
+/**
+ * The items the last run could not put in the index, by name: the refused ones each with the
+ * service's reason in plain words, the ones over quota by kind under one reason.
+ */
+async function itemsLeftOut(run: SyncRun, shop: Shop | null, now: Date) {
+  const select = { kind: true, itemId: true, error: true, payload: true } as const;
+  const order = [{ kind: "asc" as const }, { itemId: "asc" as const }];
+  const [failedRows, failed, quotas, ...overQuota] = await Promise.all([
+    prisma.syncItem.findMany({
+      where: { runId: run.id, status: "failed" },
+      orderBy: order,
+      take: ITEMS_LISTED,
+      select,
+    }),
+    prisma.syncItem.count({ where: { runId: run.id, status: "failed" } }),
+    quotasOf(shop, now),
+    ...CONTENT_KINDS.map((kind) =>
+      Promise.all([
+        prisma.syncItem.findMany({
+          where: { runId: run.id, status: "over_quota", kind },
+          orderBy: order,
+          take: ITEMS_LISTED,
+          select,
+        }),
+        prisma.syncItem.count({ where: { runId: run.id, status: "over_quota", kind } }),
+      ]),
+    ),
+  ]);
+  const overQuotaTotal = overQuota.reduce((sum, [, count]) => sum + count, 0);
+  if (failed + overQuotaTotal === 0) return null;
+  const resetsOn = nextQuotaReset(run.finishedAt ?? now);
+  return {
+    failed,
+    summary: `The last complete sync could not put ${countOf(failed + overQuotaTotal, "item")} in the index: ${countOf(failed, "refused by the search service", "refused by the search service")}, ${overQuotaTotal} over this month's quota.`,
+    refused: failedRows.map((row) => {
+      const kind = kindOf(row.kind);
+      return {
+        key: `${row.kind}-${row.itemId}`,
+        name: nameOf(row.payload, kind),
+        what: kind === "product" ? "Product" : "Page or article",
+        reason: refusalInMerchantWords(row.error),
+      };
+    }),
+    refusedMore: failed - failedRows.length,
+    overQuotaByKind: CONTENT_KINDS.flatMap((kind, index) => {
+      const [rows, count] = overQuota[index]!;
+      if (count === 0) return [];
+      const limit = quotas.find((quota) => quota.kind === kind)?.limit ?? 0;
+      return [
+        {
+          kind,
+          label: kind === "product" ? "Products over quota" : "Pages and articles over quota",
+          reason: overQuotaInMerchantWords(kind, limit, resetsOn),
+          names: rows.map((row) => nameOf(row.payload, kind)),
+          more: count - rows.length,
+        },
+      ];
+    }),
+  };
+}
+
+const kindOf = (kind: string): ContentKind => (kind === "product" ? "product" : "post");
+
+/** The item's title, from what the run meant to send. */
+function nameOf(payload: string | null, kind: ContentKind): string {
+  try {
+    const item = JSON.parse(payload ?? "null") as Record<string, unknown> | null;
+    const name = kind === "product" ? item?.name : item?.title;
+    if (typeof name === "string" && name.trim()) return name;
+  } catch {
+    // An unreadable payload has no name to show.
+  }
+  return kind === "product" ? "A product without a title" : "A page without a title";
+}
+
+/**
+ * The latest move of the catalogue, while it is news (until another run follows it): what moved
+ * (the workspace, or the keys' account), whether the old place is emptied, and that moving re-sends
+ * the whole catalogue, which counts against this month's quota.
+ */
+async function moveNews(shopDomain: string) {
+  const move = await latestWorkspaceMove(shopDomain);
+  if (!move || move.followed) return null;
+  const workspaceMoved = move.from !== move.to;
+  const when = formatMoment(move.at);
+  return {
+    title:
+      move.cause === "domain"
+        ? "Your storefront domain changed"
+        : workspaceMoved
+          ? "The catalogue moved to another workspace"
+          : "The catalogue moved to another service account",
+    text: workspaceMoved
+      ? `The catalogue moved from workspace ${move.from} to ${move.to} on ${when}.`
+      : `The catalogue moved to the service account of the secret key saved on ${when}; the workspace stayed ${move.to}.`,
+    oldPlace:
+      move.leftInOldWorkspace > 0
+        ? `${countOf(move.leftInOldWorkspace, "item is", "items are")} still being removed from the old workspace.`
+        : move.running
+          ? "The old place is being emptied."
+          : "The old place has been emptied.",
+    quota:
+      "Moving sends every item again, so it counts against this month's quota of the account the keys belong to.",
+  };
+}
+
+/** "Last check 22 Nov, 18:16 UTC (changed products, 40 compared): no differences." or "…: 3 repaired: A, B, C." */
+function checkLine(label: string, check: CheckSummary): string {
+  const what = check.kind === "full" ? "whole store" : "changed products";
+  const head = `${label} ${formatMoment(check.at)} (${what}, ${check.compared} compared)`;
+  if (check.error) return `${head}: failed (${check.error}); the next check tries again.`;
+  if (check.repaired === 0) return `${head}: no differences.`;
+  const names = check.items.map((item) =>
+    item.action === "removed" ? `${item.title} (removed)` : item.title,
+  );
+  const more = check.repaired > names.length ? `, and ${check.repaired - names.length} more` : "";
+  return `${head}: ${check.repaired} repaired: ${names.join(", ")}${more}.`;
+}

@@ -1,0 +1,117 @@
+import { Prisma } from "@prisma/client";
+import prisma from "../db.server";
+import { fencedText, fencedWrite, fenceCondition, type LeaseFence } from "./shop-leases.server";
+
+// The engine's per-batch statements are raw SQL, one statement each and no transactions: the
+// client-engine's query compiler keeps memory for every model query and every transaction
+// (prisma/orm#29774), which would grow a sync's memory with the catalogue. Each write is ordered
+// so that a crash between two of them at most resends one batch.
+
+/** What the index holds: products, and posts (online-store pages and blog articles). */
+export type ContentKind = "product" | "post";
+export const CONTENT_KINDS: readonly ContentKind[] = ["product", "post"];
+
+/** The ledger of one shop's workspace: what the service holds, by kind and id. */
+export interface LedgerScope {
+  shopDomain: string;
+  workspaceId: string;
+  /**
+   * The lease under which the shop is sent for: the ledger's writes name it in the same
+   * statement, and throw LeaseLostError (writing nothing) once another process took the shop over.
+   */
+  fence?: LeaseFence;
+}
+
+const inScope = (scope: LedgerScope, kind: ContentKind) =>
+  Prisma.sql`"shopDomain" = ${scope.shopDomain} AND "workspaceId" = ${scope.workspaceId} AND "kind" = ${kind}`;
+
+/** The content hashes the service holds for these ids (absent ids are not indexed). */
+export async function indexedHashes(
+  scope: LedgerScope,
+  kind: ContentKind,
+  itemIds: readonly string[],
+): Promise<Map<string, string>> {
+  if (itemIds.length === 0) return new Map();
+  const rows = await prisma.$queryRaw<{ itemId: string; contentHash: string }[]>`
+    SELECT "itemId", "contentHash" FROM "IndexedItem"
+    WHERE ${inScope(scope, kind)} AND "itemId" IN (${Prisma.join(itemIds)})`;
+  return new Map(rows.map((row) => [row.itemId, row.contentHash]));
+}
+
+/** Marks items as present in a run's export, so that the clean-up keeps them. */
+export async function markSeen(
+  scope: LedgerScope,
+  kind: ContentKind,
+  itemIds: readonly string[],
+  runId: string,
+): Promise<void> {
+  if (itemIds.length === 0) return;
+  await prisma.$executeRaw`
+    UPDATE "IndexedItem" SET "seenRunId" = ${runId}
+    WHERE ${inScope(scope, kind)} AND "itemId" IN (${Prisma.join(itemIds)})`;
+}
+
+/** Ids the service holds that a complete export did not contain, in id order after `afterId`. */
+export async function unseenItemIds(
+  scope: LedgerScope,
+  kind: ContentKind,
+  runId: string,
+  limit: number,
+  afterId = "",
+): Promise<string[]> {
+  const rows = await prisma.$queryRaw<{ itemId: string }[]>`
+    SELECT "itemId" FROM "IndexedItem"
+    WHERE ${inScope(scope, kind)} AND "itemId" > ${afterId}
+      AND ("seenRunId" IS NULL OR "seenRunId" <> ${runId})
+    ORDER BY "itemId" LIMIT ${limit}`;
+  return rows.map((row) => row.itemId);
+}
+
+export interface DeliveredItem {
+  itemId: string;
+  contentHash: string;
+}
+
+/** Writes the ledger rows of items the service acknowledged. */
+export async function recordDelivered(
+  scope: LedgerScope,
+  kind: ContentKind,
+  items: readonly DeliveredItem[],
+  runId: string,
+  sentAt: Date,
+): Promise<void> {
+  if (items.length === 0) return;
+  const { fence } = scope;
+  // Fenced: the hash is NULL unless the lease is still ours, and the NOT NULL column then
+  // refuses the whole statement.
+  const hash = (value: string) => (fence ? fencedText(fence, value) : Prisma.sql`${value}`);
+  const rows = items.map(
+    (item) =>
+      Prisma.sql`(${scope.shopDomain}, ${scope.workspaceId}, ${kind}, ${item.itemId}, ${hash(item.contentHash)}, ${sentAt}, ${runId})`,
+  );
+  await fencedWrite(
+    fence,
+    () => prisma.$executeRaw`
+    INSERT INTO "IndexedItem" ("shopDomain", "workspaceId", "kind", "itemId", "contentHash", "sentAt", "seenRunId")
+    VALUES ${Prisma.join(rows)}
+    ON CONFLICT ("shopDomain", "workspaceId", "kind", "itemId")
+    DO UPDATE SET "contentHash" = excluded."contentHash", "sentAt" = excluded."sentAt", "seenRunId" = excluded."seenRunId"`,
+  );
+}
+
+/** Drops the ledger rows of items the service confirmed deleted. */
+export async function recordDeleted(
+  scope: LedgerScope,
+  kind: ContentKind,
+  itemIds: readonly string[],
+): Promise<void> {
+  if (itemIds.length === 0) return;
+  const { fence } = scope;
+  await fencedWrite(
+    fence,
+    () => prisma.$executeRaw`
+    DELETE FROM "IndexedItem" WHERE ${inScope(scope, kind)} AND "itemId" IN (${Prisma.join(itemIds)})
+      AND ${fence ? fenceCondition(fence) : Prisma.sql`1 = 1`}`,
+    (count) => count === 0,
+  );
+}

@@ -1,0 +1,333 @@
+import { Prisma, type PendingChange } from "@prisma/client";
+import prisma, { retryWhileBusy } from "../db.server";
+import { fenceCondition, fencedWrite, type LeaseFence } from "./shop-leases.server";
+import { lastCompleteRun } from "./sync-runs.server";
+
+/** What a products/* delivery tells: which product changed, how, and as of when. */
+export interface ProductChangeSignal {
+  /** The product's numeric Shopify id (the service's product id). */
+  productId: string;
+  change: "update" | "delete";
+  changedAt: Date;
+}
+
+/** How long delivery ids are kept to recognise Shopify's retries and duplicates. */
+export const WEBHOOK_RECEIPT_DAYS = 3;
+
+/**
+ * Marks an outbox row whose product is new to the index while the month's product quota is
+ * spent: it waits for the quota to come back (the reset, or a bigger plan) instead of being
+ * re-read on every pass.
+ */
+export const HELD_FOR_QUOTA_PREFIX = "[quota] ";
+
+export interface ProductDelivery {
+  shopDomain: string;
+  /** X-Shopify-Webhook-Id: the same for every retry of one delivery. */
+  webhookId: string;
+  topic: string;
+  signal: ProductChangeSignal;
+  receivedAt: Date;
+}
+
+/** recorded: taken (an older change than the row's is kept out); ignored: not a shop that syncs products. */
+export type DeliveryOutcome = "recorded" | "duplicate" | "ignored";
+
+/**
+ * Takes many products/* deliveries into the outbox at once, each once by its delivery id, with
+ * one outcome per delivery in their order. Three statements whatever their number: which shops
+ * sync products and which ids were taken before; the changes (one row per shop and product, an
+ * older change never overwriting a newer one); then the receipts. Raw SQL without a transaction,
+ * ordered so that a crash anywhere loses nothing: the changes are written before their receipts,
+ * so a crash in between makes Shopify's retries count as new, and they write the same changes
+ * again, which changes nothing.
+ */
+export async function recordProductDeliveries(
+  deliveries: readonly ProductDelivery[],
+): Promise<DeliveryOutcome[]> {
+  if (deliveries.length === 0) return [];
+  const shops = [...new Set(deliveries.map((d) => d.shopDomain))];
+  const ids = [...new Set(deliveries.map((d) => d.webhookId))];
+  const known = await prisma.$queryRaw<{ kind: string; key: string }[]>`
+    SELECT 'shop' AS "kind", "shopDomain" AS "key" FROM "Shop"
+      WHERE "shopDomain" IN (${Prisma.join(shops)}) AND "state" <> 'uninstalled' AND "syncProducts" = true
+    UNION ALL
+    SELECT 'seen' AS "kind", "webhookId" AS "key" FROM "WebhookReceipt"
+      WHERE "webhookId" IN (${Prisma.join(ids)})`;
+  const syncing = new Set(known.filter((r) => r.kind === "shop").map((r) => r.key));
+  const seen = new Set(known.filter((r) => r.kind === "seen").map((r) => r.key));
+
+  const outcomes: DeliveryOutcome[] = [];
+  const fresh: ProductDelivery[] = [];
+  // One row per shop and product: the newest change of the batch (the first of equals, as one
+  // by one), first received at the earliest receipt.
+  const changes = new Map<string, { delivery: ProductDelivery; receivedAt: Date }>();
+  for (const delivery of deliveries) {
+    if (!syncing.has(delivery.shopDomain)) {
+      outcomes.push("ignored");
+      continue;
+    }
+    if (seen.has(delivery.webhookId)) {
+      outcomes.push("duplicate");
+      continue;
+    }
+    seen.add(delivery.webhookId);
+    fresh.push(delivery);
+    outcomes.push("recorded");
+    const key = `${delivery.shopDomain}\n${delivery.signal.productId}`;
+    const current = changes.get(key);
+    if (!current) {
+      changes.set(key, { delivery, receivedAt: delivery.receivedAt });
+    } else {
+      if (delivery.signal.changedAt > current.delivery.signal.changedAt) {
+        current.delivery = delivery;
+      }
+      if (delivery.receivedAt < current.receivedAt) current.receivedAt = delivery.receivedAt;
+    }
+  }
+  if (fresh.length === 0) return outcomes;
+
+  const taken = await retryWhileBusy(async () => {
+    // receivedAt stays the first receipt of a pending row: the coalescing window runs from it,
+    // so a product that keeps changing is still sent.
+    const rows = [...changes.values()].map(
+      ({ delivery: { shopDomain, signal }, receivedAt }) =>
+        Prisma.sql`(${shopDomain}, ${signal.productId}, ${signal.change}, ${signal.changedAt}, ${receivedAt}, 0)`,
+    );
+    await prisma.$executeRaw`
+      INSERT INTO "PendingChange" ("shopDomain", "productId", "change", "changedAt", "receivedAt", "attempts")
+      VALUES ${Prisma.join(rows)}
+      ON CONFLICT ("shopDomain", "productId") DO UPDATE SET
+        "change" = excluded."change", "changedAt" = excluded."changedAt"
+      WHERE excluded."changedAt" > "PendingChange"."changedAt"`;
+    const receipts = fresh.map(
+      (d) => Prisma.sql`(${d.webhookId}, ${d.shopDomain}, ${d.topic}, ${d.receivedAt})`,
+    );
+    const inserted = await prisma.$queryRaw<{ webhookId: string }[]>`
+      INSERT INTO "WebhookReceipt" ("webhookId", "shopDomain", "topic", "receivedAt")
+      VALUES ${Prisma.join(receipts)}
+      ON CONFLICT ("webhookId") DO NOTHING
+      RETURNING "webhookId"`;
+    return new Set(inserted.map((row) => row.webhookId));
+  });
+  // Taken meanwhile by a concurrent delivery of the same id (another instance): its change is
+  // the same.
+  return deliveries.map((delivery, k) =>
+    outcomes[k] === "recorded" && !taken.has(delivery.webhookId) ? "duplicate" : outcomes[k]!,
+  );
+}
+
+export interface ShopBacklog {
+  shopDomain: string;
+  /** Changes that may be sent now (not held for the quota). */
+  sendable: number;
+  /** First receipt of the oldest of them: the coalescing window runs from it. */
+  oldestSendableAt: Date | null;
+  /** Changes held for the quota. */
+  held: number;
+}
+
+/** Shops with changes waiting: how many, since when. */
+export async function shopBacklogs(): Promise<ShopBacklog[]> {
+  const held = `${HELD_FOR_QUOTA_PREFIX}%`;
+  const rows = await prisma.$queryRaw<
+    {
+      shopDomain: string;
+      sendable: number | bigint;
+      oldest: string | null;
+      held: number | bigint;
+    }[]
+  >`
+    SELECT "shopDomain",
+      SUM(CASE WHEN "lastError" LIKE ${held} THEN 0 ELSE 1 END) AS "sendable",
+      MIN(CASE WHEN "lastError" LIKE ${held} THEN NULL ELSE "receivedAt" END) AS "oldest",
+      SUM(CASE WHEN "lastError" LIKE ${held} THEN 1 ELSE 0 END) AS "held"
+    FROM "PendingChange" GROUP BY "shopDomain"`;
+  return rows.map((row) => ({
+    shopDomain: row.shopDomain,
+    sendable: Number(row.sendable),
+    oldestSendableAt: row.oldest === null ? null : new Date(row.oldest),
+    held: Number(row.held),
+  }));
+}
+
+/**
+ * The next changes of a shop to send, oldest first: at most `limit`, only those received before
+ * `receivedBefore` (the coalescing window), and those held for the quota only when asked.
+ */
+export function nextChanges(
+  shopDomain: string,
+  options: {
+    limit: number;
+    receivedBefore?: Date;
+    includeHeld: boolean;
+    /** Products not to take now (refused a moment ago). */
+    except?: readonly string[];
+  },
+): Promise<PendingChange[]> {
+  const conditions = [Prisma.sql`"shopDomain" = ${shopDomain}`];
+  if (options.receivedBefore)
+    conditions.push(Prisma.sql`"receivedAt" <= ${options.receivedBefore}`);
+  if (!options.includeHeld) conditions.push(notHeld);
+  if (options.except?.length) {
+    conditions.push(Prisma.sql`"productId" NOT IN (${Prisma.join(options.except)})`);
+  }
+  return prisma.$queryRaw<PendingChange[]>`
+    SELECT * FROM "PendingChange" WHERE ${Prisma.join(conditions, " AND ")}
+    ORDER BY "receivedAt", "productId" LIMIT ${options.limit}`;
+}
+
+const notHeld = Prisma.sql`("lastError" IS NULL OR "lastError" NOT LIKE ${`${HELD_FOR_QUOTA_PREFIX}%`})`;
+
+/** Pending changes of a shop that may be sent now (not held for the quota). */
+export async function sendableCount(shopDomain: string): Promise<number> {
+  const [row] = await prisma.$queryRaw<{ n: number | bigint }[]>`
+    SELECT COUNT(*) AS "n" FROM "PendingChange" WHERE "shopDomain" = ${shopDomain} AND ${notHeld}`;
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * Removes changes the service acknowledged (or that needed nothing sent). Only the very change
+ * that was read is removed: a newer one that came in meanwhile stays for the next pass.
+ */
+export async function removeChanges(
+  rows: readonly Pick<PendingChange, "shopDomain" | "productId" | "changedAt">[],
+  /** The sender's lease: the rows stay (and LeaseLostError is thrown) once it was taken over. */
+  fence?: LeaseFence,
+): Promise<void> {
+  if (rows.length === 0) return;
+  // One condition per row rather than a tuple IN (VALUES …): compared with a column, each
+  // parameter takes the column's type on PostgreSQL too (a VALUES list would leave dates as text).
+  const keys = rows.map(
+    (row) =>
+      Prisma.sql`("shopDomain" = ${row.shopDomain} AND "productId" = ${row.productId} AND "changedAt" = ${row.changedAt})`,
+  );
+  await fencedWrite(
+    fence,
+    () => prisma.$executeRaw`
+      DELETE FROM "PendingChange" WHERE (${Prisma.join(keys, " OR ")})
+        AND ${fence ? fenceCondition(fence) : Prisma.sql`1 = 1`}`,
+    (count) => count === 0,
+  );
+}
+
+/** Counts a failed attempt on changes that stay in the outbox, with the reason. */
+export async function noteAttempt(
+  shopDomain: string,
+  productIds: readonly string[],
+  error: string,
+): Promise<void> {
+  if (productIds.length === 0) return;
+  await prisma.$executeRaw`
+    UPDATE "PendingChange" SET "attempts" = "attempts" + 1, "lastError" = ${error.slice(0, 500)}
+    WHERE "shopDomain" = ${shopDomain} AND "productId" IN (${Prisma.join(productIds)})`;
+}
+
+/** The changes of these products still in the outbox after a failed attempt, with their attempts. */
+export function refusedChangesLeft(
+  shopDomain: string,
+  productIds: readonly string[],
+): Promise<{ productId: string; attempts: number }[]> {
+  return prisma.pendingChange.findMany({
+    where: { shopDomain, productId: { in: [...productIds] }, attempts: { gt: 0 } },
+    select: { productId: true, attempts: true },
+  });
+}
+
+/** Changes that wait for the product quota to come back (new products only). */
+export async function holdForQuota(
+  shopDomain: string,
+  productIds: readonly string[],
+  reason: string,
+): Promise<void> {
+  if (productIds.length === 0) return;
+  await prisma.$executeRaw`
+    UPDATE "PendingChange" SET "lastError" = ${`${HELD_FOR_QUOTA_PREFIX}${reason}`}
+    WHERE "shopDomain" = ${shopDomain} AND "productId" IN (${Prisma.join(productIds)})`;
+}
+
+/**
+ * How much earlier than the app's record of a bulk export's start Shopify may have stamped a
+ * change the export still missed: clock skew between Shopify and the app, and the time the
+ * export request took.
+ */
+export const EXPORT_START_MARGIN_MS = 2_000;
+
+/**
+ * After a full sync of the shop's products that completed, the changes that happened before its
+ * export started are already in the index (or were refused, and stay): they leave the outbox
+ * without a re-read. Returns how many left.
+ */
+export async function dropChangesCoveredByLastSync(shopDomain: string): Promise<number> {
+  const run = await lastCompleteRun(shopDomain);
+  if (!run || !run.exportedTypes.split(",").includes("product")) return 0;
+  const exported = await prisma.bulkExport.findFirst({
+    where: { runId: run.id, type: "product", status: "COMPLETED" },
+    orderBy: { createdAt: "asc" },
+  });
+  if (!exported) return 0;
+  const cut = new Date(exported.createdAt.getTime() - EXPORT_START_MARGIN_MS);
+  return removeChangesCoveredByRun(shopDomain, run.id, cut);
+}
+
+/**
+ * Changes a completed full sync already covered: it exported the store after they happened and
+ * sent what differed. Changes at or after `exportStartedAt` (Shopify's clock, less a margin), and
+ * products the run did not deliver, stay.
+ */
+export async function removeChangesCoveredByRun(
+  shopDomain: string,
+  runId: string,
+  exportStartedAt: Date,
+): Promise<number> {
+  return prisma.$executeRaw`
+    DELETE FROM "PendingChange"
+    WHERE "shopDomain" = ${shopDomain} AND "changedAt" < ${exportStartedAt}
+      AND "productId" NOT IN (
+        SELECT "itemId" FROM "SyncItem"
+        WHERE "runId" = ${runId} AND "kind" = 'product' AND "status" <> 'sent')`;
+}
+
+/** Drops every pending change of a shop (uninstalled). */
+export async function dropShopChanges(shopDomain: string): Promise<number> {
+  const { count } = await prisma.pendingChange.deleteMany({ where: { shopDomain } });
+  return count;
+}
+
+/** Forgets delivery ids older than the retention (Shopify stops retrying long before). */
+export async function pruneWebhookReceipts(now: Date): Promise<number> {
+  const before = new Date(now.getTime() - WEBHOOK_RECEIPT_DAYS * 24 * 3600_000);
+  const { count } = await prisma.webhookReceipt.deleteMany({
+    where: { receivedAt: { lt: before } },
+  });
+  return count;
+}
+
+/**
+ * Puts products into the live outbox as changed at `changedAt` (received at `receivedAt`, so a
+ * lookup that already waited is not held again): the worker re-reads and sends them like any
+ * product change. A newer change already there (a delete, say) is kept.
+ */
+export async function enqueueProductUpdates(
+  shopDomain: string,
+  productIds: readonly string[],
+  changedAt: Date,
+  receivedAt: Date,
+): Promise<void> {
+  for (let start = 0; start < productIds.length; start += 200) {
+    const values = productIds
+      .slice(start, start + 200)
+      .map(
+        (productId) =>
+          Prisma.sql`(${shopDomain}, ${productId}, 'update', ${changedAt}, ${receivedAt}, 0)`,
+      );
+    await retryWhileBusy(
+      () => prisma.$executeRaw`
+        INSERT INTO "PendingChange" ("shopDomain", "productId", "change", "changedAt", "receivedAt", "attempts")
+        VALUES ${Prisma.join(values)}
+        ON CONFLICT ("shopDomain", "productId") DO UPDATE SET
+          "change" = excluded."change", "changedAt" = excluded."changedAt"
+        WHERE excluded."changedAt" > "PendingChange"."changedAt"`,
+    );
+  }
+}

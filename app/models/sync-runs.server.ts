@@ -1,0 +1,198 @@
+import { Prisma, type SyncRun } from "@prisma/client";
+import { syncHistorySettings } from "../config.server";
+import prisma from "../db.server";
+import type { ContentKind } from "./ledger.server";
+
+export type SyncTrigger =
+  | "install"
+  | "resync"
+  /** The Dashboard's "Retry failed items": a full sync, which re-sends what the index lacks. */
+  | "retry"
+  | "cli"
+  | "reconcile"
+  | "domain-change"
+  /** Settings saved another account's key or another workspace: the index moves there. */
+  | "move";
+/** request: waiting for Shopify's export; then reading it, planning, sending, cleaning up. */
+export type SyncPhase = "request" | "export" | "plan" | "send" | "clean" | "done";
+
+export class RunInProgressError extends Error {
+  constructor(readonly run: SyncRun) {
+    super(
+      `A sync of ${run.shopDomain} is already running (started ${run.startedAt.toISOString()}).`,
+    );
+    this.name = "RunInProgressError";
+  }
+}
+
+export interface NewRun {
+  shopDomain: string;
+  workspaceId: string;
+  trigger: SyncTrigger;
+  sources: string[];
+  exportedTypes: readonly string[];
+  /** "request" when the export must first be asked of Shopify. */
+  phase?: SyncPhase;
+}
+
+/** Starts a shop's run; a shop has one unfinished run at a time (a unique column enforces it). */
+export async function startRun(run: NewRun): Promise<SyncRun> {
+  try {
+    return await prisma.syncRun.create({
+      data: {
+        ...run,
+        sources: JSON.stringify(run.sources),
+        exportedTypes: run.exportedTypes.join(","),
+        activeShop: run.shopDomain,
+      },
+    });
+  } catch (error) {
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
+      const active = await unfinishedRun(run.shopDomain);
+      if (active) throw new RunInProgressError(active);
+    }
+    throw error;
+  }
+}
+
+export function unfinishedRun(shopDomain: string): Promise<SyncRun | null> {
+  return prisma.syncRun.findUnique({ where: { activeShop: shopDomain } });
+}
+
+export function runSources(run: Pick<SyncRun, "sources">): string[] {
+  const parsed: unknown = JSON.parse(run.sources);
+  return Array.isArray(parsed) ? parsed.filter((s): s is string => typeof s === "string") : [];
+}
+
+export async function updateRun(id: string, data: Prisma.SyncRunUpdateInput): Promise<SyncRun> {
+  return prisma.syncRun.update({ where: { id }, data });
+}
+
+/**
+ * Ends a run: its counts are kept on it (its items do not stay), and the shop's run history is
+ * pruned to its retention (pruneRunHistory).
+ */
+export async function finishRun(
+  id: string,
+  outcome: { state: "succeeded" } | { state: "failed"; errorCode: string; errorMessage: string },
+): Promise<SyncRun> {
+  const counts = await runCounts(await prisma.syncRun.findUniqueOrThrow({ where: { id } }));
+  const run = await prisma.syncRun.update({
+    where: { id },
+    data: {
+      ...outcome,
+      phase: outcome.state === "succeeded" ? "done" : undefined,
+      activeShop: null,
+      finishedAt: new Date(),
+      counts: JSON.stringify(counts),
+    },
+  });
+  try {
+    await pruneRunHistory(run.shopDomain, syncHistorySettings().runsKept);
+  } catch (error) {
+    // The next run's finish prunes again; the run itself is done.
+    console.error(`[sync] the run history of ${run.shopDomain} could not be pruned`, error);
+  }
+  return run;
+}
+
+/** The shop's newest finished run that exported everything and succeeded. */
+export function lastCompleteRun(shopDomain: string): Promise<SyncRun | null> {
+  return prisma.syncRun.findFirst({
+    where: { shopDomain, state: "succeeded", exportComplete: true },
+    orderBy: { finishedAt: "desc" },
+  });
+}
+
+/** Ids per statement, well under SQLite's and PostgreSQL's limits on bound values. */
+const PRUNE_CHUNK = 500;
+
+/**
+ * Bounds a shop's run history (docs/sync.md, Retention): its newest `keep` finished runs stay,
+ * with their counts; older ones are deleted with their items and their exports' records. A
+ * finished run's items are staging, deleted too, except those the newest complete run did not
+ * deliver (over quota, failed): the live worker reads them (removeChangesCoveredByRun), and that
+ * run always stays. Unfinished runs and the ledger (IndexedItem) are never touched.
+ */
+export async function pruneRunHistory(shopDomain: string, keep: number): Promise<void> {
+  const finished = await prisma.syncRun.findMany({
+    where: { shopDomain, activeShop: null },
+    orderBy: [{ startedAt: "desc" }, { id: "desc" }],
+  });
+  const complete = await lastCompleteRun(shopDomain);
+  const kept = finished.filter((run, i) => i < keep || run.id === complete?.id);
+  const keptIds = new Set(kept.map((run) => run.id));
+  const dropped = finished.filter((run) => !keptIds.has(run.id)).map((run) => run.id);
+
+  for (const run of kept) {
+    // Runs finished before counts were kept on them get theirs before their items go.
+    if (run.counts === null) {
+      await prisma.syncRun.update({
+        where: { id: run.id },
+        data: { counts: JSON.stringify(await runCounts(run)) },
+      });
+    }
+  }
+  for (let start = 0; start < dropped.length; start += PRUNE_CHUNK) {
+    const ids = dropped.slice(start, start + PRUNE_CHUNK);
+    await prisma.bulkExport.deleteMany({ where: { runId: { in: ids } } });
+    await prisma.syncItem.deleteMany({ where: { runId: { in: ids } } });
+    await prisma.syncRun.deleteMany({ where: { id: { in: ids } } });
+  }
+  const staging = kept.filter((run) => run.id !== complete?.id).map((run) => run.id);
+  for (let start = 0; start < staging.length; start += PRUNE_CHUNK) {
+    const ids = staging.slice(start, start + PRUNE_CHUNK);
+    await prisma.syncItem.deleteMany({ where: { runId: { in: ids } } });
+  }
+  if (complete) {
+    await prisma.syncItem.deleteMany({ where: { runId: complete.id, status: "sent" } });
+  }
+}
+
+export interface KindCounts {
+  sent: number;
+  unchanged: number;
+  deleted: number;
+  overQuota: number;
+  failed: number;
+}
+
+export interface RunCounts {
+  products: KindCounts;
+  posts: KindCounts;
+  /** Items still owed to the service. */
+  pending: number;
+}
+
+/**
+ * What a run did so far, by kind: derived from its staged items and its unchanged counters, or,
+ * once it finished, as kept on it then.
+ */
+export async function runCounts(
+  run: Pick<SyncRun, "id" | "productsUnchanged" | "postsUnchanged" | "counts">,
+): Promise<RunCounts> {
+  if (run.counts !== null) return JSON.parse(run.counts) as RunCounts;
+  const groups = await prisma.syncItem.groupBy({
+    by: ["kind", "action", "status"],
+    where: { runId: run.id },
+    _count: { _all: true },
+  });
+  const empty = (): KindCounts => ({ sent: 0, unchanged: 0, deleted: 0, overQuota: 0, failed: 0 });
+  const counts: RunCounts = { products: empty(), posts: empty(), pending: 0 };
+  counts.products.unchanged = run.productsUnchanged;
+  counts.posts.unchanged = run.postsUnchanged;
+  for (const group of groups) {
+    const n = group._count._all;
+    const target = (group.kind as ContentKind) === "product" ? counts.products : counts.posts;
+    if (group.status === "pending") counts.pending += n;
+    else if (group.status === "failed") target.failed += n;
+    else if (group.status === "over_quota") target.overQuota += n;
+    else if (group.action === "delete") target.deleted += n;
+    else target.sent += n;
+  }
+  return counts;
+}
+
+export function recentRuns(shopDomain: string, take = 10): Promise<SyncRun[]> {
+  return prisma.syncRun.findMany({ where: { shopDomain }, orderBy: { startedAt: "desc" }, take });
+}

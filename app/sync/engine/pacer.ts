@@ -1,0 +1,183 @@
+import PQueue from "p-queue";
+import { MAX_RETRY_AFTER_MS } from "../../index-service/assumptions";
+import { IndexServiceError, RateLimitedError } from "../../index-service/errors";
+import type { RateLimits } from "../../index-service/tiers";
+import type { Usage } from "../../index-service/types";
+
+/** Node's timers hold at most 2^31-1 ms (24.8 days); a longer delay fires at once, every time. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** Waits `ms` milliseconds, however long, in timer-sized steps; a malformed wait is no wait. */
+export async function sleep(ms: number, now: () => number = Date.now): Promise<void> {
+  if (!(ms > 0)) return;
+  const until = now() + ms;
+  for (let left = ms; left > 0; left = until - now()) {
+    await new Promise<void>((resolve) => setTimeout(resolve, Math.min(left, MAX_TIMER_MS)));
+  }
+}
+
+/** Backoff steps: the first wait, doubled after each further failure up to the longest. */
+export interface BackoffSteps {
+  baseMs: number;
+  maxMs: number;
+}
+
+/** The longest wait after `failures` failures in a row: base × 2^(failures-1), at most max. */
+export function backoffCeilingMs(failures: number, steps: BackoffSteps): number {
+  return Math.min(steps.maxMs, steps.baseMs * 2 ** Math.max(0, failures - 1));
+}
+
+/** The wait after `failures` failures in a row: half the ceiling plus a random half (jitter). */
+export function backoffMs(
+  failures: number,
+  steps: BackoffSteps,
+  random: () => number = Math.random,
+): number {
+  const ceiling = backoffCeilingMs(failures, steps);
+  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
+
+/** How long until sending resumes, for the merchant: "in 30 s", or "at 2026-11-23 14:05 UTC". */
+export function describeWait(waitMs: number, now: number = Date.now()): string {
+  if (waitMs < 120_000) return `in ${Math.ceil(Math.max(0, waitMs) / 1000)} s`;
+  return `at ${new Date(now + waitMs).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}
+
+export interface PacerOptions {
+  limits: RateLimits;
+  /** Requests in flight at once for the shop. */
+  concurrency?: number;
+  /** Retries of a 5xx or network failure before giving up; Infinity for live updates. */
+  maxServerRetries?: number;
+  /** First backoff step; doubles each retry up to maxBackoffMs; the wait is half of it plus a random half. */
+  baseBackoffMs?: number;
+  maxBackoffMs?: number;
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+  /** Told before every retry wait, e.g. to show "retrying (3)" on the dashboard. */
+  onRetry?: (event: RetryEvent) => void;
+}
+
+export interface RetryEvent {
+  reason: "rate-limited" | "server-error";
+  attempt: number;
+  waitMs: number;
+  error: IndexServiceError;
+}
+
+export interface PacerStats {
+  requests: number;
+  rateLimited: number;
+  serverRetries: number;
+}
+
+/**
+ * Paces one shop's requests to the service: never more than the tier's per-minute and per-hour
+ * limits in any rolling window (so never over the service's fixed clock windows either), nothing
+ * at all until a 429's retryAfter has passed or while the service reports no requests left, and
+ * 5xx or network failures retried with bounded exponential backoff and jitter.
+ */
+export class Pacer {
+  private readonly perMinute: PQueue;
+  private readonly perHour: PQueue;
+  private readonly now: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly random: () => number;
+  private notBefore = 0;
+  readonly stats: PacerStats = { requests: 0, rateLimited: 0, serverRetries: 0 };
+
+  constructor(private readonly options: PacerOptions) {
+    const { limits, concurrency = 2 } = options;
+    this.perMinute = new PQueue({
+      concurrency,
+      intervalCap: limits.perMinute,
+      interval: 60_000,
+      strict: true,
+    });
+    this.perHour = new PQueue({ intervalCap: limits.perHour, interval: 3_600_000, strict: true });
+    this.now = options.now ?? Date.now;
+    this.sleep = options.sleep ?? ((ms) => sleep(ms, this.now));
+    this.random = options.random ?? Math.random;
+  }
+
+  /** Runs one request to the service under the shop's limits, retrying what can be retried. */
+  async send<T>(request: () => Promise<T>): Promise<T> {
+    const maxServerRetries = this.options.maxServerRetries ?? 6;
+    for (let serverFailures = 0; ;) {
+      try {
+        return await this.perMinute.add(() => this.perHour.add(() => this.sendNow(request)));
+      } catch (error) {
+        if (error instanceof RateLimitedError) {
+          this.stats.rateLimited += 1;
+          this.holdUntil(error.retryAt);
+          this.options.onRetry?.({
+            reason: "rate-limited",
+            attempt: this.stats.rateLimited,
+            waitMs: Math.max(0, error.retryAt - this.now()),
+            error,
+          });
+          continue;
+        }
+        if (
+          error instanceof IndexServiceError &&
+          error.retryable &&
+          serverFailures < maxServerRetries
+        ) {
+          serverFailures += 1;
+          this.stats.serverRetries += 1;
+          const waitMs = this.backoff(serverFailures);
+          this.options.onRetry?.({
+            reason: "server-error",
+            attempt: serverFailures,
+            waitMs,
+            error,
+          });
+          await this.sleep(waitMs);
+          continue;
+        }
+        throw error;
+      }
+    }
+  }
+
+  /** Feeds the remaining counts of a success envelope: at zero, wait for the window's reset. */
+  observeUsage(usage: Usage | undefined): void {
+    if (!usage) return;
+    const { remaining, resetTime } = usage.rateLimit;
+    if (remaining.perMinute <= 0 || remaining.perHour <= 0) this.holdUntil(resetTime);
+  }
+
+  /** Epoch milliseconds before which nothing is sent, or 0. */
+  get pausedUntil(): number {
+    return this.notBefore > this.now() ? this.notBefore : 0;
+  }
+
+  async idle(): Promise<void> {
+    await this.perMinute.onIdle();
+  }
+
+  /** A deadline past MAX_RETRY_AFTER_MS from now, or not a number, holds for that long only. */
+  private holdUntil(epochMs: number): void {
+    const latest = this.now() + MAX_RETRY_AFTER_MS;
+    const until = Number.isFinite(epochMs) ? Math.min(epochMs, latest) : latest;
+    this.notBefore = Math.max(this.notBefore, until);
+  }
+
+  private async sendNow<T>(request: () => Promise<T>): Promise<T> {
+    // Re-check after every wait: a 429 answered meanwhile may have pushed the deadline further.
+    for (let wait = this.notBefore - this.now(); wait > 0; wait = this.notBefore - this.now()) {
+      await this.sleep(wait);
+    }
+    this.stats.requests += 1;
+    return request();
+  }
+
+  private backoff(failures: number): number {
+    const steps = {
+      baseMs: this.options.baseBackoffMs ?? 500,
+      maxMs: this.options.maxBackoffMs ?? 30_000,
+    };
+    return backoffMs(failures, steps, this.random);
+  }
+}

@@ -1,0 +1,145 @@
+import { BULK_DELETE_NOT_FOUND_CODE } from "../../index-service/assumptions";
+import { sendInBatches } from "../../index-service/bulk";
+import type { IndexServiceClient } from "../../index-service/client";
+import { QuotaExceededError } from "../../index-service/errors";
+import type { Tier } from "../../index-service/tiers";
+import type {
+  BulkResult,
+  IndexPost,
+  IndexProduct,
+  ServiceResponse,
+} from "../../index-service/types";
+import {
+  recordDeleted,
+  recordDelivered,
+  type ContentKind,
+  type LedgerScope,
+} from "../../models/ledger.server";
+import {
+  quotaStanding,
+  recordQuotaSpent,
+  recordReportedQuota,
+} from "../../models/quota-usage.server";
+import type { Pacer } from "./pacer";
+import { overQuotaReason } from "./plan-quota.server";
+
+export type SendAction = "upsert" | "delete";
+
+/** Items of one kind to upsert or delete, whatever holds them (a run's staged rows, the outbox). */
+export interface SettleJob<T> {
+  scope: LedgerScope;
+  tier: Tier;
+  kind: ContentKind;
+  action: SendAction;
+  client: IndexServiceClient;
+  pacer: Pacer;
+  now: () => Date;
+  items: readonly T[];
+  idOf: (item: T) => string;
+  /** Upserts: the item as the service takes it. */
+  payloadOf: (item: T) => unknown;
+  /** Upserts: its content hash, for the ledger. */
+  hashOf: (item: T) => string;
+  isNew: (item: T) => boolean;
+  /** The ledger's "last seen by" of what the service acknowledged: a run's id, or live's mark. */
+  seenMark: string;
+  /** Called right before each request; throws to stop sending (nothing is then written). */
+  guard?: () => Promise<void>;
+  /**
+   * The service refused an upsert for a spent quota (already recorded as spent): hold back what
+   * must wait, with the reason in the merchant's words. Returns what to send instead (once).
+   */
+  holdBack: (refused: readonly T[], reason: string) => Promise<T[]>;
+}
+
+export interface Settled<T> {
+  /** Written to the ledger: the caller settles its own rows after this, never before. */
+  acknowledged: T[];
+  /** Refused one by one, with the service's reason when it gave one. */
+  refused: { item: T; error: string | undefined }[];
+}
+
+/**
+ * The one path by which the app writes to the index: sends the items in bulk requests (at most
+ * 100, a 413 halves the batch) through the shop's pacer, feeds the pacer the usage of each answer
+ * and records the quota the service reports, counts what the service acknowledged (deleting what
+ * it does not hold counts), collects what it refused, and on a quota refusal records the quota as
+ * spent and lets the caller hold new items back. What was acknowledged is written to the ledger
+ * before this returns; the caller then marks its own rows, in that order and without a
+ * transaction (docs/decisions/0001): a crash in between resends the same content.
+ */
+export async function sendAndSettle<T>(job: SettleJob<T>): Promise<Settled<T>> {
+  let items = [...job.items];
+  if (items.length === 0) return { acknowledged: [], refused: [] };
+  let answer: BulkResult;
+  try {
+    answer = await send(job, items);
+  } catch (error) {
+    if (!(error instanceof QuotaExceededError && job.action === "upsert")) throw error;
+    const { scope, tier, kind } = job;
+    const now = job.now();
+    await recordQuotaSpent(scope.shopDomain, kind, tier, now);
+    const standing = await quotaStanding(scope.shopDomain, tier, kind, now);
+    items = await job.holdBack(items, overQuotaReason(kind, standing, now));
+    if (items.length === 0) return { acknowledged: [], refused: [] };
+    answer = await send(job, items);
+  }
+  const ok = acknowledgedIds(answer, job.action);
+  const reasons = new Map(answer.failedItems.map((failure) => [failure.id, failure.error]));
+  const acknowledged = items.filter((item) => ok.has(job.idOf(item)));
+  const refused = items
+    .filter((item) => !ok.has(job.idOf(item)))
+    .map((item) => ({ item, error: reasons.get(job.idOf(item)) }));
+  if (job.action === "upsert") {
+    const delivered = acknowledged.map((item) => ({
+      itemId: job.idOf(item),
+      contentHash: job.hashOf(item),
+    }));
+    await recordDelivered(job.scope, job.kind, delivered, job.seenMark, job.now());
+  } else {
+    await recordDeleted(job.scope, job.kind, acknowledged.map(job.idOf));
+  }
+  return { acknowledged, refused };
+}
+
+/** The ids a bulk answer acknowledged: deleting what the service does not hold leaves it as wanted. */
+export function acknowledgedIds(answer: BulkResult, action: SendAction): Set<string> {
+  const ok = new Set(answer.successfulIds);
+  if (action === "delete") {
+    for (const failure of answer.failedItems) {
+      if (failure.error.startsWith(BULK_DELETE_NOT_FOUND_CODE)) ok.add(failure.id);
+    }
+  }
+  return ok;
+}
+
+function send<T>(job: SettleJob<T>, items: T[]): Promise<BulkResult> {
+  const { pacer, scope, kind, action } = job;
+  return sendInBatches(
+    items,
+    async (batch) => {
+      const response = await pacer.send(async () => {
+        await job.guard?.();
+        return request(job, batch);
+      });
+      pacer.observeUsage(response.usage);
+      if (action === "upsert" && response.usage) {
+        await recordReportedQuota(scope.shopDomain, kind, job.now(), response.usage.quota);
+      }
+      return response.data;
+    },
+    { idOf: job.idOf },
+  );
+}
+
+function request<T>(job: SettleJob<T>, batch: T[]): Promise<ServiceResponse<BulkResult>> {
+  const { client, kind, action } = job;
+  if (action === "delete") {
+    const ids = batch.map(job.idOf);
+    return kind === "product" ? client.bulkDeleteProducts(ids) : client.bulkDeletePosts(ids);
+  }
+  const items = batch.map(job.payloadOf);
+  return kind === "product"
+    ? client.bulkUpsertProducts(items as IndexProduct[])
+    : client.bulkUpsertPosts(items as IndexPost[]);
+}

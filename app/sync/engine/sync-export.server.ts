@@ -1,0 +1,259 @@
+import type { LeaseFence } from "../../models/shop-leases.server";
+import { Prisma, type SyncRun } from "@prisma/client";
+import {
+  readBulkExport,
+  SERVICE_ID_PREFIXES,
+  type BulkExport,
+  type BulkSource,
+} from "../../catalog";
+import prisma from "../../db.server";
+import type { IndexServiceClient } from "../../index-service/client";
+import { IndexServiceError } from "../../index-service/errors";
+import { RATE_LIMITS, type Tier } from "../../index-service/tiers";
+import { kindOfType, type CatalogueType } from "./catalogue-entry";
+import { deliverPending } from "./send-staged.server";
+import { unseenItemIds } from "../../models/ledger.server";
+import { Pacer } from "./pacer";
+import { planWithinQuota } from "./plan-quota.server";
+import { stageExport } from "./stage-export.server";
+import {
+  finishRun,
+  RunInProgressError,
+  runCounts,
+  runSources,
+  startRun,
+  unfinishedRun,
+  updateRun,
+  type RunCounts,
+  type SyncPhase,
+  type SyncTrigger,
+} from "../../models/sync-runs.server";
+import { detectTier, proveSecretKey, TierUnknownError } from "./tier-detection";
+
+export interface ExportSource {
+  /** Names the source in the run's record (a file path, or the bulk operation's id). */
+  label: string;
+  open: BulkSource;
+}
+
+export interface SyncProgress {
+  phase: SyncPhase;
+  done: number;
+  total: number;
+}
+
+export interface FullSyncOptions {
+  shopDomain: string;
+  workspaceId: string;
+  /** The storefront's domain, for the items' URLs. */
+  primaryDomain: string;
+  /** A client with the shop's secret key, scoped to its workspace. */
+  client: IndexServiceClient;
+  sources: readonly ExportSource[];
+  /** What the export covers; only these are removed from the index when missing from it. */
+  types: readonly CatalogueType[];
+  /** False when the export stopped part-way: nothing is then deleted. */
+  exportComplete?: boolean;
+  trigger: SyncTrigger;
+  /** Detected from the service's tierLimits when not given. */
+  tier?: Tier;
+  /** The caller already proved the key in this run (see proveSecretKey); otherwise this does. */
+  keyProven?: boolean;
+  pacer?: Pacer;
+  now?: () => Date;
+  onProgress?: (progress: SyncProgress) => void;
+  /** The shop's lease: the ledger is written only while it is still the caller's. */
+  fence?: LeaseFence;
+  /** Called right before each request to the service; throws to stop sending. */
+  guard?: () => Promise<void>;
+}
+
+export interface FullSyncResult {
+  run: SyncRun;
+  tier: Tier;
+  counts: RunCounts;
+  requests: number;
+  rateLimited: number;
+  durationMs: number;
+}
+
+/** A run the service stopped (revoked key, trial ended, subscription inactive…): it says why. */
+export class SyncStoppedError extends Error {
+  constructor(
+    readonly run: SyncRun,
+    readonly reason: IndexServiceError,
+  ) {
+    super(reason.message, { cause: reason });
+    this.name = "SyncStoppedError";
+  }
+}
+
+/**
+ * A full sync: the shop's export becomes its index. It resumes the shop's unfinished run when
+ * that run read the same sources (a crash or restart), and refuses to start a second one.
+ */
+export async function runFullSync(options: FullSyncOptions): Promise<FullSyncResult> {
+  const started = Date.now();
+  const now = options.now ?? (() => new Date());
+  const labels = options.sources.map((source) => source.label);
+
+  const active = await unfinishedRun(options.shopDomain);
+  if (active && JSON.stringify(runSources(active)) !== JSON.stringify(labels)) {
+    throw new RunInProgressError(active);
+  }
+  // Every source is read through once before anything is staged or sent: a malformed file
+  // is refused whole.
+  const exports: BulkExport[] = [];
+  for (const source of options.sources) exports.push(await readBulkExport(source.open));
+
+  let run =
+    active ??
+    (await startRun({
+      shopDomain: options.shopDomain,
+      workspaceId: options.workspaceId,
+      trigger: options.trigger,
+      sources: labels,
+      exportedTypes: options.types,
+    }));
+  const tier = await proveKey(run, options);
+  const pacer = options.pacer ?? new Pacer({ limits: RATE_LIMITS[tier] });
+  const priorRequests = run.requests;
+  const priorRateLimited = run.rateLimited;
+  const scope = {
+    shopDomain: run.shopDomain,
+    workspaceId: run.workspaceId,
+    ...(options.fence ? { fence: options.fence } : {}),
+  };
+  const types = run.exportedTypes.split(",") as CatalogueType[];
+  // Raw SQL: it runs after every batch (docs/decisions/0001).
+  const saveStats = async () => {
+    await prisma.$executeRaw`
+      UPDATE "SyncRun" SET "requests" = ${priorRequests + pacer.stats.requests},
+        "rateLimited" = ${priorRateLimited + pacer.stats.rateLimited}, "updatedAt" = ${new Date()}
+      WHERE "id" = ${run.id}`;
+  };
+  const progress = (phase: SyncPhase, done: number, total: number) =>
+    options.onProgress?.({ phase, done, total });
+
+  try {
+    if (run.phase === "export") {
+      await prisma.syncItem.deleteMany({ where: { runId: run.id } });
+      await updateRun(run.id, {
+        productsUnchanged: 0,
+        postsUnchanged: 0,
+        tier,
+        productsTotal: exports.reduce((n, e) => n + e.scan.items.Product, 0),
+        postsTotal: exports.reduce((n, e) => n + e.scan.items.Page + e.scan.items.Article, 0),
+      });
+      await stageExport({
+        runId: run.id,
+        scope,
+        exports,
+        types,
+        context: { primaryDomain: options.primaryDomain },
+        onProgress: ({ done, total }) => progress("export", done, total),
+      });
+      run = await updateRun(run.id, {
+        phase: "plan",
+        exportComplete: options.exportComplete ?? true,
+      });
+    }
+    if (run.phase === "plan") {
+      await planWithinQuota({ runId: run.id, shopDomain: run.shopDomain, tier, now: now() });
+      // What a complete export no longer has goes with the explicit removals, in the same batches.
+      if (run.exportComplete) for (const type of types) await stageRemovals(run.id, scope, type);
+      run = await updateRun(run.id, { phase: "send" });
+    }
+    const deliver = async (phase: "send" | "clean", action: "upsert" | "delete") => {
+      const total = await prisma.syncItem.count({ where: { runId: run.id, action } });
+      const report = async () => {
+        const [{ owed }] = await prisma.$queryRaw<[{ owed: number }]>`
+          SELECT COUNT(*) AS "owed" FROM "SyncItem" WHERE "runId" = ${run.id} AND "action" = ${action} AND "status" = 'pending'`;
+        progress(phase, total - Number(owed), total);
+        await saveStats();
+      };
+      await report();
+      await deliverPending({
+        runId: run.id,
+        scope,
+        tier,
+        client: options.client,
+        pacer,
+        now,
+        actions: [action],
+        onBatch: report,
+        ...(options.guard ? { guard: options.guard } : {}),
+      });
+    };
+    if (run.phase === "send") {
+      await deliver("send", "upsert");
+      run = await updateRun(run.id, { phase: "clean" });
+    }
+    if (run.phase === "clean") await deliver("clean", "delete");
+    await saveStats();
+    run = await finishRun(run.id, { state: "succeeded" });
+  } catch (error) {
+    await saveStats().catch(() => undefined);
+    if (error instanceof IndexServiceError) {
+      run = await finishRun(run.id, {
+        state: "failed",
+        errorCode: error.code,
+        errorMessage: error.message,
+      });
+      throw new SyncStoppedError(run, error);
+    }
+    throw error;
+  }
+  return {
+    run,
+    tier,
+    counts: await runCounts(run),
+    requests: run.requests,
+    rateLimited: run.rateLimited,
+    durationMs: Date.now() - started,
+  };
+}
+
+/**
+ * The run's first request, unless the caller made it: one cheap authenticated call (paced like the
+ * rest) that proves the key and names the tier. A refusal stops the run before anything is staged.
+ */
+async function proveKey(run: SyncRun, options: FullSyncOptions): Promise<Tier> {
+  try {
+    const prove = () => proveSecretKey(options.client);
+    const named = options.keyProven
+      ? undefined
+      : await (options.pacer ? options.pacer.send(prove) : prove());
+    return options.tier ?? named ?? (await detectTier(options.client));
+  } catch (error) {
+    if (!(error instanceof IndexServiceError || error instanceof TierUnknownError)) throw error;
+    const failed = await finishRun(run.id, {
+      state: "failed",
+      errorCode: error instanceof IndexServiceError ? error.code : "TIER_UNKNOWN",
+      errorMessage: error.message,
+    });
+    if (error instanceof IndexServiceError) throw new SyncStoppedError(failed, error);
+    throw error;
+  }
+}
+
+/** What the index holds of a type that a complete export no longer has: staged for deletion. */
+async function stageRemovals(
+  runId: string,
+  scope: { shopDomain: string; workspaceId: string },
+  type: CatalogueType,
+): Promise<void> {
+  const kind = kindOfType(type);
+  const prefix = SERVICE_ID_PREFIXES[type];
+  for (let after = ""; ;) {
+    const ids = await unseenItemIds(scope, kind, runId, 500, after);
+    if (ids.length === 0) return;
+    after = ids[ids.length - 1]!;
+    const ofType = prefix ? ids.filter((id) => id.startsWith(prefix)) : ids;
+    if (ofType.length === 0) continue;
+    const rows = ofType.map((itemId) => Prisma.sql`(${runId}, ${kind}, ${itemId}, 'delete')`);
+    await prisma.$executeRaw`
+      INSERT INTO "SyncItem" ("runId", "kind", "itemId", "action") VALUES ${Prisma.join(rows)}
+      ON CONFLICT ("runId", "kind", "itemId") DO NOTHING`;
+  }
+}

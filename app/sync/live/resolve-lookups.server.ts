@@ -1,0 +1,136 @@
+import type { PendingLookup } from "@prisma/client";
+import {
+  COLLECTION_PRODUCT_IDS_QUERY,
+  COLLECTION_PRODUCTS_PAGE_SIZE,
+  INVENTORY_ITEM_PRODUCTS_QUERY,
+  INVENTORY_ITEM_VARIANTS_FIRST,
+  INVENTORY_ITEMS_PER_QUERY,
+  numericId,
+  queryAdmin,
+  type AdminGraphql,
+  type CollectionProductIdsData,
+  type InventoryItemProductsData,
+} from "../../catalog";
+import { noteLookupAttempt, pendingLookups, removeLookups } from "../../models/lookups.server";
+import { enqueueProductUpdates } from "../../models/outbox.server";
+
+/** Lookups resolved per pass of a shop. */
+const LOOKUPS_PER_PASS = 500;
+
+export interface SettleLookupsOptions {
+  shopDomain: string;
+  admin: AdminGraphql;
+  /**
+   * Starts a full sync of the shop (a reconciliation): what a deleted collection's products were
+   * can no longer be asked of Shopify, but one export compared with the ledger finds them.
+   * Returns whether one is under way now.
+   */
+  startFullSync: () => Promise<boolean>;
+}
+
+export interface SettledLookups {
+  /** Lookups turned into product changes (or found to concern no product). */
+  resolved: number;
+  /** Products put into the outbox. */
+  products: number;
+  /** A full sync was started for lookups that cannot be resolved by id. */
+  fullSync: boolean;
+}
+
+function gidOf(type: "InventoryItem" | "Collection", id: string) {
+  return `gid://shopify/${type}/${id}`;
+}
+
+/**
+ * Turns a shop's lookups (all of them: the worker comes when the oldest has waited the coalescing
+ * window, as for products) into product changes in the live outbox: inventory items are mapped
+ * to their products `INVENTORY_ITEMS_PER_QUERY` at a time (one re-read per product later, however
+ * many of its levels changed: the outbox holds one row per product); a collection's products are
+ * read page by page (Shopify's throttling waited out by queryAdmin); a deleted collection (or one
+ * already gone) starts a full sync instead. Resolved lookups leave the outbox afterwards, so a
+ * crash in between only resolves them again.
+ */
+export async function settleLookups(options: SettleLookupsOptions): Promise<SettledLookups> {
+  const rows = await pendingLookups(options.shopDomain, LOOKUPS_PER_PASS);
+  const result: SettledLookups = { resolved: 0, products: 0, fullSync: false };
+  if (rows.length === 0) return result;
+  const needFullSync: PendingLookup[] = [];
+  try {
+    const items = rows.filter((row) => row.kind === "inventory-item");
+    for (let start = 0; start < items.length; start += INVENTORY_ITEMS_PER_QUERY) {
+      const batch = items.slice(start, start + INVENTORY_ITEMS_PER_QUERY);
+      const products = await productsOfItems(options.admin, batch);
+      for (const row of batch) {
+        const ids = products.get(row.resourceId) ?? [];
+        await enqueueProductUpdates(row.shopDomain, ids, row.changedAt, row.receivedAt);
+        result.products += ids.length;
+      }
+      await removeLookups(batch);
+      result.resolved += batch.length;
+    }
+    for (const row of rows.filter((candidate) => candidate.kind === "collection")) {
+      const ids = await productsOfCollection(options.admin, row.resourceId);
+      if (ids === null) {
+        needFullSync.push(row);
+        continue;
+      }
+      await enqueueProductUpdates(row.shopDomain, ids, row.changedAt, row.receivedAt);
+      await removeLookups([row]);
+      result.products += ids.length;
+      result.resolved += 1;
+    }
+  } catch (error) {
+    const left = rows.filter((row) => row.kind !== "collection-delete");
+    await noteLookupAttempt(left, error instanceof Error ? error.message : String(error));
+    throw error;
+  }
+  needFullSync.push(...rows.filter((row) => row.kind === "collection-delete"));
+  if (needFullSync.length > 0 && (await options.startFullSync())) {
+    await removeLookups(needFullSync);
+    result.resolved += needFullSync.length;
+    result.fullSync = true;
+  }
+  return result;
+}
+
+/** Inventory item id → the numeric ids of its products (none when Shopify no longer has it). */
+async function productsOfItems(
+  admin: AdminGraphql,
+  rows: readonly PendingLookup[],
+): Promise<Map<string, string[]>> {
+  const data = await queryAdmin<InventoryItemProductsData>(admin, INVENTORY_ITEM_PRODUCTS_QUERY, {
+    ids: rows.map((row) => gidOf("InventoryItem", row.resourceId)),
+    variantsFirst: INVENTORY_ITEM_VARIANTS_FIRST,
+  });
+  const products = new Map<string, string[]>();
+  for (const node of data.nodes) {
+    if (!node?.id) continue;
+    const ids = new Set<string>();
+    for (const variant of node.variants?.nodes ?? []) {
+      if (variant.product) ids.add(numericId(variant.product.id));
+    }
+    products.set(numericId(node.id), [...ids]);
+  }
+  return products;
+}
+
+/** The numeric ids of a collection's products, every page; null when Shopify has no such collection. */
+async function productsOfCollection(
+  admin: AdminGraphql,
+  collectionId: string,
+): Promise<string[] | null> {
+  const ids: string[] = [];
+  let after: string | null = null;
+  for (;;) {
+    const data: CollectionProductIdsData = await queryAdmin<CollectionProductIdsData>(
+      admin,
+      COLLECTION_PRODUCT_IDS_QUERY,
+      { id: gidOf("Collection", collectionId), first: COLLECTION_PRODUCTS_PAGE_SIZE, after },
+    );
+    if (!data.collection) return null;
+    const page = data.collection.products;
+    ids.push(...page.nodes.map((node) => numericId(node.id)));
+    if (!page.pageInfo.hasNextPage || !page.pageInfo.endCursor) return ids;
+    after = page.pageInfo.endCursor;
+  }
+}

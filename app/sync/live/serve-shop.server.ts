@@ -1,0 +1,174 @@
+import type { PendingChange } from "@prisma/client";
+import { IndexServiceError } from "../../index-service/errors";
+import { dropShopLookups } from "../../models/lookups.server";
+import {
+  dropChangesCoveredByLastSync,
+  dropShopChanges,
+  nextChanges,
+  noteAttempt,
+  refusedChangesLeft,
+  sendableCount,
+} from "../../models/outbox.server";
+import { quotaStanding } from "../../models/quota-usage.server";
+import { findShop, workspaceOf } from "../../models/shops.server";
+import { LeaseLostError } from "../../models/shop-leases.server";
+import { unfinishedRun } from "../../models/sync-runs.server";
+import { describeWait, type RetryEvent } from "../engine/pacer";
+import { sendingTierOf } from "../engine/pacers.server";
+import { pauseForServiceRefusal } from "../shop/pause.server";
+import { startLeasedShopSync } from "../shopify/run-leases.server";
+import { applyChanges } from "./apply-changes.server";
+import { settleLookups } from "./resolve-lookups.server";
+import type { WorkerContext } from "./worker-context";
+
+/** Sending was stopped on purpose before a request: the shop's changes stay for later. */
+export class LiveSendInterrupted extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = "LiveSendInterrupted";
+  }
+}
+
+function describeRetry(event: RetryEvent, now: Date): string {
+  const when = describeWait(event.waitMs, now.getTime());
+  return event.reason === "rate-limited"
+    ? `The search service asked to wait (rate limit); sending again ${when}.`
+    : `The search service failed (${event.error.code}: ${event.error.message}); retry ${event.attempt} ${when}.`;
+}
+
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Serves one shop: batches until nothing is due, then gives the lease back. Only the worker that
+ * holds the shop's lease sends for it, never while a full sync of it is unfinished, never while
+ * it is paused or uninstalled.
+ */
+export async function serveShop(worker: WorkerContext, shopDomain: string): Promise<void> {
+  const { memory, registry, now } = worker;
+  const lease = await worker.leases.hold(shopDomain);
+  if (!lease) return;
+  const guard = async () => {
+    if (worker.stopped()) throw new LiveSendInterrupted("The worker is stopping.");
+    if (lease.lost()) throw new LiveSendInterrupted("Another worker took the shop's lease.");
+    // The lease read from the database, not only this process's view of it: a process that
+    // stalled past its lease sends nothing once it wakes up.
+    await lease.confirm();
+    const current = await findShop(shopDomain);
+    if (!current || current.state !== "active") {
+      throw new LiveSendInterrupted(`The shop is ${current?.state ?? "gone"}.`);
+    }
+    if (await unfinishedRun(shopDomain)) {
+      throw new LiveSendInterrupted("A full sync started; live changes wait for it.");
+    }
+  };
+  let rows: PendingChange[] = [];
+  try {
+    for (;;) {
+      if (worker.stopped() || lease.lost()) return;
+      const shop = await findShop(shopDomain);
+      if (!shop || shop.state === "uninstalled" || !shop.syncProducts) {
+        // Nothing will ever be sent for these changes.
+        await dropShopChanges(shopDomain);
+        await dropShopLookups(shopDomain);
+        if (shop?.state !== "active") registry.forget(shopDomain);
+        return;
+      }
+      if (shop.state !== "active" || !shop.secretKeyCiphertext || !workspaceOf(shop)) return;
+      if (await unfinishedRun(shopDomain)) return;
+      // Stock and collection changes: their products join the outbox before it is read.
+      const lookups = await settleLookups({
+        shopDomain,
+        admin: await worker.admin(shopDomain),
+        startFullSync: async () =>
+          (await startLeasedShopSync(worker.leases, shopDomain, "reconcile")) !== null,
+      });
+      if (lookups.fullSync) return;
+      await dropChangesCoveredByLastSync(shopDomain);
+
+      const tier = sendingTierOf(shop);
+      const at = now();
+      const standing = await quotaStanding(shopDomain, tier, "product", at);
+      const probeQuota =
+        standing.remaining === 0 && memory.quotaProbeDue(shopDomain, at, worker.quotaProbeEveryMs);
+      const sendable = await sendableCount(shopDomain);
+      if (worker.backlogResyncAt > 0 && sendable >= worker.backlogResyncAt) {
+        await startBacklogResync(worker, shopDomain, sendable);
+        return;
+      }
+      rows = await nextChanges(shopDomain, {
+        limit: worker.batchSize,
+        includeHeld: standing.remaining > 0 || probeQuota,
+        except: memory.refusedNow(shopDomain),
+        ...(sendable >= worker.batchSize
+          ? {}
+          : { receivedBefore: new Date(at.getTime() - worker.coalesceMs) }),
+      });
+      if (rows.length === 0) return;
+      if (probeQuota) memory.noteQuotaProbe(shopDomain, at);
+
+      const ids = rows.map((row) => row.productId);
+      const unsubscribe = registry.onRetry(shopDomain, tier, (event) => {
+        noteAttempt(shopDomain, ids, describeRetry(event, now())).catch(() => undefined);
+      });
+      let refused = 0;
+      try {
+        ({ refused } = await applyChanges(
+          {
+            shop,
+            tier,
+            client: worker.serviceClient(shop),
+            admin: await worker.admin(shopDomain),
+            pacer: registry.pacerFor(shopDomain, tier),
+            now,
+            guard,
+            probeQuota,
+            fence: lease.fence,
+          },
+          rows,
+        ));
+      } finally {
+        unsubscribe();
+      }
+      if (refused > 0) memory.noteRefused(shopDomain, await refusedChangesLeft(shopDomain, ids));
+      memory.succeeded(shopDomain);
+      rows = [];
+    }
+  } catch (error) {
+    await handleFailure(worker, shopDomain, rows, error);
+  } finally {
+    await lease.release();
+  }
+}
+
+/**
+ * A batch that failed stays in the outbox with the reason; a refused key or plan pauses the shop,
+ * anything else makes the shop wait out a backoff before its next batch.
+ */
+async function handleFailure(
+  worker: WorkerContext,
+  shopDomain: string,
+  rows: PendingChange[],
+  error: unknown,
+): Promise<void> {
+  // Taken over: the new holder sends these changes; this process writes nothing more.
+  if (error instanceof LiveSendInterrupted || error instanceof LeaseLostError) return;
+  const ids = rows.map((row) => row.productId);
+  await noteAttempt(shopDomain, ids, messageOf(error)).catch(() => undefined);
+  if (await pauseForServiceRefusal(shopDomain, error)) return;
+  worker.memory.failed(shopDomain);
+  if (!(error instanceof IndexServiceError && error.retryable)) {
+    worker.log(`${shopDomain}: a batch of ${ids.length} changes failed; it is tried again`, error);
+  }
+}
+
+async function startBacklogResync(
+  worker: WorkerContext,
+  shopDomain: string,
+  pending: number,
+): Promise<void> {
+  if (await startLeasedShopSync(worker.leases, shopDomain, "reconcile")) {
+    worker.log(`${shopDomain}: ${pending} products changed; a full export re-reads them at once`);
+  }
+}

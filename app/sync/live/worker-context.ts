@@ -1,0 +1,105 @@
+import type { Shop } from "@prisma/client";
+import type { AdminGraphql } from "../../catalog";
+import type { IndexServiceClient } from "../../index-service/client";
+import type { ShopLeases } from "../../models/shop-leases.server";
+import { backoffCeilingMs, backoffMs, type BackoffSteps } from "../engine/pacer";
+import type { PacerRegistry } from "../engine/pacers.server";
+
+/** What the live worker's parts (scheduling, serving a shop, maintenance) share. */
+export interface WorkerContext {
+  /** Changes wait this long after their first receipt, or until a batch is full. */
+  coalesceMs: number;
+  batchSize: number;
+  quotaProbeEveryMs: number;
+  /** From this many pending products on, the shop gets a full sync instead (0 never). */
+  backlogResyncAt: number;
+  registry: PacerRegistry;
+  leases: ShopLeases;
+  admin: (shopDomain: string) => Promise<AdminGraphql>;
+  serviceClient: (shop: Shop) => IndexServiceClient;
+  /** The one clock of the worker and everything it calls. */
+  now: () => Date;
+  log: (message: string, error?: unknown) => void;
+  memory: ShopMemory;
+  stopped: () => boolean;
+  /** Runs work for a shop, unless something is already running for it or the worker stops. */
+  launch: (shopDomain: string, work: () => Promise<void>) => void;
+}
+
+/**
+ * What the worker remembers of each shop between passes, in memory: the backoff after failed
+ * batches, products the service refused a moment ago, the last quota probe. Maintenance forgets
+ * the shops that are gone.
+ */
+export class ShopMemory {
+  readonly #failures = new Map<string, { count: number; until: number }>();
+  readonly #refusedUntil = new Map<string, Map<string, number>>();
+  readonly #lastQuotaProbe = new Map<string, number>();
+
+  constructor(
+    private readonly backoff: BackoffSteps,
+    private readonly now: () => Date,
+    private readonly random: () => number = Math.random,
+  ) {}
+
+  /** A shop whose last batch failed waits out its backoff. */
+  coolingDown(shopDomain: string): boolean {
+    return (this.#failures.get(shopDomain)?.until ?? 0) > this.now().getTime();
+  }
+
+  /** After a failed batch the shop waits baseMs × 2^(n-1) with jitter, at most maxMs. */
+  failed(shopDomain: string): void {
+    const count = (this.#failures.get(shopDomain)?.count ?? 0) + 1;
+    const until = this.now().getTime() + backoffMs(count, this.backoff, this.random);
+    this.#failures.set(shopDomain, { count, until });
+  }
+
+  succeeded(shopDomain: string): void {
+    this.#failures.delete(shopDomain);
+  }
+
+  /** Products the service refused one by one and that wait before they are tried again. */
+  refusedNow(shopDomain: string): string[] {
+    const entries = this.#refusedUntil.get(shopDomain);
+    if (!entries) return [];
+    const at = this.now().getTime();
+    for (const [id, until] of entries) if (until <= at) entries.delete(id);
+    return [...entries.keys()];
+  }
+
+  /** Refused products are tried again after a while (by their attempts), not in every batch. */
+  noteRefused(shopDomain: string, left: readonly { productId: string; attempts: number }[]): void {
+    const entries = this.#refusedUntil.get(shopDomain) ?? new Map<string, number>();
+    const at = this.now().getTime();
+    for (const row of left) {
+      entries.set(row.productId, at + backoffCeilingMs(row.attempts, this.backoff));
+    }
+    this.#refusedUntil.set(shopDomain, entries);
+  }
+
+  /** Whether new products held for a spent quota may be tried again now. */
+  quotaProbeDue(shopDomain: string, at: Date, everyMs: number): boolean {
+    return at.getTime() - (this.#lastQuotaProbe.get(shopDomain) ?? 0) >= everyMs;
+  }
+
+  noteQuotaProbe(shopDomain: string, at: Date): void {
+    this.#lastQuotaProbe.set(shopDomain, at.getTime());
+  }
+
+  /** The shops it remembers anything of. */
+  shops(): string[] {
+    return [
+      ...new Set([
+        ...this.#failures.keys(),
+        ...this.#refusedUntil.keys(),
+        ...this.#lastQuotaProbe.keys(),
+      ]),
+    ];
+  }
+
+  forget(shopDomain: string): void {
+    this.#failures.delete(shopDomain);
+    this.#refusedUntil.delete(shopDomain);
+    this.#lastQuotaProbe.delete(shopDomain);
+  }
+}

@@ -1,0 +1,23 @@
+import {
+  MalformedLookupWebhookError,
+  receiveLookupWebhook,
+} from "../sync/live/lookup-intake.server";
+import { authenticateShopifyWebhook } from "./shopify-webhook.server";
+
+/**
+ * inventory_levels/update and collections/update|delete: the inventory item or collection goes to
+ * the lookup outbox and the delivery is answered at once; a payload that can never be taken is a
+ * 400, so Shopify does not retry it.
+ */
+export async function answerLookupWebhook(request: Request): Promise<Response> {
+  const webhook = await authenticateShopifyWebhook(request);
+  try {
+    await receiveLookupWebhook({ ...webhook, shopDomain: webhook.shop });
+  } catch (error) {
+    if (error instanceof MalformedLookupWebhookError) {
+      return new Response(error.message, { status: 400 });
+    }
+    throw error;
+  }
+  return new Response();
+}

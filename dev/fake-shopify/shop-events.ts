@@ -1,0 +1,180 @@
+/**
+ * Changes a shopper would notice that Shopify does not announce with products/update: a purchase
+ * that lowers stock (inventory_levels/update only), a collection renamed or deleted
+ * (collections/update, collections/delete). Publication changes are product changes
+ * (products/update with the new `published_at`; see docs/live-updates.md for why).
+ */
+import type { FakeShopifyCore } from "./core";
+import { gidType, numericPart, toGid } from "./gid";
+import { inventoryItemGidOf, inventoryLevelPayload, restTime, variantGidOfItem } from "./inventory";
+import { updateDerived, type Json, type ProductRecord } from "./store";
+import type { WebhookDelivery } from "./webhooks";
+
+export interface EventOptions {
+  /** Send the webhook Shopify sends (default true); false: the webhook is lost. */
+  webhook?: boolean;
+}
+
+export interface StockChange {
+  productId: string;
+  variantId: string;
+  inventoryItemId: string;
+  available: number;
+  /** The body inventory_levels/update carries (also when it was not sent: to send it late). */
+  payload: Json;
+  /** Resolves when the webhook was answered (null when none was sent). */
+  delivery: Promise<WebhookDelivery | null>;
+}
+
+export interface CollectionChange {
+  collectionId: string;
+  /** Products that hold (or held) the collection. */
+  productIds: string[];
+  payload: Json;
+  delivery: Promise<WebhookDelivery | null>;
+}
+
+function variantOf(
+  core: FakeShopifyCore,
+  idOrGid: string | number,
+): { record: ProductRecord; variant: Json } {
+  const asString = String(idOrGid);
+  const type = gidType(asString);
+  if (type === "InventoryItem") {
+    const variantGid = variantGidOfItem(asString);
+    if (variantGid) return variantOf(core, variantGid);
+  }
+  if (type === "Product" || (type === null && core.store.product(asString))) {
+    const record = core.store.product(asString);
+    const variant = record?.variants[0];
+    if (record && variant) return { record, variant };
+  }
+  const found = core.store.productChild(toGid("ProductVariant", asString));
+  if (found && gidType(found.node.id) === "ProductVariant") {
+    return { record: found.record, variant: found.node };
+  }
+  throw new Error(`No variant ${asString}`);
+}
+
+/**
+ * A shopper buys `quantity` of a variant (a product id buys its first variant): its stock falls
+ * (a tracked variant that denies overselling cannot go below 0), the product's `updatedAt` moves
+ * (Shopify counts the inventory adjustment as an update) and only inventory_levels/update is sent.
+ */
+export function purchase(
+  core: FakeShopifyCore,
+  idOrGid: string | number,
+  quantity = 1,
+  options: EventOptions = {},
+): StockChange {
+  const { record, variant } = variantOf(core, idOrGid);
+  const tracked = (variant.inventoryItem as { tracked?: boolean } | null)?.tracked ?? false;
+  const current = typeof variant.inventoryQuantity === "number" ? variant.inventoryQuantity : 0;
+  if (tracked && variant.inventoryPolicy !== "CONTINUE" && current < quantity) {
+    throw new Error(`Only ${current} of ${String(variant.id)} left; ${quantity} cannot be bought`);
+  }
+  const now = core.iso();
+  if (tracked) variant.inventoryQuantity = current - quantity;
+  updateDerived(record, core.shop.primaryDomain);
+  record.product.updatedAt = now;
+  const itemGid = inventoryItemGidOf(String(variant.id));
+  const available = typeof variant.inventoryQuantity === "number" ? variant.inventoryQuantity : 0;
+  const payload = inventoryLevelPayload(itemGid, available, now);
+  // An untracked item has no level to change: Shopify sends nothing.
+  const send = tracked && options.webhook !== false;
+  return {
+    productId: String(record.product.id),
+    variantId: String(variant.id),
+    inventoryItemId: itemGid,
+    available,
+    payload,
+    delivery: send ? core.webhooks.send("inventory_levels/update", payload) : Promise.resolve(null),
+  };
+}
+
+function collectionHolders(core: FakeShopifyCore, collectionGid: string): ProductRecord[] {
+  return core.store
+    .productList()
+    .filter((record) => record.collections.some((collection) => collection.id === collectionGid));
+}
+
+/** The REST Collection resource, as collections/update carries it. */
+export function collectionPayload(collection: Json, updatedAt: string): Json {
+  const id = Number(numericPart(String(collection.id)));
+  return {
+    id,
+    handle: collection.handle,
+    title: collection.title,
+    updated_at: restTime(updatedAt),
+    body_html: null,
+    published_at: restTime(updatedAt),
+    sort_order: "best-selling",
+    template_suffix: null,
+    published_scope: "web",
+    admin_graphql_api_id: collection.id,
+  };
+}
+
+/**
+ * Renames a collection (and its handle, when given) in every product that holds it and sends
+ * collections/update. The products' own `updatedAt` does not move: on Shopify a collection's
+ * change is not the product's.
+ */
+export function updateCollection(
+  core: FakeShopifyCore,
+  idOrGid: string | number,
+  changes: { title?: string; handle?: string },
+  options: EventOptions = {},
+): CollectionChange {
+  const collectionGid = toGid("Collection", idOrGid);
+  const holders = collectionHolders(core, collectionGid);
+  let latest: Json | null = null;
+  for (const record of holders) {
+    for (const collection of record.collections) {
+      if (collection.id !== collectionGid) continue;
+      if (changes.title !== undefined) collection.title = changes.title;
+      if (changes.handle !== undefined) collection.handle = changes.handle;
+      latest = collection;
+    }
+  }
+  const payload = collectionPayload(
+    latest ?? { id: collectionGid, title: changes.title ?? "", handle: changes.handle ?? "" },
+    core.iso(),
+  );
+  return {
+    collectionId: collectionGid,
+    productIds: holders.map((record) => String(record.product.id)),
+    payload,
+    delivery:
+      options.webhook === false
+        ? Promise.resolve(null)
+        : core.webhooks.send("collections/update", payload),
+  };
+}
+
+/** Deletes a collection (products leave it) and sends collections/delete. */
+export function deleteCollection(
+  core: FakeShopifyCore,
+  idOrGid: string | number,
+  options: EventOptions = {},
+): CollectionChange {
+  const collectionGid = toGid("Collection", idOrGid);
+  const holders = collectionHolders(core, collectionGid);
+  for (const record of holders) {
+    record.collections = record.collections.filter((collection) => collection.id !== collectionGid);
+  }
+  const payload = {
+    id: Number(numericPart(collectionGid)),
+    published_scope: "web",
+    admin_graphql_api_id: collectionGid,
+  };
+  return {
+    collectionId: collectionGid,
+    productIds: holders.map((record) => String(record.product.id)),
+    payload,
+    delivery:
+      options.webhook === false
+        ? Promise.resolve(null)
+        : core.webhooks.send("collections/delete", payload),
+  };
+}

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "SyncRun" ADD COLUMN "counts" TEXT;
+

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "ShopLease" ADD COLUMN     "token" TEXT NOT NULL DEFAULT '';
+

@@ -1,0 +1,96 @@
+/**
+ * The merchant sees what the check of changed products repaired: in Chromium against the running
+ * demo (its app server runs the background work, with the check every 3 s instead of every hour),
+ * a product sold out while its inventory_levels/update webhooks were lost becomes outofstock in
+ * the service's index, and the dashboard names it as repaired.
+ */
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { startDemo, type RunningDemo } from "../../dev/demo/admin-demo";
+import { artifactsDir, launchChromium } from "../support/chromium";
+
+vi.setConfig({ testTimeout: 240_000 });
+
+let demo: RunningDemo;
+let browser: Browser;
+
+beforeAll(async () => {
+  process.env.RECONCILE_CHECK_EVERY_MINUTES = "0.05";
+  demo = await startDemo({ products: 40 });
+  browser = await launchChromium();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await demo?.close();
+  delete process.env.RECONCILE_CHECK_EVERY_MINUTES;
+});
+
+interface Variant {
+  id: string;
+  inventoryQuantity: number;
+  inventoryPolicy: string;
+  inventoryItem: { tracked: boolean };
+}
+
+describe("the dashboard's last check", () => {
+  it("says there were no differences, then names a sold-out product whose webhooks were lost", async () => {
+    expect(await demo.firstSync).toMatchObject({ state: "succeeded" });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(demo.adminUrl);
+    // The dashboard shows what was true when it loaded: reload until the check has run.
+    const lastCheck = page.getByTestId("last-check");
+    await reloadUntil(page, async () => /no differences\.$/.test(await lastCheck.innerText()));
+    expect(await lastCheck.innerText()).toMatch(
+      /^Last check .* \(changed products, \d+ compared\): no differences\.$/,
+    );
+
+    const product = demo.shopify.state.products().find((candidate) => {
+      const variants = candidate.variants as unknown as Variant[];
+      return (
+        candidate.status === "ACTIVE" &&
+        typeof candidate.onlineStoreUrl === "string" &&
+        variants.every((v) => v.inventoryItem.tracked && v.inventoryPolicy === "DENY") &&
+        variants.some((v) => v.inventoryQuantity > 0)
+      );
+    })!;
+    for (const variant of product.variants as unknown as Variant[]) {
+      if (variant.inventoryQuantity > 0) {
+        demo.shopify.state.purchase(variant.id, variant.inventoryQuantity, { webhook: false });
+      }
+    }
+
+    const repaired = page.getByTestId("last-repair");
+    await reloadUntil(page, () => repaired.isVisible());
+    expect(await repaired.innerText()).toMatch(
+      new RegExp(
+        `^Last repair .*\\(changed products, \\d+ compared\\): 1 repaired: ${escape(product.title as string)}\\.$`,
+      ),
+    );
+    const numeric = product.id.slice(product.id.lastIndexOf("/") + 1);
+    const indexed = () =>
+      demo.emulator.state
+        .workspace("professional", demo.workspaceId)
+        ?.products.find((item) => String(item.id) === numeric);
+    for (let attempt = 0; indexed()?.stock_status !== "outofstock"; attempt++) {
+      if (attempt > 240) throw new Error("the index never said outofstock");
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    await page.screenshot({
+      path: `${await artifactsDir("demo")}/dashboard-last-repair.png`,
+      fullPage: true,
+    });
+  });
+});
+
+async function reloadUntil(page: Page, condition: () => Promise<boolean>) {
+  for (let attempt = 0; !(await condition()); attempt++) {
+    if (attempt > 240) throw new Error("the dashboard never showed it");
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await page.reload();
+  }
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

@@ -1,0 +1,80 @@
+/**
+ * "Chat switched on in the live theme", read as the app reads it: the Admin API's themes query
+ * (the MAIN theme's config/settings_data.json) against the fake Admin API over HTTP, and the
+ * settings file's hostile shapes.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { adminGraphqlOverHttp, chatEmbedOn, readChatEmbedState } from "../../app/catalog";
+import { DEFAULT_ACCESS_TOKEN } from "../../dev/fake-shopify/core";
+import { startFakeShopify } from "../../dev/fake-shopify/server";
+
+type Fake = Awaited<ReturnType<typeof startFakeShopify>>;
+let fake: Fake;
+let withoutScope: Fake;
+
+beforeAll(async () => {
+  fake = await startFakeShopify();
+  withoutScope = await startFakeShopify({ scopes: ["read_products", "read_online_store_pages"] });
+});
+
+afterAll(async () => {
+  await fake?.close();
+  await withoutScope?.close();
+});
+
+const adminOf = (running: Fake) => adminGraphqlOverHttp(running.graphqlUrl, DEFAULT_ACCESS_TOKEN);
+
+describe("the chat's app embed in the live theme", () => {
+  it("is off until the theme editor's toggle switches it on in the MAIN theme, and off again", async () => {
+    // An unpublished draft theme has it on: that must not count.
+    expect(await readChatEmbedState(adminOf(fake))).toBe("off");
+    fake.state.setChatEmbed(true);
+    expect(await readChatEmbedState(adminOf(fake))).toBe("on");
+    fake.state.setChatEmbed(false);
+    expect(await readChatEmbedState(adminOf(fake))).toBe("off");
+  });
+
+  it("the HTTP control switches it too", async () => {
+    const answer = await fetch(`${fake.url}/__fake/theme/app-embed`, {
+      method: "POST",
+      body: JSON.stringify({ enabled: true }),
+    });
+    expect(await answer.json()).toEqual({ enabled: true });
+    expect(await readChatEmbedState(adminOf(fake))).toBe("on");
+    const refused = await fetch(`${fake.url}/__fake/theme/app-embed`, {
+      method: "POST",
+      body: JSON.stringify({ enabled: "yes" }),
+    });
+    expect(refused.status).toBe(400);
+  });
+
+  it("says no-access, not off, when the app was not granted read_themes", async () => {
+    withoutScope.state.setChatEmbed(true);
+    expect(await readChatEmbedState(adminOf(withoutScope))).toBe("no-access");
+  });
+});
+
+describe("settings_data.json as the store holds it", () => {
+  const block = (type: string, disabled: unknown) =>
+    JSON.stringify({ current: { blocks: { "1": { type, disabled, settings: {} } } } });
+  const CHAT = "shopify://apps/catalog-chat/blocks/chat-widget/0b6f3d2e";
+
+  it("reads past Shopify's comment header", () => {
+    expect(chatEmbedOn(`/*\n * IMPORTANT: auto-generated\n */\n${block(CHAT, false)}`)).toBe("on");
+  });
+
+  it("counts only the chat's own block, switched on explicitly", () => {
+    expect(chatEmbedOn(block(CHAT, true))).toBe("off");
+    expect(chatEmbedOn(block(CHAT, undefined))).toBe("off");
+    expect(chatEmbedOn(block(CHAT, "false"))).toBe("off");
+    expect(chatEmbedOn(block("shopify://apps/other-app/blocks/reviews/1234", false))).toBe("off");
+    expect(chatEmbedOn(block("/blocks/chat-widget/ in a theme section", false))).toBe("off");
+  });
+
+  it("a preset name as current, no blocks, or a file that is not JSON", () => {
+    expect(chatEmbedOn(JSON.stringify({ current: "Default" }))).toBe("off");
+    expect(chatEmbedOn(JSON.stringify({ current: { blocks: null } }))).toBe("off");
+    expect(chatEmbedOn(JSON.stringify(null))).toBe("off");
+    expect(chatEmbedOn("{ not json")).toBeUndefined();
+  });
+});

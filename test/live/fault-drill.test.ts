@@ -1,0 +1,49 @@
+/**
+ * The standing fault drill (bench/fault-drill.bench.ts) in a tiny configuration, so that it keeps
+ * running: a dozen deliveries, one fault burst and one kill -9 in each mode, in-app and separate
+ * worker. It exits 1 when a change was lost or the index differs from the store.
+ */
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { expect, it } from "vitest";
+import { requireCurrentBuild } from "./harness";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const TINY = [
+  "--products",
+  "12",
+  "--webhooks",
+  "12",
+  "--kills",
+  "1",
+  "--bursts",
+  "1",
+  "--seconds",
+  "6",
+];
+
+it("the fault drill, tiny: nothing lost, the index equals the store, in both modes", async () => {
+  requireCurrentBuild();
+  const drill = spawn(
+    process.execPath,
+    ["--import", "tsx", "bench/fault-drill.bench.ts", ...TINY],
+    {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  let output = "";
+  drill.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  drill.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => drill.once("exit", resolve));
+
+  for (const mode of ["in-app worker", "separate worker"]) {
+    expect(output).toMatch(
+      new RegExp(`${mode}\\s+outbox empty: yes .* index equals store: yes .* changes lost 0 `),
+    );
+  }
+  expect(output).toMatch(/12 of 12 delivered/);
+  expect(output).toMatch(/kill -9: app\b/);
+  expect(output).toMatch(/faults met [1-9]\d* of/);
+  expect(code, output).toBe(0);
+}, 180_000);

@@ -1,0 +1,193 @@
+/**
+ * Changes a shopper notices that come without products/update, each with the webhook Shopify
+ * really sends, over real HTTP: the fake Admin API sends it, the built app takes it, the worker
+ * maps it to products through the Admin API and the emulator's index follows. Also a doubled and
+ * a late delivery.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ProductSnapshot } from "../../dev/fake-shopify/server";
+import {
+  ACCOUNT,
+  indexEqualsStore,
+  installShop,
+  numericId,
+  startLiveEnvironment,
+  startTestWorker,
+  waitFor,
+  waitForEmptyOutbox,
+  waitForIndexToEqualStore,
+  WORKSPACE,
+  type LiveEnvironment,
+} from "./harness";
+
+let env: LiveEnvironment;
+let worker: Awaited<ReturnType<typeof startTestWorker>>;
+
+beforeAll(async () => {
+  env = await startLiveEnvironment({ products: 40, seed: 11 });
+  await installShop(env);
+  worker = await startTestWorker();
+}, 120_000);
+
+afterAll(async () => {
+  await worker?.stop();
+  await env?.close();
+});
+
+interface Variant {
+  id: string;
+  inventoryQuantity: number;
+  inventoryPolicy: string;
+  inventoryItem: { tracked: boolean };
+}
+
+/** Indexable products whose every variant is tracked and denies overselling, with stock left. */
+function sellableProducts(): ProductSnapshot[] {
+  return env.shopify.state.products().filter((product) => {
+    const variants = product.variants as unknown as Variant[];
+    return (
+      product.status === "ACTIVE" &&
+      typeof product.onlineStoreUrl === "string" &&
+      variants.every((v) => v.inventoryItem.tracked && v.inventoryPolicy === "DENY") &&
+      variants.some((v) => v.inventoryQuantity > 0)
+    );
+  });
+}
+
+function indexedItem(productGid: string) {
+  const workspace = env.emulator.state.workspace(ACCOUNT, WORKSPACE);
+  return workspace?.products.find((item) => String(item.id) === numericId(productGid));
+}
+
+/** Buys every unit of every variant: one inventory_levels/update per variant, nothing else. */
+function sellOut(product: ProductSnapshot, options: { webhook?: boolean } = {}) {
+  return (product.variants as unknown as Variant[])
+    .filter((variant) => variant.inventoryQuantity > 0)
+    .map((variant) => env.shopify.state.purchase(variant.id, variant.inventoryQuantity, options));
+}
+
+async function settled() {
+  await env.shopify.state.settled();
+  await waitForEmptyOutbox(env);
+  await waitFor(
+    "the lookups to be resolved",
+    async () => (await env.prisma.pendingLookup.count()) === 0,
+  );
+  await waitForIndexToEqualStore(env);
+}
+
+describe("stock", () => {
+  it("a product sold out by purchases is outofstock in the index, from inventory_levels/update alone", async () => {
+    const [product] = sellableProducts();
+    expect(indexedItem(product!.id)?.stock_status).toBe("instock");
+    env.shopify.state.clearWebhookDeliveries();
+    sellOut(product!);
+    await settled();
+    expect(env.shopify.state.webhookDeliveries().map((d) => d.topic)).toEqual(
+      (product!.variants as unknown as Variant[])
+        .filter((v) => v.inventoryQuantity > 0)
+        .map(() => "inventory_levels/update"),
+    );
+    expect(indexedItem(product!.id)?.stock_status).toBe("outofstock");
+  });
+
+  it("many levels of one product cost one re-read of it", async () => {
+    const product = sellableProducts().find(
+      (candidate) =>
+        (candidate.variants as unknown as Variant[]).filter((v) => v.inventoryQuantity > 1)
+          .length >= 2,
+    );
+    if (!product) throw new Error("no product with two stocked variants");
+    await worker.stop();
+    env.shopify.state.clearRequests();
+    for (const variant of product.variants as unknown as Variant[]) {
+      if (variant.inventoryQuantity > 1) {
+        env.shopify.state.purchase(variant.id, 1);
+        env.shopify.state.purchase(variant.id, 1);
+      }
+    }
+    await env.shopify.state.settled();
+    worker = await startTestWorker();
+    await settled();
+    const rereads = env.shopify.state
+      .requests()
+      .filter((request) => request.operationName === "ProductsByIds");
+    expect(rereads).toHaveLength(1);
+    const lookups = env.shopify.state
+      .requests()
+      .filter((request) => request.operationName === "InventoryItemProducts");
+    expect(lookups).toHaveLength(1);
+  });
+
+  it("a doubled delivery (same webhook id) is taken once; a late one changes nothing", async () => {
+    const [product] = sellableProducts();
+    const variant = (product!.variants as unknown as Variant[]).find(
+      (v) => v.inventoryQuantity > 1,
+    )!;
+    const early = env.shopify.state.purchase(variant.id, 1, { webhook: false });
+    const options = { webhookId: "doubled-delivery" };
+    const first = await env.shopify.state.sendWebhook(
+      "inventory_levels/update",
+      early.payload,
+      options,
+    );
+    const second = await env.shopify.state.sendWebhook(
+      "inventory_levels/update",
+      early.payload,
+      options,
+    );
+    expect([first.status, second.status]).toEqual([200, 200]);
+    await settled();
+    // The rest sells out; then the first purchase's webhook arrives again, a day late.
+    sellOut(env.shopify.state.product(product!.id)!);
+    await settled();
+    expect(indexedItem(product!.id)?.stock_status).toBe("outofstock");
+    const late = await env.shopify.state.sendWebhook("inventory_levels/update", early.payload, {
+      triggeredAt: new Date(Date.now() - 24 * 3600_000).toISOString(),
+    });
+    expect(late.status).toBe(200);
+    await settled();
+    expect(indexedItem(product!.id)?.stock_status).toBe("outofstock");
+  });
+});
+
+describe("publication", () => {
+  it("a product taken off the Online Store leaves the index, and comes back when put back", async () => {
+    const [product] = sellableProducts();
+    env.shopify.state.setPublished(product!.id, false);
+    await settled();
+    expect(indexedItem(product!.id)).toBeUndefined();
+    env.shopify.state.setPublished(product!.id, true);
+    await settled();
+    expect(indexedItem(product!.id)).toBeDefined();
+  });
+});
+
+describe("collections", () => {
+  function aCollection() {
+    const product = env.shopify.state
+      .products()
+      .find((candidate) => candidate.collections.length > 0 && indexedItem(candidate.id));
+    if (!product) throw new Error("no indexed product in a collection");
+    return (product.collections[0] as { id: string }).id;
+  }
+
+  it("a renamed collection renames the category of every product in it", async () => {
+    const collection = aCollection();
+    const change = env.shopify.state.updateCollection(collection, { title: "Spring Shelf" });
+    expect((await change.delivery)?.status).toBe(200);
+    await settled();
+    const indexed = change.productIds.map(indexedItem).filter((item) => item !== undefined);
+    expect(indexed.length).toBeGreaterThan(0);
+    for (const item of indexed) expect(JSON.stringify(item)).toContain("Spring Shelf");
+  });
+
+  it("a deleted collection leaves the categories of its products", async () => {
+    const collection = aCollection();
+    const change = env.shopify.state.deleteCollection(collection);
+    expect((await change.delivery)?.status).toBe(200);
+    expect(await indexEqualsStore(env)).toBe(false);
+    await settled();
+    expect(await indexEqualsStore(env)).toBe(true);
+  });
+});
