@@ -254,61 +254,88 @@ describe("the signature alone admits a delivery: the shop's session is not read"
   });
 });
 
-describe("bodies over the limit are refused with 413 before they are read", () => {
-  it("by Content-Length, without reading a byte", async () => {
-    let pulled = 0;
+describe("bodies over the limit are refused with 413", () => {
+  /** A body of `total` bytes (endless if undefined), counting what the route pulls from it. */
+  function countedBody(total?: number) {
+    const counter = { pulled: 0 };
     const body = new ReadableStream<Uint8Array>({
-      // Finite, so that a route that reads it all (as before the limit) fails instead of
-      // growing without end.
       pull(controller) {
-        pulled += 65_536;
-        if (pulled > 2 * limit) controller.close();
-        else controller.enqueue(new Uint8Array(65_536));
+        if (total !== undefined && counter.pulled >= total) return controller.close();
+        counter.pulled += 65_536;
+        controller.enqueue(new Uint8Array(65_536).fill(32));
       },
     });
-    const request = new Request("https://catalog-chat.test/webhooks/products/update", {
+    return { body, counter };
+  }
+
+  function oversized(topic: string, body: ReadableStream<Uint8Array>, length?: number) {
+    return new Request(`https://catalog-chat.test/webhooks/${topic}`, {
       method: "POST",
       headers: {
-        "Content-Length": String(limit + 1),
-        "X-Shopify-Topic": "products/update",
+        ...(length === undefined ? {} : { "Content-Length": String(length) }),
+        "X-Shopify-Topic": topic,
         "X-Shopify-Shop-Domain": SHOP_A,
         "X-Shopify-Hmac-Sha256": "bogus",
       },
       body,
       duplex: "half",
     } as RequestInit);
-    const response = await callAction(routes["products/update"]!, request);
+  }
+
+  it("by Content-Length: the body is read to its end and thrown away, then refused", async () => {
+    const { body, counter } = countedBody(2 * limit);
+    const response = await callAction(
+      routes["products/update"]!,
+      oversized("products/update", body, 2 * limit),
+    );
     expect(response.status).toBe(413);
-    expect(pulled).toBeLessThanOrEqual(65_536 * 2);
+    expect(response.headers.get("Connection")).toBe("close");
+    // Drained (so the sender sees the 413, not a reset), and nothing was kept from it.
+    expect(counter.pulled).toBe(2 * limit);
+    expect(await untouched(SHOP_A)).toEqual(AS_SEEDED);
   });
 
   it.each(Object.keys({ "shop/redact": 1, "products/update": 1, "app/uninstalled": 1 }))(
-    "%s: a streamed body stops being read just past the limit",
+    "%s: a streamed body past the limit is refused and nothing is touched",
     async (topic) => {
-      let pulled = 0;
-      const body = new ReadableStream<Uint8Array>({
-        pull(controller) {
-          pulled += 65_536;
-          if (pulled > 2 * limit) controller.close();
-          else controller.enqueue(new Uint8Array(65_536).fill(32));
-        },
-      });
-      const request = new Request(`https://catalog-chat.test/webhooks/${topic}`, {
-        method: "POST",
-        headers: {
-          "X-Shopify-Topic": topic,
-          "X-Shopify-Shop-Domain": SHOP_A,
-          "X-Shopify-Hmac-Sha256": "bogus",
-        },
-        body,
-        duplex: "half",
-      } as RequestInit);
-      const response = await callAction(routes[topic]!, request);
+      const { body } = countedBody(2 * limit);
+      const response = await callAction(routes[topic]!, oversized(topic, body));
       expect(response.status).toBe(413);
-      expect(pulled).toBeLessThan(limit + 4 * 65_536);
       expect(await untouched(SHOP_A)).toEqual(AS_SEEDED);
     },
   );
+
+  it("a body that never ends is still answered, once the drain bound is reached", async () => {
+    const { OVERSIZED_DRAIN_BYTES } = await import("../../app/webhooks/body-limit.server");
+    const { body, counter } = countedBody();
+    const response = await callAction(
+      routes["products/update"]!,
+      oversized("products/update", body),
+    );
+    expect(response.status).toBe(413);
+    expect(counter.pulled).toBeGreaterThan(limit);
+    expect(counter.pulled).toBeLessThan(limit + OVERSIZED_DRAIN_BYTES + 4 * 65_536);
+  }, 30_000);
+
+  it("a sender that goes quiet past the limit is answered when the drain time is up", async () => {
+    const { OVERSIZED_DRAIN_MS } = await import("../../app/webhooks/body-limit.server");
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      // Sends just over the limit, then nothing: pull never settles again.
+      pull(controller) {
+        if (sent > limit) return new Promise<void>(() => {});
+        sent += 65_536;
+        controller.enqueue(new Uint8Array(65_536).fill(32));
+      },
+    });
+    const started = Date.now();
+    const response = await callAction(
+      routes["products/update"]!,
+      oversized("products/update", body),
+    );
+    expect(response.status).toBe(413);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(OVERSIZED_DRAIN_MS - 50);
+  }, 30_000);
 
   it("a body of exactly the limit, signed, is read and answered", async () => {
     const head = JSON.stringify({ id: 632910392, body_html: "" });
