@@ -74,19 +74,19 @@ describe("the dashboard's last check", () => {
 
 describe("a product deleted while its products/delete was lost", () => {
   it("leaves the index at the next check, and the dashboard names it as removed", async () => {
-    expect(await demo.firstSync).toMatchObject({ state: "succeeded" });
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    expect(await session.demo.firstSync).toMatchObject({ state: "succeeded" });
+    const page = await session.browser.newPage({ viewport: { width: 1280, height: 900 } });
     const numericOf = (gid: string) => gid.slice(gid.lastIndexOf("/") + 1);
     const indexed = (id: string) =>
-      demo.emulator.state
-        .workspace("professional", demo.workspaceId)
+      session.demo.emulator.state
+        .workspace("professional", session.demo.workspaceId)
         ?.products.find((item) => String(item.id) === id);
-    const product = demo.shopify.state
+    const product = session.demo.shopify.state
       .products()
       .find((candidate) => indexed(numericOf(candidate.id)) !== undefined)!;
-    expect(demo.shopify.state.deleteProduct(product.id, { webhook: false })).toBe(true);
+    expect(session.demo.shopify.state.deleteProduct(product.id, { webhook: false })).toBe(true);
 
-    await page.goto(demo.adminUrl);
+    await page.goto(session.demo.adminUrl);
     const repaired = page.getByTestId("last-repair");
     const removed = new RegExp(
       `^Last repair .*\\(changed products, \\d+ compared\\): 1 repaired: ${escape(product.title as string)} \\(removed\\)\\.$`,
@@ -99,10 +99,7 @@ describe("a product deleted while its products/delete was lost", () => {
       if (attempt > 240) throw new Error("the deleted product never left the index");
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
-    await page.screenshot({
-      path: `${await artifactsDir("demo")}/dashboard-lost-delete-repaired.png`,
-      fullPage: true,
-    });
+    await session.shot(page, "dashboard-lost-delete-repaired");
   });
 });
 
