@@ -20,6 +20,7 @@ import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { startPostgresCluster, type PostgresCluster } from "../test/support/postgres-cluster";
 import { startRoleProcess, stopRoleProcess } from "./role-process";
 
 /** `CPU_PROF=<dir>`: each receiving process writes a CPU profile there. */
@@ -32,10 +33,7 @@ const { values } = parseArgs({
     products: { type: "string", default: "1000" },
     deliveries: { type: "string", default: "5000" },
     concurrency: { type: "string", default: "20" },
-    postgres: {
-      type: "string",
-      default: "postgresql://postgres@127.0.0.1:5432/webhook_intake_bench",
-    },
+    postgres: { type: "string", default: "cluster" },
     role: { type: "string", default: "driver" },
   },
 });
@@ -74,7 +72,7 @@ async function runApp() {
     create: { shopDomain: SHOP, state: "active", syncProducts: true },
     update: { state: "active", syncProducts: true },
   });
-  const { startAppServer } = await import("../dev/app-server/server");
+  const { startAppServer } = await import("../app/server/app-server");
   const app = await startAppServer();
   stopOnSignal(() => app.close());
   ready(app.url);
@@ -136,7 +134,7 @@ function cpuTimeMs(pid: number): number {
 // ── The driver: Shopify's side ──────────────────────────────────────────────────────────────────
 async function drive() {
   const { existsSync } = await import("node:fs");
-  const { AppNotBuiltError } = await import("../dev/app-server/server");
+  const { AppNotBuiltError } = await import("../app/server/app-server");
   if (!existsSync(join(import.meta.dirname, "..", "build", "server", "index.js"))) {
     throw new AppNotBuiltError();
   }
@@ -271,7 +269,15 @@ async function drive() {
     );
 
   const databases: [string, string][] = [["app, SQLite", `file:${join(work, "intake.db")}`]];
-  if (values.postgres) databases.push(["app, PostgreSQL", values.postgres]);
+  let cluster: PostgresCluster | undefined;
+  if (values.postgres === "cluster") {
+    cluster = await startPostgresCluster({ durable: true });
+    const url = new URL(cluster.url);
+    url.pathname = "/webhook_intake_bench";
+    databases.push(["app, PostgreSQL", url.href]);
+  } else if (values.postgres) {
+    databases.push(["app, PostgreSQL", values.postgres]);
+  }
   for (const [name, url] of databases) {
     const app = await startRoleProcess(
       import.meta.filename,
@@ -322,6 +328,7 @@ async function drive() {
     await stopRoleProcess(baseline.child);
   }
   await emulator.close();
+  await cluster?.stop();
 
   console.log(
     `Webhook intake: ${DELIVERIES} products/update deliveries over ${payloads.length} products, ` +
