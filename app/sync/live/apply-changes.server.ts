@@ -56,6 +56,7 @@ interface Upsert {
   row: PendingChange;
   item: CatalogProduct;
   hash: string;
+  collectionIds: string | null;
   isNew: boolean;
 }
 
@@ -107,6 +108,7 @@ export async function applyChanges(
         row,
         item: entry.item as CatalogProduct,
         hash: entry.hash,
+        collectionIds: entry.collectionIds,
         isNew: previous === undefined,
       });
     }
@@ -171,6 +173,7 @@ async function sendUpserts(
     idOf: (u) => u.item.id,
     payloadOf: (u) => u.item,
     hashOf: (u) => u.hash,
+    collectionIdsOf: (u) => u.collectionIds,
     isNew: (u) => u.isNew,
     seenMark: LIVE_SEEN_MARK,
     // New products wait in the outbox, marked with the reason; updates go on at once.
