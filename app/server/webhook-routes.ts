@@ -30,7 +30,7 @@ function headersOf(req: IncomingMessage): WebhookRequest["headers"] {
 async function send(res: ServerResponse, response: Response): Promise<void> {
   res.statusCode = response.status;
   if (response.statusText) res.statusMessage = response.statusText;
-  for (const [name, value] of response.headers) res.setHeader(name, value);
+  for (const [name, value] of response.headers) res.appendHeader(name, value);
   res.end(response.body ? Buffer.from(await response.arrayBuffer()) : undefined);
 }
 
