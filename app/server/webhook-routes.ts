@@ -39,7 +39,7 @@ async function send(res: ServerResponse, response: Response): Promise<void> {
  * the exact path of a route under /webhooks/ calls that route's action from the build (the one
  * implementation; Remix calls the same) with the Node request's headers and body, and sends the
  * Response it returns or throws. Building a Fetch `Request`, express's middleware and Remix's
- * route matching cost more than the delivery's own work (docs/decisions/0011-webhook-fast-path.md).
+ * route matching cost more than the delivery's own work (docs/decisions/0012-webhook-fast-path.md).
  * Returns a handler that answers and returns true for those requests, false for any other (which
  * go on to express and Remix, as does a webhook path in another spelling, e.g. a trailing slash).
  */
