@@ -70,6 +70,24 @@ export async function unseenItemIds(
 export interface DeliveredItem {
   itemId: string;
   contentHash: string;
+  /** The document sent (JSON), kept for products; absent, the row keeps none. */
+  content?: string;
+}
+
+/**
+ * The documents last sent for these ids, with their hashes (ids not indexed, or indexed without
+ * a kept document, are absent).
+ */
+export async function indexedDocuments(
+  scope: LedgerScope,
+  kind: ContentKind,
+  itemIds: readonly string[],
+): Promise<Map<string, { contentHash: string; content: string }>> {
+  if (itemIds.length === 0) return new Map();
+  const rows = await prisma.$queryRaw<{ itemId: string; contentHash: string; content: string }[]>`
+    SELECT "itemId", "contentHash", "content" FROM "IndexedItem"
+    WHERE ${inScope(scope, kind)} AND "itemId" IN (${Prisma.join(itemIds)}) AND "content" IS NOT NULL`;
+  return new Map(rows.map((row) => [row.itemId, row]));
 }
 
 /** Writes the ledger rows of items the service acknowledged. */
@@ -87,15 +105,16 @@ export async function recordDelivered(
   const hash = (value: string) => (fence ? fencedText(fence, value) : Prisma.sql`${value}`);
   const rows = items.map(
     (item) =>
-      Prisma.sql`(${scope.shopDomain}, ${scope.workspaceId}, ${kind}, ${item.itemId}, ${hash(item.contentHash)}, ${sentAt}, ${runId})`,
+      Prisma.sql`(${scope.shopDomain}, ${scope.workspaceId}, ${kind}, ${item.itemId}, ${hash(item.contentHash)}, ${sentAt}, ${runId}, ${item.content ?? null})`,
   );
+  // The document is replaced with its hash, or cleared: a kept document always has the row's hash.
   await fencedWrite(
     fence,
     () => prisma.$executeRaw`
-    INSERT INTO "IndexedItem" ("shopDomain", "workspaceId", "kind", "itemId", "contentHash", "sentAt", "seenRunId")
+    INSERT INTO "IndexedItem" ("shopDomain", "workspaceId", "kind", "itemId", "contentHash", "sentAt", "seenRunId", "content")
     VALUES ${Prisma.join(rows)}
     ON CONFLICT ("shopDomain", "workspaceId", "kind", "itemId")
-    DO UPDATE SET "contentHash" = excluded."contentHash", "sentAt" = excluded."sentAt", "seenRunId" = excluded."seenRunId"`,
+    DO UPDATE SET "contentHash" = excluded."contentHash", "sentAt" = excluded."sentAt", "seenRunId" = excluded."seenRunId", "content" = excluded."content"`,
   );
 }
 
