@@ -98,8 +98,49 @@ export const PRODUCTS_BULK_QUERY = `{
  * inventory adjustment counts as an update): the incremental reconciliation's export.
  */
 export function productsChangedSinceBulkQuery(since: Date): string {
-  const stamp = since.toISOString().replace(/\.\d{3}Z$/, "Z");
-  return PRODUCTS_BULK_QUERY.replace("products {", `products(query: "updated_at:>'${stamp}'") {`);
+  return PRODUCTS_BULK_QUERY.replace(
+    "products {",
+    `products(query: "${updatedAfterTerm(since)}") {`,
+  );
+}
+
+/**
+ * Bulk export of what decides whether and where each product is indexed, for the whole
+ * catalogue: its id, status, Online Store URL and collections' ids (no cost points; a line per
+ * product and per membership). The hourly check compares it with the ledger: a product deleted,
+ * unpublished or moved between collections without its webhook shows up here.
+ */
+export const PRODUCT_SHAPES_BULK_QUERY = `{
+  products {
+    edges {
+      node {
+        id
+        status
+        onlineStoreUrl
+        collections { edges { node { id } } }
+      }
+    }
+  }
+}`;
+
+/** A page of the collections changed after a time (`query`: `updated_at:>'…'`), ids only. */
+export const COLLECTIONS_CHANGED_QUERY = `query CollectionsChanged($query: String!, $first: Int!, $after: String) {
+  collections(first: $first, after: $after, query: $query) {
+    nodes { id }
+    pageInfo { hasNextPage endCursor }
+  }
+}`;
+
+export interface CollectionsChangedData {
+  collections: {
+    nodes: { id: string }[];
+    pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  };
+}
+
+/** Shopify's search term for "changed after" (whole seconds, UTC). */
+export function updatedAfterTerm(since: Date): string {
+  return `updated_at:>'${since.toISOString().replace(/\.\d{3}Z$/, "Z")}'`;
 }
 
 /** Bulk export of the online store's pages. */
@@ -336,17 +377,4 @@ export interface CollectionProductIdsData {
       pageInfo: { hasNextPage: boolean; endCursor: string | null };
     };
   } | null;
-}
-
-/** The titles of products, pages and articles, by gid (the reconciliation names what it repaired). */
-export const ITEM_TITLES_QUERY = `query ItemTitles($ids: [ID!]!) {
-  nodes(ids: $ids) {
-    ... on Product { id title }
-    ... on Page { id title }
-    ... on Article { id title }
-  }
-}`;
-
-export interface ItemTitlesData {
-  nodes: ({ id?: string; title?: string } | null)[];
 }

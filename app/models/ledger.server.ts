@@ -38,6 +38,21 @@ export async function indexedHashes(
   return new Map(rows.map((row) => [row.itemId, row.contentHash]));
 }
 
+/** The ledger's titles of these ids (absent: not indexed, or sent before titles were kept). */
+export async function indexedTitles(
+  scope: Omit<LedgerScope, "fence">,
+  kind: ContentKind,
+  itemIds: readonly string[],
+): Promise<Map<string, string>> {
+  if (itemIds.length === 0) return new Map();
+  const rows = await prisma.$queryRaw<{ itemId: string; title: string | null }[]>`
+    SELECT "itemId", "title" FROM "IndexedItem"
+    WHERE ${inScope(scope, kind)} AND "itemId" IN (${Prisma.join(itemIds)})`;
+  return new Map(
+    rows.flatMap((row) => (row.title === null ? [] : [[row.itemId, row.title] as const])),
+  );
+}
+
 /** Marks items as present in a run's export, so that the clean-up keeps them. */
 export async function markSeen(
   scope: LedgerScope,
@@ -70,22 +85,28 @@ export async function unseenItemIds(
 export interface DeliveredItem {
   itemId: string;
   contentHash: string;
+  /** The title as sent (names the item once it is gone). */
+  title?: string | null;
+  /** Products: ",1,2," of their collections; null when unknown. */
+  collectionIds?: string | null;
   /** The document sent (JSON), kept for products; absent, the row keeps none. */
   content?: string;
 }
 
 /**
- * The documents last sent for these ids, with their hashes (ids not indexed, or indexed without
- * a kept document, are absent).
+ * The documents last sent for these ids, with their hashes and collections (ids not indexed, or
+ * indexed without a kept document, are absent).
  */
 export async function indexedDocuments(
   scope: LedgerScope,
   kind: ContentKind,
   itemIds: readonly string[],
-): Promise<Map<string, { contentHash: string; content: string }>> {
+): Promise<Map<string, { contentHash: string; content: string; collectionIds: string | null }>> {
   if (itemIds.length === 0) return new Map();
-  const rows = await prisma.$queryRaw<{ itemId: string; contentHash: string; content: string }[]>`
-    SELECT "itemId", "contentHash", "content" FROM "IndexedItem"
+  const rows = await prisma.$queryRaw<
+    { itemId: string; contentHash: string; content: string; collectionIds: string | null }[]
+  >`
+    SELECT "itemId", "contentHash", "content", "collectionIds" FROM "IndexedItem"
     WHERE ${inScope(scope, kind)} AND "itemId" IN (${Prisma.join(itemIds)}) AND "content" IS NOT NULL`;
   return new Map(rows.map((row) => [row.itemId, row]));
 }
@@ -105,16 +126,17 @@ export async function recordDelivered(
   const hash = (value: string) => (fence ? fencedText(fence, value) : Prisma.sql`${value}`);
   const rows = items.map(
     (item) =>
-      Prisma.sql`(${scope.shopDomain}, ${scope.workspaceId}, ${kind}, ${item.itemId}, ${hash(item.contentHash)}, ${sentAt}, ${runId}, ${item.content ?? null})`,
+      Prisma.sql`(${scope.shopDomain}, ${scope.workspaceId}, ${kind}, ${item.itemId}, ${hash(item.contentHash)}, ${sentAt}, ${runId}, ${item.title ?? null}, ${item.collectionIds ?? null}, ${item.content ?? null})`,
   );
   // The document is replaced with its hash, or cleared: a kept document always has the row's hash.
   await fencedWrite(
     fence,
     () => prisma.$executeRaw`
-    INSERT INTO "IndexedItem" ("shopDomain", "workspaceId", "kind", "itemId", "contentHash", "sentAt", "seenRunId", "content")
+    INSERT INTO "IndexedItem" ("shopDomain", "workspaceId", "kind", "itemId", "contentHash", "sentAt", "seenRunId", "title", "collectionIds", "content")
     VALUES ${Prisma.join(rows)}
     ON CONFLICT ("shopDomain", "workspaceId", "kind", "itemId")
-    DO UPDATE SET "contentHash" = excluded."contentHash", "sentAt" = excluded."sentAt", "seenRunId" = excluded."seenRunId", "content" = excluded."content"`,
+    DO UPDATE SET "contentHash" = excluded."contentHash", "sentAt" = excluded."sentAt", "seenRunId" = excluded."seenRunId",
+      "title" = excluded."title", "collectionIds" = excluded."collectionIds", "content" = excluded."content"`,
   );
 }
 
@@ -133,4 +155,53 @@ export async function recordDeleted(
       AND ${fence ? fenceCondition(fence) : Prisma.sql`1 = 1`}`,
     (count) => count === 0,
   );
+}
+
+export interface IndexedProductRow {
+  itemId: string;
+  title: string | null;
+  collectionIds: string | null;
+}
+
+/** A page of the products the service holds, in id order after `afterId` (the check compares them). */
+export async function indexedProducts(
+  scope: LedgerScope,
+  limit: number,
+  afterId = "",
+): Promise<IndexedProductRow[]> {
+  return prisma.$queryRaw<IndexedProductRow[]>`
+    SELECT "itemId", "title", "collectionIds" FROM "IndexedItem"
+    WHERE ${inScope(scope, "product")} AND "itemId" > ${afterId}
+    ORDER BY "itemId" LIMIT ${limit}`;
+}
+
+/** The ledger rows of these products (absent ids are not indexed). */
+export async function indexedProductRows(
+  scope: LedgerScope,
+  itemIds: readonly string[],
+): Promise<Map<string, IndexedProductRow>> {
+  if (itemIds.length === 0) return new Map();
+  const rows = await prisma.$queryRaw<IndexedProductRow[]>`
+    SELECT "itemId", "title", "collectionIds" FROM "IndexedItem"
+    WHERE ${inScope(scope, "product")} AND "itemId" IN (${Prisma.join(itemIds)})`;
+  return new Map(rows.map((row) => [row.itemId, row]));
+}
+
+/**
+ * The products whose indexed content lists this collection (ledger rows written before the
+ * ledger kept collections are not found): a product removed from the collection is among them.
+ */
+export async function indexedMembersOf(
+  scope: Omit<LedgerScope, "workspaceId"> & { workspaceId?: string },
+  collectionId: string,
+): Promise<string[]> {
+  if (!/^\d+$/.test(collectionId)) return [];
+  const workspace = scope.workspaceId
+    ? Prisma.sql`AND "workspaceId" = ${scope.workspaceId}`
+    : Prisma.empty;
+  const rows = await prisma.$queryRaw<{ itemId: string }[]>`
+    SELECT DISTINCT "itemId" FROM "IndexedItem"
+    WHERE "shopDomain" = ${scope.shopDomain} ${workspace} AND "kind" = 'product'
+      AND "collectionIds" LIKE ${`%,${collectionId},%`}`;
+  return rows.map((row) => row.itemId);
 }

@@ -2,7 +2,8 @@
  * The merchant sees what the check of changed products repaired: in Chromium against the running
  * demo (its app server runs the background work, with the check every 3 s instead of every hour),
  * a product sold out while its inventory_levels/update webhooks were lost becomes outofstock in
- * the service's index, and the dashboard names it as repaired.
+ * the service's index, and the dashboard names it as repaired; a product deleted while its
+ * products/delete was lost leaves the index, and the dashboard names it as removed.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Browser, Page } from "playwright-core";
@@ -78,6 +79,40 @@ describe("the dashboard's last check", () => {
     }
     await page.screenshot({
       path: `${await artifactsDir("demo")}/dashboard-last-repair.png`,
+      fullPage: true,
+    });
+  });
+});
+
+describe("a product deleted while its products/delete was lost", () => {
+  it("leaves the index at the next check, and the dashboard names it as removed", async () => {
+    expect(await demo.firstSync).toMatchObject({ state: "succeeded" });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const numericOf = (gid: string) => gid.slice(gid.lastIndexOf("/") + 1);
+    const indexed = (id: string) =>
+      demo.emulator.state
+        .workspace("professional", demo.workspaceId)
+        ?.products.find((item) => String(item.id) === id);
+    const product = demo.shopify.state
+      .products()
+      .find((candidate) => indexed(numericOf(candidate.id)) !== undefined)!;
+    expect(demo.shopify.state.deleteProduct(product.id, { webhook: false })).toBe(true);
+
+    await page.goto(demo.adminUrl);
+    const repaired = page.getByTestId("last-repair");
+    const removed = new RegExp(
+      `^Last repair .*\\(changed products, \\d+ compared\\): 1 repaired: ${escape(product.title as string)} \\(removed\\)\\.$`,
+    );
+    await reloadUntil(
+      page,
+      async () => (await repaired.isVisible()) && removed.test(await repaired.innerText()),
+    );
+    for (let attempt = 0; indexed(numericOf(product.id)) !== undefined; attempt++) {
+      if (attempt > 240) throw new Error("the deleted product never left the index");
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    await page.screenshot({
+      path: `${await artifactsDir("demo")}/dashboard-lost-delete-repaired.png`,
       fullPage: true,
     });
   });

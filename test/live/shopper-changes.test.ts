@@ -287,6 +287,20 @@ describe("collections", () => {
     for (const item of indexed) expect(JSON.stringify(item)).toContain("Spring Shelf");
   });
 
+  it("a product taken out of a collection on the collection's page loses that category", async () => {
+    const product = env.shopify.state
+      .products()
+      .find((candidate) => candidate.collections.length > 0 && indexedItem(candidate.id));
+    if (!product) throw new Error("no indexed product in a collection");
+    const collection = (product.collections[0] as { id: string }).id;
+    // Only collections/update comes, and the product is no longer among the collection's products.
+    const change = env.shopify.state.removeFromCollection(collection, product.id);
+    expect((await change.delivery)?.status).toBe(200);
+    expect(await indexEqualsStore(env)).toBe(false);
+    await settled();
+    expect(await indexEqualsStore(env)).toBe(true);
+  });
+
   it("a deleted collection leaves the categories of its products", async () => {
     const collection = aCollection();
     const change = env.shopify.state.deleteCollection(collection);

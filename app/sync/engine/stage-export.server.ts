@@ -9,6 +9,7 @@ import {
 } from "./catalogue-entry";
 import {
   indexedHashes,
+  indexedTitles,
   markSeen,
   type ContentKind,
   type LedgerScope,
@@ -88,6 +89,13 @@ async function stageBatch(
   const sent = await indexedHashes(scope, kind, [...byId.keys()]);
   const seen: string[] = [];
   const staged: Prisma.Sql[] = [];
+  // What leaves the index is named by the ledger's title (the dashboard lists what a sweep removed).
+  const leaving = [...byId.values()].filter((entry) => !entry.indexable && sent.has(entry.id));
+  const titles = await indexedTitles(
+    scope,
+    kind,
+    leaving.map((entry) => entry.id),
+  );
   let unchanged = 0;
 
   for (const entry of byId.values()) {
@@ -99,11 +107,11 @@ async function stageBatch(
         continue;
       }
       staged.push(
-        Prisma.sql`(${runId}, ${kind}, ${entry.id}, 'upsert', ${JSON.stringify(entry.item)}, ${entry.hash}, ${previous === undefined}, ${entry.stockStatus}, ${entry.updatedAt})`,
+        Prisma.sql`(${runId}, ${kind}, ${entry.id}, 'upsert', ${JSON.stringify(entry.item)}, ${entry.hash}, ${previous === undefined}, ${entry.stockStatus}, ${entry.updatedAt}, ${entry.collectionIds}, NULL)`,
       );
     } else if (previous !== undefined) {
       staged.push(
-        Prisma.sql`(${runId}, ${kind}, ${entry.id}, 'delete', NULL, NULL, false, NULL, NULL)`,
+        Prisma.sql`(${runId}, ${kind}, ${entry.id}, 'delete', NULL, NULL, false, NULL, NULL, NULL, ${titles.get(entry.id) ?? null})`,
       );
     }
   }
@@ -114,12 +122,12 @@ async function stageBatch(
   // all, even when debugging is off, so a statement's size bounds that memory.
   for (let start = 0; start < staged.length; start += INSERT_ROWS) {
     await prisma.$executeRaw`
-      INSERT INTO "SyncItem" ("runId", "kind", "itemId", "action", "payload", "contentHash", "isNew", "stockStatus", "sourceUpdatedAt")
+      INSERT INTO "SyncItem" ("runId", "kind", "itemId", "action", "payload", "contentHash", "isNew", "stockStatus", "sourceUpdatedAt", "collectionIds", "title")
       VALUES ${Prisma.join(staged.slice(start, start + INSERT_ROWS))}
       ON CONFLICT ("runId", "kind", "itemId") DO UPDATE SET
         "action" = excluded."action", "payload" = excluded."payload", "contentHash" = excluded."contentHash",
         "isNew" = excluded."isNew", "stockStatus" = excluded."stockStatus",
-        "sourceUpdatedAt" = excluded."sourceUpdatedAt", "status" = 'pending', "attempts" = 0, "error" = NULL`;
+        "sourceUpdatedAt" = excluded."sourceUpdatedAt", "collectionIds" = excluded."collectionIds", "title" = excluded."title", "status" = 'pending', "attempts" = 0, "error" = NULL`;
   }
   await markSeen(scope, kind, seen, runId);
   if (unchanged > 0) {

@@ -12,7 +12,7 @@ import { IndexServiceError } from "../../index-service/errors";
 import { RATE_LIMITS, type Tier } from "../../index-service/tiers";
 import { kindOfType, type CatalogueType } from "./catalogue-entry";
 import { deliverPending } from "./send-staged.server";
-import { unseenItemIds } from "../../models/ledger.server";
+import { indexedTitles, unseenItemIds } from "../../models/ledger.server";
 import { Pacer } from "./pacer";
 import { planWithinQuota } from "./plan-quota.server";
 import { stageExport } from "./stage-export.server";
@@ -251,9 +251,13 @@ async function stageRemovals(
     after = ids[ids.length - 1]!;
     const ofType = prefix ? ids.filter((id) => id.startsWith(prefix)) : ids;
     if (ofType.length === 0) continue;
-    const rows = ofType.map((itemId) => Prisma.sql`(${runId}, ${kind}, ${itemId}, 'delete')`);
+    const titles = await indexedTitles(scope, kind, ofType);
+    const rows = ofType.map(
+      (itemId) =>
+        Prisma.sql`(${runId}, ${kind}, ${itemId}, 'delete', ${titles.get(itemId) ?? null})`,
+    );
     await prisma.$executeRaw`
-      INSERT INTO "SyncItem" ("runId", "kind", "itemId", "action") VALUES ${Prisma.join(rows)}
+      INSERT INTO "SyncItem" ("runId", "kind", "itemId", "action", "title") VALUES ${Prisma.join(rows)}
       ON CONFLICT ("runId", "kind", "itemId") DO NOTHING`;
   }
 }

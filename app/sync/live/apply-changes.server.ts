@@ -57,6 +57,7 @@ interface Upsert {
   row: PendingChange;
   item: CatalogProduct;
   hash: string;
+  collectionIds: string | null;
   isNew: boolean;
 }
 
@@ -106,20 +107,24 @@ export async function applyChanges(
   const deletes: PendingChange[] = [];
   const settled: PendingChange[] = [];
   const gone = new Set(read.missing);
-  const found: { id: string; item: CatalogProduct; hash: string }[] = [
-    ...[...restocked.entries].map(([id, entry]) => ({ id, ...entry })),
-  ];
+  const found: Omit<Upsert, "row" | "isNew">[] = [...restocked.entries.values()];
   for (const product of read.products) {
     const entry = catalogueEntry({ type: "Product", value: product }, mapContext);
     if (!entry.indexable) gone.add(entry.id);
-    else found.push({ id: entry.id, item: entry.item as CatalogProduct, hash: entry.hash });
+    else {
+      found.push({
+        item: entry.item as CatalogProduct,
+        hash: entry.hash,
+        collectionIds: entry.collectionIds,
+      });
+    }
   }
-  for (const { id, item, hash } of found) {
-    const row = byId.get(id);
+  for (const { item, hash, collectionIds } of found) {
+    const row = byId.get(item.id);
     if (!row) continue;
-    const previous = indexed.get(id);
+    const previous = indexed.get(item.id);
     if (previous === hash) settled.push(row);
-    else upserts.push({ row, item, hash, isNew: previous === undefined });
+    else upserts.push({ row, item, hash, collectionIds, isNew: previous === undefined });
   }
   for (const id of gone) {
     const row = byId.get(id);
@@ -181,6 +186,7 @@ async function sendUpserts(
     idOf: (u) => u.item.id,
     payloadOf: (u) => u.item,
     hashOf: (u) => u.hash,
+    collectionIdsOf: (u) => u.collectionIds,
     isNew: (u) => u.isNew,
     seenMark: LIVE_SEEN_MARK,
     // New products wait in the outbox, marked with the reason; updates go on at once.

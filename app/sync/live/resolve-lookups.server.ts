@@ -12,6 +12,7 @@ import {
   type InventoryItemProductsData,
 } from "../../catalog";
 import { noteLookupAttempt, pendingLookups, removeLookups } from "../../models/lookups.server";
+import { indexedMembersOf } from "../../models/ledger.server";
 import { enqueueProductUpdates } from "../../models/outbox.server";
 
 /** Lookups resolved per pass of a shop. */
@@ -70,11 +71,19 @@ export async function settleLookups(options: SettleLookupsOptions): Promise<Sett
       result.resolved += batch.length;
     }
     for (const row of rows.filter((candidate) => candidate.kind === "collection")) {
-      const ids = await productsOfCollection(options.admin, row.resourceId);
-      if (ids === null) {
+      const members = await productsOfCollection(options.admin, row.resourceId);
+      if (members === null) {
         needFullSync.push(row);
         continue;
       }
+      // A product taken out of the collection on its page is no longer a member: the products
+      // the index has in it are re-read too.
+      const ids = [
+        ...new Set([
+          ...members,
+          ...(await indexedMembersOf({ shopDomain: row.shopDomain }, row.resourceId)),
+        ]),
+      ];
       await enqueueProductUpdates(row.shopDomain, ids, row.changedAt, row.receivedAt);
       await removeLookups([row]);
       result.products += ids.length;

@@ -17,7 +17,7 @@ import { indexedDocuments, type LedgerScope } from "../../models/ledger.server";
 
 export interface Restocked {
   /** Products sent again from their last document with their current stock, by id. */
-  entries: Map<string, { item: CatalogProduct; hash: string }>;
+  entries: Map<string, { item: CatalogProduct; hash: string; collectionIds: string | null }>;
   /** Products that must be re-read whole (no kept document, gone, unlisted, moved, reshaped). */
   reread: string[];
 }
@@ -40,11 +40,12 @@ export async function restockProducts(
 ): Promise<Restocked> {
   const result: Restocked = { entries: new Map(), reread: [] };
   const documents = await indexedDocuments(scope, "product", productIds);
-  const known: { id: string; item: CatalogProduct }[] = [];
+  const known: { id: string; item: CatalogProduct; collectionIds: string | null }[] = [];
   for (const id of productIds) {
     const kept = documents.get(id);
     const item = kept ? parseKept(kept.content, kept.contentHash) : null;
-    if (item) known.push({ id, item });
+    // Its collections are those of the kept document: only the stock changes.
+    if (item) known.push({ id, item, collectionIds: kept!.collectionIds });
     else result.reread.push(id);
   }
   for (let start = 0; start < known.length; start += PRODUCT_STOCK_IDS_PER_QUERY) {
@@ -53,14 +54,15 @@ export async function restockProducts(
       ids: batch.map(({ id }) => toGid("Product", id)),
       variantsFirst: PRODUCT_STOCK_VARIANTS_FIRST,
     });
-    batch.forEach(({ id, item }, index) => {
+    batch.forEach(({ id, item, collectionIds }, index) => {
       const node = data.nodes[index];
       const restocked =
         node?.__typename === "Product"
           ? restockFrom(item, node as ProductStockNode, primaryDomain)
           : null;
-      if (restocked) result.entries.set(id, { item: restocked, hash: contentHash(restocked) });
-      else result.reread.push(id);
+      if (restocked) {
+        result.entries.set(id, { item: restocked, hash: contentHash(restocked), collectionIds });
+      } else result.reread.push(id);
     });
   }
   return result;
