@@ -321,10 +321,12 @@ export interface InventoryItemProductsData {
  * the variants' stock fields, and what tells whether the product is still indexed at the URL the
  * index has. 1 + 2 + 50 × 2 points requested per id, so 9 ids per query (some 930, within
  * Shopify's 1,000); what it costs is what it returns, a few points for a product with a few
- * variants, against some 35 for a whole re-read. A product with more variants is re-read whole.
+ * variants, against some 35 for a whole re-read. A product with more variants is read again
+ * alone with up to 250 (some 503 requested); one with more than that is re-read whole.
  */
 export const PRODUCT_STOCK_VARIANTS_FIRST = 50;
 export const PRODUCT_STOCK_IDS_PER_QUERY = 9;
+export const PRODUCT_STOCK_VARIANTS_MAX = 250;
 
 export const PRODUCT_STOCK_BY_IDS_QUERY = `query ProductStockByIds($ids: [ID!]!, $variantsFirst: Int!) {
   nodes(ids: $ids) {

@@ -84,6 +84,18 @@ async function settled() {
 }
 
 describe("stock", () => {
+  it("a product with more than 50 variants is read for its stock alone, not re-read whole", async () => {
+    const product = sellableProducts().find((candidate) => candidate.variants.length > 50);
+    if (!product) throw new Error("no sellable product with more than 50 variants");
+    env.shopify.state.clearRequests();
+    sellOut(product);
+    await settled();
+    const operations = env.shopify.state.requests().map((request) => request.operationName);
+    expect(operations).toContain("ProductStockByIds");
+    expect(operations).not.toContain("ProductsByIds");
+    expect(indexedItem(product.id)?.stock_status).toBe("outofstock");
+  });
+
   it("a product sold out by purchases is outofstock in the index, from inventory_levels/update alone", async () => {
     const [product] = sellableProducts();
     expect(indexedItem(product!.id)?.stock_status).toBe("instock");

@@ -3,6 +3,7 @@ import {
   PRODUCT_STOCK_BY_IDS_QUERY,
   PRODUCT_STOCK_IDS_PER_QUERY,
   PRODUCT_STOCK_VARIANTS_FIRST,
+  PRODUCT_STOCK_VARIANTS_MAX,
   productNotIndexableReason,
   productUrl,
   queryAdmin,
@@ -30,7 +31,7 @@ export interface Restocked {
  * found by the reconciliation, which compares the whole product with the ledger's hash. A product
  * is re-read whole instead when the ledger keeps no document for it (or one that is not what its
  * hash says), when Shopify no longer has it, when it is no longer indexable or has another handle,
- * or when its variants are not those the document lists.
+ * when its variants are not those the document lists, or when it has more than 250.
  */
 export async function restockProducts(
   admin: AdminGraphql,
@@ -40,7 +41,7 @@ export async function restockProducts(
 ): Promise<Restocked> {
   const result: Restocked = { entries: new Map(), reread: [] };
   const documents = await indexedDocuments(scope, "product", productIds);
-  const known: { id: string; item: CatalogProduct; collectionIds: string | null }[] = [];
+  const known: Known[] = [];
   for (const id of productIds) {
     const kept = documents.get(id);
     const item = kept ? parseKept(kept.content, kept.contentHash) : null;
@@ -48,24 +49,54 @@ export async function restockProducts(
     if (item) known.push({ id, item, collectionIds: kept!.collectionIds });
     else result.reread.push(id);
   }
+  const settle = (entry: Known, node: ProductStockNode | null) => {
+    const restocked = node ? restockFrom(entry.item, node, primaryDomain) : null;
+    if (restocked) {
+      result.entries.set(entry.id, {
+        item: restocked,
+        hash: contentHash(restocked),
+        collectionIds: entry.collectionIds,
+      });
+    } else result.reread.push(entry.id);
+  };
+  const many: Known[] = [];
   for (let start = 0; start < known.length; start += PRODUCT_STOCK_IDS_PER_QUERY) {
     const batch = known.slice(start, start + PRODUCT_STOCK_IDS_PER_QUERY);
-    const data = await queryAdmin<ProductStockByIdsData>(admin, PRODUCT_STOCK_BY_IDS_QUERY, {
-      ids: batch.map(({ id }) => toGid("Product", id)),
-      variantsFirst: PRODUCT_STOCK_VARIANTS_FIRST,
-    });
-    batch.forEach(({ id, item, collectionIds }, index) => {
-      const node = data.nodes[index];
-      const restocked =
-        node?.__typename === "Product"
-          ? restockFrom(item, node as ProductStockNode, primaryDomain)
-          : null;
-      if (restocked) {
-        result.entries.set(id, { item: restocked, hash: contentHash(restocked), collectionIds });
-      } else result.reread.push(id);
+    const nodes = await readStock(admin, batch, PRODUCT_STOCK_VARIANTS_FIRST);
+    batch.forEach((entry, index) => {
+      const node = nodes[index] ?? null;
+      if (node?.variants.pageInfo.hasNextPage) many.push(entry);
+      else settle(entry, node);
     });
   }
+  // More variants than the first page: read alone with all of them (up to 250).
+  for (const entry of many) {
+    const [node] = await readStock(admin, [entry], PRODUCT_STOCK_VARIANTS_MAX);
+    settle(entry, node ?? null);
+  }
   return result;
+}
+
+interface Known {
+  id: string;
+  item: CatalogProduct;
+  collectionIds: string | null;
+}
+
+/** The stock of these products, in their order; null for one Shopify does not have. */
+async function readStock(
+  admin: AdminGraphql,
+  entries: readonly Known[],
+  variantsFirst: number,
+): Promise<(ProductStockNode | null)[]> {
+  const data = await queryAdmin<ProductStockByIdsData>(admin, PRODUCT_STOCK_BY_IDS_QUERY, {
+    ids: entries.map(({ id }) => toGid("Product", id)),
+    variantsFirst,
+  });
+  return entries.map((_, index) => {
+    const node = data.nodes[index];
+    return node?.__typename === "Product" ? (node as ProductStockNode) : null;
+  });
 }
 
 function parseKept(content: string, hash: string): CatalogProduct | null {
