@@ -278,6 +278,23 @@ describe("publication", () => {
     await settled();
     expect(indexedItem(product!.id)).toBeDefined();
   });
+
+  it("taken off and put back with every webhook lost: each time the next check repairs the index", async () => {
+    const [product] = sellableProducts();
+    const { checkChangedProducts } = await import("../../app/sync/shop/reconcile-check.server");
+    const { adminFor } = await import("../../app/shopify-admin.server");
+    const check = async () =>
+      checkChangedProducts({ shopDomain: SHOP, admin: await adminFor(SHOP), pollMs: 20 });
+    env.shopify.state.setPublished(product!.id, false, { webhook: false });
+    expect(indexedItem(product!.id)).toBeDefined();
+    await check();
+    await settled();
+    expect(indexedItem(product!.id)).toBeUndefined();
+    env.shopify.state.setPublished(product!.id, true, { webhook: false });
+    await check();
+    await settled();
+    expect(indexedItem(product!.id)).toBeDefined();
+  });
 });
 
 describe("collections", () => {
