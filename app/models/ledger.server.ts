@@ -163,27 +163,33 @@ export interface IndexedProductRow {
   collectionIds: string | null;
 }
 
-/** A page of the products the service holds, in id order after `afterId` (the check compares them). */
+/**
+ * A page of the products the service holds that were sent before `sentBefore` (the check compares
+ * them with an export begun then), in id order after `afterId`.
+ */
 export async function indexedProducts(
   scope: LedgerScope,
+  sentBefore: Date,
   limit: number,
   afterId = "",
 ): Promise<IndexedProductRow[]> {
   return prisma.$queryRaw<IndexedProductRow[]>`
     SELECT "itemId", "title", "collectionIds" FROM "IndexedItem"
-    WHERE ${inScope(scope, "product")} AND "itemId" > ${afterId}
+    WHERE ${inScope(scope, "product")} AND "itemId" > ${afterId} AND "sentAt" < ${sentBefore}
     ORDER BY "itemId" LIMIT ${limit}`;
 }
 
-/** The ledger rows of these products (absent ids are not indexed). */
+/** The ledger rows of these products (sent before `sentBefore`, when given; others are absent). */
 export async function indexedProductRows(
   scope: LedgerScope,
   itemIds: readonly string[],
+  sentBefore?: Date,
 ): Promise<Map<string, IndexedProductRow>> {
   if (itemIds.length === 0) return new Map();
+  const sent = sentBefore ? Prisma.sql`AND "sentAt" < ${sentBefore}` : Prisma.empty;
   const rows = await prisma.$queryRaw<IndexedProductRow[]>`
     SELECT "itemId", "title", "collectionIds" FROM "IndexedItem"
-    WHERE ${inScope(scope, "product")} AND "itemId" IN (${Prisma.join(itemIds)})`;
+    WHERE ${inScope(scope, "product")} AND "itemId" IN (${Prisma.join(itemIds)}) ${sent}`;
   return new Map(rows.map((row) => [row.itemId, row]));
 }
 

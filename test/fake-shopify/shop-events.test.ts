@@ -14,8 +14,7 @@ import {
   graphql,
   pollBulk,
   runBulk,
-  startReceiver,
-  startTestShop,
+  startShopWithReceiver,
   validShopifyHmac,
   type FakeShopify,
   type Receiver,
@@ -23,26 +22,25 @@ import {
 
 let shop: FakeShopify;
 let receiver: Receiver;
+let stop: () => Promise<void>;
 let clock = Date.UTC(2026, 9, 1, 12);
 
 beforeAll(async () => {
-  receiver = await startReceiver();
-  shop = await startTestShop({
+  ({
+    shop,
+    receiver,
+    close: stop,
+  } = await startShopWithReceiver({
     store: { generated: { products: 30, seed: 4 } },
-    appUrl: receiver.url,
-    apiSecret: API_SECRET,
     now: () => clock,
-  });
+  }));
 });
 beforeEach(async () => {
   await shop.state.settled();
   receiver.received.length = 0;
   clock += 60_000;
 });
-afterAll(async () => {
-  await shop.close();
-  await receiver.close();
-});
+afterAll(() => stop());
 
 /** A product whose first variant is tracked, denies overselling and has `atLeast` in stock. */
 function stockedProduct(atLeast = 2) {

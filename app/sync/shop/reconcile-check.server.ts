@@ -106,7 +106,7 @@ export async function checkChangedProducts(
       ? await compareChanged(changed, scope, context, repaired)
       : new Set<string>();
     const shapes = await runExport(admin, PRODUCT_SHAPES_BULK_QUERY, options);
-    if (shapes) await compareShapes(shapes, scope, compared, repaired);
+    if (shapes) await compareShapes(shapes, scope, compared, check.startedAt, repaired);
     const suspects = await membersOfChangedCollections(admin, scope, since);
     const rest = suspects.filter((id) => !compared.has(id) && !repaired.has(id));
     await compareRereads(admin, rest, scope, context, repaired);
@@ -190,12 +190,14 @@ async function noteDifferences(
  * The whole catalogue's shapes against the ledger: an indexed product Shopify no longer has, or
  * no longer lets be indexed, is "removed" (named by the ledger's title); one whose collections
  * are not those its indexed content was built from is "updated". Products compared by content
- * already (`compared`) are left out.
+ * already (`compared`), and those sent after the check began (the worker may have sent what the
+ * export did not see yet), are left out.
  */
 async function compareShapes(
   url: string,
   scope: LedgerScope,
   compared: ReadonlySet<string>,
+  began: Date,
   repaired: Map<string, RepairedItem>,
 ): Promise<void> {
   const exported = await readBulkExport(urlSource(url));
@@ -205,6 +207,7 @@ async function compareShapes(
     const rows = await indexedProductRows(
       scope,
       batch.map((entry) => entry.id),
+      began,
     );
     for (const entry of batch) {
       const row = rows.get(entry.id);
@@ -226,7 +229,7 @@ async function compareShapes(
   }
   await flush();
   for (let after = ""; ;) {
-    const rows = await indexedProducts(scope, COMPARE_BATCH, after);
+    const rows = await indexedProducts(scope, began, COMPARE_BATCH, after);
     if (rows.length === 0) return;
     after = rows[rows.length - 1]!.itemId;
     for (const row of rows) {
