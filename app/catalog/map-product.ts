@@ -163,6 +163,23 @@ export type VariantStock = Pick<
 >;
 
 /**
+ * The document without what stock decides (stock status and quantity, each variant's
+ * availability, and `updated_at`, which a purchase moves): two documents whose stockless forms
+ * hash alike differ in stock alone.
+ */
+export function stocklessProduct(item: CatalogProduct) {
+  const {
+    stock_status: _status,
+    stock_quantity: _quantity,
+    updated_at: _updated,
+    variants,
+    ...rest
+  } = item;
+  if (!variants) return rest;
+  return { ...rest, variants: variants.map(({ available: _available, ...variant }) => variant) };
+}
+
+/**
  * The document `item` (as mapProduct made it) with the stock of `variants` (all of the product's,
  * in position order) and the product's `updatedAt`: the very document mapProduct would make of
  * the product if nothing but its stock changed. Null when the variants are no longer those the

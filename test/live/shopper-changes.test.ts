@@ -122,6 +122,29 @@ describe("stock", () => {
     // waitForIndexToEqualStore (in settled) compared every product with the store mapped whole.
   });
 
+  it("a sale whose webhooks were lost: the check queues a stock read, not a whole re-read", async () => {
+    const [product] = stockReadable();
+    await worker.stop();
+    sellOut(product!, { webhook: false });
+    const { checkChangedProducts } = await import("../../app/sync/shop/reconcile-check.server");
+    const { adminFor } = await import("../../app/shopify-admin.server");
+    const check = await checkChangedProducts({
+      shopDomain: SHOP,
+      admin: await adminFor(SHOP),
+      pollMs: 20,
+    });
+    expect(JSON.parse(check!.items)).toContainEqual(
+      expect.objectContaining({ id: numericId(product!.id), action: "updated" }),
+    );
+    env.shopify.state.clearRequests();
+    worker = await startTestWorker();
+    await settled();
+    const operations = env.shopify.state.requests().map((request) => request.operationName);
+    expect(operations).toContain("ProductStockByIds");
+    expect(operations).not.toContain("ProductsByIds");
+    expect(indexedItem(product!.id)?.stock_status).toBe("outofstock");
+  });
+
   it("many levels of one product cost one read of it", async () => {
     const product = sellableProducts().find(
       (candidate) =>

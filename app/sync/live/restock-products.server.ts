@@ -8,6 +8,7 @@ import {
   productUrl,
   queryAdmin,
   restockProduct,
+  stocklessProduct,
   toGid,
   type AdminGraphql,
   type CatalogProduct,
@@ -117,4 +118,32 @@ function restockFrom(
   if (productUrl(primaryDomain, node.handle) !== item.url) return null;
   if (node.variants.pageInfo.hasNextPage) return null;
   return restockProduct(item, node.variants.nodes, node.updatedAt);
+}
+
+/**
+ * Of these exported products, the ids whose document differs from the one the ledger kept in
+ * stock alone (`stocklessProduct`): the hourly check queues them as stock changes, so a check
+ * that runs during a sale does not re-read whole what a stock read settles.
+ */
+export async function differingInStockAlone(
+  scope: LedgerScope,
+  exported: readonly CatalogProduct[],
+): Promise<Set<string>> {
+  const documents = await indexedDocuments(
+    scope,
+    "product",
+    exported.map((item) => item.id),
+  );
+  const ids = new Set<string>();
+  for (const item of exported) {
+    const kept = documents.get(item.id);
+    const previous = kept ? parseKept(kept.content, kept.contentHash) : null;
+    if (
+      previous &&
+      contentHash(stocklessProduct(previous)) === contentHash(stocklessProduct(item))
+    ) {
+      ids.add(item.id);
+    }
+  }
+  return ids;
 }
