@@ -211,3 +211,16 @@ export async function indexedMembersOf(
       AND "collectionIds" LIKE ${`%,${collectionId},%`}`;
   return rows.map((row) => row.itemId);
 }
+
+/**
+ * Whether every product the ledger holds for the shop says which collections it was sent with
+ * (rows written before the ledger kept them do not): then a deleted collection's products are
+ * found in the ledger, without a full sync.
+ */
+export async function ledgerKnowsCollections(shopDomain: string): Promise<boolean> {
+  const rows = await prisma.$queryRaw<{ itemId: string }[]>`
+    SELECT "itemId" FROM "IndexedItem"
+    WHERE "shopDomain" = ${shopDomain} AND "kind" = 'product' AND "collectionIds" IS NULL
+    LIMIT 1`;
+  return rows.length === 0;
+}

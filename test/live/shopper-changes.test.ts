@@ -353,12 +353,15 @@ describe("collections", () => {
     expect(await indexEqualsStore(env)).toBe(true);
   });
 
-  it("a deleted collection leaves the categories of its products", async () => {
+  it("a deleted collection leaves the categories of its products, re-read from the ledger's list without a full export", async () => {
     const collection = aCollection();
+    const exportsBefore = env.shopify.state.bulkOperations().length;
     const change = env.shopify.state.deleteCollection(collection);
     expect((await change.delivery)?.status).toBe(200);
     expect(await indexEqualsStore(env)).toBe(false);
     await settled();
     expect(await indexEqualsStore(env)).toBe(true);
+    // The ledger knows which products the index has in the collection: no bulk export was needed.
+    expect(env.shopify.state.bulkOperations().length).toBe(exportsBefore);
   });
 });
