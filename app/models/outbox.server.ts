@@ -337,7 +337,7 @@ export async function enqueueProductUpdates(
   productIds: readonly string[],
   changedAt: Date,
   receivedAt: Date,
-  change: "update" | "stock" = "update",
+  change: Exclude<PendingChangeKind, "delete"> = "update",
 ): Promise<void> {
   for (let start = 0; start < productIds.length; start += 200) {
     const values = productIds
