@@ -82,6 +82,51 @@ export async function unseenItemIds(
   return rows.map((row) => row.itemId);
 }
 
+export interface LedgerDescription {
+  itemId: string;
+  title: string;
+  collectionIds: string | null;
+}
+
+/**
+ * Fills in the title and collections of ledger rows that lack them (sent before the ledger kept
+ * them) from an export whose content has the rows' very hash: what the index holds was built from
+ * these. Rows that have them are left alone.
+ */
+export async function describeLedgerRows(
+  scope: LedgerScope,
+  kind: ContentKind,
+  items: readonly LedgerDescription[],
+): Promise<void> {
+  for (let start = 0; start < items.length; start += 100) {
+    const chunk = items.slice(start, start + 100);
+    const titles = Prisma.join(
+      chunk.map((item) => Prisma.sql`WHEN ${item.itemId} THEN ${item.title}`),
+      " ",
+    );
+    const collections = Prisma.join(
+      chunk.map((item) => Prisma.sql`WHEN ${item.itemId} THEN ${item.collectionIds}`),
+      " ",
+    );
+    await prisma.$executeRaw`
+      UPDATE "IndexedItem" SET
+        "title" = COALESCE("title", CASE "itemId" ${titles} END),
+        "collectionIds" = COALESCE("collectionIds", CASE "itemId" ${collections} END)
+      WHERE ${inScope(scope, kind)} AND "itemId" IN (${Prisma.join(chunk.map((item) => item.itemId))})
+        AND ("title" IS NULL OR "collectionIds" IS NULL)`;
+  }
+}
+
+/** Whether some of the workspace's ledger rows lack their title or (products) collections. */
+export async function ledgerLacksDescriptions(scope: LedgerScope): Promise<boolean> {
+  const rows = await prisma.$queryRaw<{ itemId: string }[]>`
+    SELECT "itemId" FROM "IndexedItem"
+    WHERE "shopDomain" = ${scope.shopDomain} AND "workspaceId" = ${scope.workspaceId}
+      AND ("title" IS NULL OR ("kind" = 'product' AND "collectionIds" IS NULL))
+    LIMIT 1`;
+  return rows.length > 0;
+}
+
 export interface DeliveredItem {
   itemId: string;
   contentHash: string;

@@ -64,6 +64,12 @@ export function takeKeyPlace(
   });
 }
 
+/** The key's hold deadline (epoch ms; 0 when none), whichever process set it. */
+export async function keyHeldUntil(keyId: string): Promise<number> {
+  const row = await readRow(keyId);
+  return row ? parseWindow(row.state).hold : 0;
+}
+
 /** No process sends on the key before `until` (epoch ms): a 429's deadline, or a spent window's reset. */
 export function holdKey(keyId: string, until: number): Promise<void> {
   return updateWindow(keyId, (state) =>

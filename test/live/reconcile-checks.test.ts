@@ -14,6 +14,7 @@ import {
   SHOP,
   startLiveEnvironment,
   startTestWorker,
+  waitFor,
   waitForEmptyOutbox,
   waitForIndexToEqualStore,
   waitForRunsToFinish,
@@ -220,5 +221,30 @@ describe("the full sweep", () => {
     expect(JSON.parse(full!.items)).toEqual([
       { id: numericId(product.id), title: product.title, action: "removed" },
     ]);
+  });
+
+  it("fills in what ledger rows from before the kept collections lack, so a product taken out of a collection is re-read", async () => {
+    // Rows as an install before the ledger kept titles and collections left them.
+    await env.prisma.indexedItem.updateMany({
+      where: { shopDomain: SHOP },
+      data: { title: null, collectionIds: null },
+    });
+    const { reconcileDueShops } = await import("../../app/sync/shop/reconcile.server");
+    const { processLeases } = await import("../../app/models/shop-leases.server");
+    expect(await reconcileDueShops(processLeases(), 0)).toEqual([SHOP]);
+    await waitForRunsToFinish(env);
+    await repaired();
+
+    const { product, collection } = indexedInCollection();
+    changedLately.push(product.id);
+    const change = env.shopify.state.removeFromCollection(collection, product.id);
+    expect((await change.delivery)?.status).toBe(200);
+    expect(await indexEqualsStore(env)).toBe(false);
+    await env.shopify.state.settled();
+    await waitFor(
+      "the lookups to be resolved",
+      async () => (await env.prisma.pendingLookup.count()) === 0,
+    );
+    await repaired();
   });
 });
