@@ -118,7 +118,7 @@ describe("a key the service no longer accepts", () => {
     const before = session.demo.emulator.state.requests().length;
     await page.goto(session.demo.adminUrl);
     await page.getByRole("button", { name: "Resync" }).click();
-    await page.getByText("Sync is paused").waitFor({ timeout: 30_000 });
+    await page.getByText("Sync is paused").waitFor({ timeout: 90_000 });
     expect(await page.getByText("Resync started.").count()).toBe(0);
     await page.reload();
     await page.getByText("Sync is paused").waitFor();
@@ -134,7 +134,7 @@ describe("a key the service no longer accepts", () => {
         "The app is checking your secret key with the search service first. If the service accepts it, the sync runs and the pause ends; if not, syncing stays paused",
       )
       .waitFor();
-    await page.getByText(/^Last sync: Resync, stopped/).waitFor({ timeout: 30_000 });
+    await page.getByText(/^Last sync: Resync, stopped/).waitFor({ timeout: 90_000 });
     expect(await page.getByText("Resync started.").count()).toBe(0);
     await shot(page, "dashboard-paused-revoked-key");
 
