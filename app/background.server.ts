@@ -34,6 +34,14 @@ export function ensureBackgroundWork(): BackgroundWork | null {
   return holder[KEY];
 }
 
+/** Stops this process's background work if it runs (the demo, before it drops its database). */
+export async function stopBackgroundWork(): Promise<void> {
+  const holder = globalThis as WithBackground;
+  const work = holder[KEY];
+  delete holder[KEY];
+  await work?.stop();
+}
+
 export function startBackgroundWork(
   env: Pick<AppEnvironment, "background" | "live">,
 ): BackgroundWork {

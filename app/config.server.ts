@@ -58,6 +58,11 @@ export interface MailSettings {
   from: string;
   /** NOTIFY_EMAIL: where notifications go instead of the shop's own address. */
   notifyTo: string | undefined;
+  /**
+   * HANDOFF_MAIL_WAIT_SECONDS: how long a request to talk to a person waits for the shopper's
+   * contact form before its email goes alone (the form's email says everything, once).
+   */
+  handoffMailWaitMs: number;
 }
 
 export interface BackgroundSettings {
@@ -286,7 +291,14 @@ function readMailSettings(
   if (notifyTo !== undefined && !EMAIL.test(notifyTo)) {
     problems.push(`NOTIFY_EMAIL must be an email address, got "${notifyTo}"`);
   }
-  return { smtpUrl, from, notifyTo };
+  const waitRaw = env.HANDOFF_MAIL_WAIT_SECONDS?.trim() || "20";
+  const wait = Number(waitRaw);
+  if (!Number.isFinite(wait) || wait < 0 || wait > 3600) {
+    problems.push(
+      `HANDOFF_MAIL_WAIT_SECONDS must be a number of seconds from 0 to 3600, got "${waitRaw}"`,
+    );
+  }
+  return { smtpUrl, from, notifyTo, handoffMailWaitMs: Math.round(wait * 1000) };
 }
 
 function readBackgroundSettings(

@@ -262,8 +262,11 @@ export function mountConversation(
     },
     onOffer(entry, offerResponse, label) {
       entry.answered = true;
+      // A sent form leaves the transcript: the shopper's bubble shows what they filled in (not
+      // the button's label), and the service's confirmation follows it. A form left on screen,
+      // greyed out, read as if it still waited for them. Buttons stay, showing the choice.
+      if (offerResponse.formData) remove(entry);
       view.focusInput();
-      // A form's bubble shows what the shopper filled in, not the button's label.
       const filled = Object.values(offerResponse.formData ?? {}).filter(Boolean);
       void send({ message: label, offerResponse }, filled.join("\n") || label);
     },

@@ -107,12 +107,16 @@ export function renderEntry(entry: Entry, ctx: RenderContext): HTMLElement {
     case "bot":
       return botElement(entry, ctx);
     case "products": {
-      const el = h("ul", { class: "cards", "aria-label": labels.products });
-      ctx.products().then(
-        (mod) => mod.fillCards(el, entry.items, labels, ctx.price),
-        // Without the products asset, the names still lead to the products.
-        () => el.append(...entry.items.map((i) => h("li", {}, h("a", { href: i.url }, i.name)))),
-      );
+      // Busy until the products asset (loaded on first use) has filled the cards.
+      const el = h("ul", { class: "cards", "aria-label": labels.products, "aria-busy": "true" });
+      ctx
+        .products()
+        .then(
+          (mod) => mod.fillCards(el, entry.items, labels, ctx.price),
+          // Without the products asset, the names still lead to the products.
+          () => el.append(...entry.items.map((i) => h("li", {}, h("a", { href: i.url }, i.name)))),
+        )
+        .finally(() => el.removeAttribute("aria-busy"));
       return el;
     }
     case "posts":
@@ -132,9 +136,11 @@ export function renderEntry(entry: Entry, ctx: RenderContext): HTMLElement {
     }
     case "offer": {
       const el = h("div", { class: "offer", "aria-busy": "true" });
-      const hide = () => (el.hidden = !el.firstChild);
-      ctx.offers().then((mod) => {
+      const hide = () => {
         el.removeAttribute("aria-busy");
+        el.hidden = !el.firstChild;
+      };
+      ctx.offers().then((mod) => {
         el.append(
           ...mod.offerNodes(entry.data, !!entry.answered, labels, (response, label) =>
             ctx.onOffer(entry, response, label),

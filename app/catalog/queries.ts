@@ -1,3 +1,6 @@
+import type { VariantStock } from "./map-product";
+import type { ShopifyProductFields } from "./shopify-types";
+
 /**
  * The app's Admin GraphQL documents (API 2026-10). The bulk exports and the `nodes(ids:)` re-read
  * select the very same fields (the selection strings below are shared), so one mapper serves the
@@ -95,8 +98,49 @@ export const PRODUCTS_BULK_QUERY = `{
  * inventory adjustment counts as an update): the incremental reconciliation's export.
  */
 export function productsChangedSinceBulkQuery(since: Date): string {
-  const stamp = since.toISOString().replace(/\.\d{3}Z$/, "Z");
-  return PRODUCTS_BULK_QUERY.replace("products {", `products(query: "updated_at:>'${stamp}'") {`);
+  return PRODUCTS_BULK_QUERY.replace(
+    "products {",
+    `products(query: "${updatedAfterTerm(since)}") {`,
+  );
+}
+
+/**
+ * Bulk export of what decides whether and where each product is indexed, for the whole
+ * catalogue: its id, status, Online Store URL and collections' ids (no cost points; a line per
+ * product and per membership). The hourly check compares it with the ledger: a product deleted,
+ * unpublished or moved between collections without its webhook shows up here.
+ */
+export const PRODUCT_SHAPES_BULK_QUERY = `{
+  products {
+    edges {
+      node {
+        id
+        status
+        onlineStoreUrl
+        collections { edges { node { id } } }
+      }
+    }
+  }
+}`;
+
+/** A page of the collections changed after a time (`query`: `updated_at:>'…'`), ids only. */
+export const COLLECTIONS_CHANGED_QUERY = `query CollectionsChanged($query: String!, $first: Int!, $after: String) {
+  collections(first: $first, after: $after, query: $query) {
+    nodes { id }
+    pageInfo { hasNextPage endCursor }
+  }
+}`;
+
+export interface CollectionsChangedData {
+  collections: {
+    nodes: { id: string }[];
+    pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  };
+}
+
+/** Shopify's search term for "changed after" (whole seconds, UTC). */
+export function updatedAfterTerm(since: Date): string {
+  return `updated_at:>'${since.toISOString().replace(/\.\d{3}Z$/, "Z")}'`;
 }
 
 /** Bulk export of the online store's pages. */
@@ -272,6 +316,49 @@ export interface InventoryItemProductsData {
   nodes: ({ id?: string; variants?: { nodes: { product: { id: string } | null }[] } } | null)[];
 }
 
+/**
+ * The stock read of products whose only known change is their stock (inventory_levels/update):
+ * the variants' stock fields, and what tells whether the product is still indexed at the URL the
+ * index has. 1 + 2 + 50 × 2 points requested per id, so 9 ids per query (some 930, within
+ * Shopify's 1,000); what it costs is what it returns, a few points for a product with a few
+ * variants, against some 35 for a whole re-read. A product with more variants is read again
+ * alone with up to 250 (some 503 requested); one with more than that is re-read whole.
+ */
+export const PRODUCT_STOCK_VARIANTS_FIRST = 50;
+export const PRODUCT_STOCK_IDS_PER_QUERY = 9;
+export const PRODUCT_STOCK_VARIANTS_MAX = 250;
+
+export const PRODUCT_STOCK_BY_IDS_QUERY = `query ProductStockByIds($ids: [ID!]!, $variantsFirst: Int!) {
+  nodes(ids: $ids) {
+    __typename
+    ... on Product {
+      id
+      handle
+      status
+      onlineStoreUrl
+      updatedAt
+      variants(first: $variantsFirst) {
+        nodes { id inventoryQuantity inventoryPolicy availableForSale inventoryItem { tracked } }
+        pageInfo { hasNextPage }
+      }
+    }
+  }
+}`;
+
+export interface ProductStockNode {
+  __typename: "Product";
+  id: string;
+  handle: string;
+  status: ShopifyProductFields["status"];
+  onlineStoreUrl: string | null;
+  updatedAt: string;
+  variants: { nodes: VariantStock[]; pageInfo: { hasNextPage: boolean } };
+}
+
+export interface ProductStockByIdsData {
+  nodes: (ProductStockNode | { __typename: string } | null)[];
+}
+
 /** Products per page of a collection's members: some 253 points requested. */
 export const COLLECTION_PRODUCTS_PAGE_SIZE = 250;
 
@@ -292,17 +379,4 @@ export interface CollectionProductIdsData {
       pageInfo: { hasNextPage: boolean; endCursor: string | null };
     };
   } | null;
-}
-
-/** The titles of products, pages and articles, by gid (the reconciliation names what it repaired). */
-export const ITEM_TITLES_QUERY = `query ItemTitles($ids: [ID!]!) {
-  nodes(ids: $ids) {
-    ... on Product { id title }
-    ... on Page { id title }
-    ... on Article { id title }
-  }
-}`;
-
-export interface ItemTitlesData {
-  nodes: ({ id?: string; title?: string } | null)[];
 }

@@ -115,6 +115,7 @@ export async function runSyncCommand(
   process.env.DATABASE_URL = databaseUrlFrom(env);
   await migrateDatabase(process.env.DATABASE_URL);
   const { runFullSync, SyncStoppedError } = await import("../sync/engine/sync-export.server");
+  const { rateKeyId } = await import("../models/rate-window");
   const workspaceId = workspaceIdFromDomain(args.domain);
   const client = new IndexServiceClient({
     baseUrl: args.apiUrl,
@@ -133,6 +134,8 @@ export async function runSyncCommand(
       types: ["product", "page", "article"],
       trigger: "cli",
       tier: args.tier,
+      // Counted with every app process that sends on this key (the same database).
+      keyId: rateKeyId(args.secretKey),
       onProgress: progress ? (p) => progress.update(p) : undefined,
     });
     progress?.end();

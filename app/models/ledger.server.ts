@@ -38,6 +38,21 @@ export async function indexedHashes(
   return new Map(rows.map((row) => [row.itemId, row.contentHash]));
 }
 
+/** The ledger's titles of these ids (absent: not indexed, or sent before titles were kept). */
+export async function indexedTitles(
+  scope: Omit<LedgerScope, "fence">,
+  kind: ContentKind,
+  itemIds: readonly string[],
+): Promise<Map<string, string>> {
+  if (itemIds.length === 0) return new Map();
+  const rows = await prisma.$queryRaw<{ itemId: string; title: string | null }[]>`
+    SELECT "itemId", "title" FROM "IndexedItem"
+    WHERE ${inScope(scope, kind)} AND "itemId" IN (${Prisma.join(itemIds)})`;
+  return new Map(
+    rows.flatMap((row) => (row.title === null ? [] : [[row.itemId, row.title] as const])),
+  );
+}
+
 /** Marks items as present in a run's export, so that the clean-up keeps them. */
 export async function markSeen(
   scope: LedgerScope,
@@ -67,9 +82,78 @@ export async function unseenItemIds(
   return rows.map((row) => row.itemId);
 }
 
+export interface LedgerDescription {
+  itemId: string;
+  title: string;
+  collectionIds: string | null;
+}
+
+/**
+ * Fills in the title and collections of ledger rows that lack them (sent before the ledger kept
+ * them) from an export whose content has the rows' very hash: what the index holds was built from
+ * these. Rows that have them are left alone.
+ */
+export async function describeLedgerRows(
+  scope: LedgerScope,
+  kind: ContentKind,
+  items: readonly LedgerDescription[],
+): Promise<void> {
+  for (let start = 0; start < items.length; start += 100) {
+    const chunk = items.slice(start, start + 100);
+    const titles = Prisma.join(
+      chunk.map((item) => Prisma.sql`WHEN ${item.itemId} THEN ${item.title}`),
+      " ",
+    );
+    const collections = Prisma.join(
+      chunk.map((item) => Prisma.sql`WHEN ${item.itemId} THEN ${item.collectionIds}`),
+      " ",
+    );
+    await prisma.$executeRaw`
+      UPDATE "IndexedItem" SET
+        "title" = COALESCE("title", CASE "itemId" ${titles} END),
+        "collectionIds" = COALESCE("collectionIds", CASE "itemId" ${collections} END)
+      WHERE ${inScope(scope, kind)} AND "itemId" IN (${Prisma.join(chunk.map((item) => item.itemId))})
+        AND ("title" IS NULL OR "collectionIds" IS NULL)`;
+  }
+}
+
+/** Whether some of the workspace's ledger rows lack their title or (products) collections. */
+export async function ledgerLacksDescriptions(scope: LedgerScope): Promise<boolean> {
+  const rows = await prisma.$queryRaw<{ itemId: string }[]>`
+    SELECT "itemId" FROM "IndexedItem"
+    WHERE "shopDomain" = ${scope.shopDomain} AND "workspaceId" = ${scope.workspaceId}
+      AND ("title" IS NULL OR ("kind" = 'product' AND "collectionIds" IS NULL))
+    LIMIT 1`;
+  return rows.length > 0;
+}
+
 export interface DeliveredItem {
   itemId: string;
   contentHash: string;
+  /** The title as sent (names the item once it is gone). */
+  title?: string | null;
+  /** Products: ",1,2," of their collections; null when unknown. */
+  collectionIds?: string | null;
+  /** The document sent (JSON), kept for products; absent, the row keeps none. */
+  content?: string;
+}
+
+/**
+ * The documents last sent for these ids, with their hashes and collections (ids not indexed, or
+ * indexed without a kept document, are absent).
+ */
+export async function indexedDocuments(
+  scope: LedgerScope,
+  kind: ContentKind,
+  itemIds: readonly string[],
+): Promise<Map<string, { contentHash: string; content: string; collectionIds: string | null }>> {
+  if (itemIds.length === 0) return new Map();
+  const rows = await prisma.$queryRaw<
+    { itemId: string; contentHash: string; content: string; collectionIds: string | null }[]
+  >`
+    SELECT "itemId", "contentHash", "content", "collectionIds" FROM "IndexedItem"
+    WHERE ${inScope(scope, kind)} AND "itemId" IN (${Prisma.join(itemIds)}) AND "content" IS NOT NULL`;
+  return new Map(rows.map((row) => [row.itemId, row]));
 }
 
 /** Writes the ledger rows of items the service acknowledged. */
@@ -87,15 +171,17 @@ export async function recordDelivered(
   const hash = (value: string) => (fence ? fencedText(fence, value) : Prisma.sql`${value}`);
   const rows = items.map(
     (item) =>
-      Prisma.sql`(${scope.shopDomain}, ${scope.workspaceId}, ${kind}, ${item.itemId}, ${hash(item.contentHash)}, ${sentAt}, ${runId})`,
+      Prisma.sql`(${scope.shopDomain}, ${scope.workspaceId}, ${kind}, ${item.itemId}, ${hash(item.contentHash)}, ${sentAt}, ${runId}, ${item.title ?? null}, ${item.collectionIds ?? null}, ${item.content ?? null})`,
   );
+  // The document is replaced with its hash, or cleared: a kept document always has the row's hash.
   await fencedWrite(
     fence,
     () => prisma.$executeRaw`
-    INSERT INTO "IndexedItem" ("shopDomain", "workspaceId", "kind", "itemId", "contentHash", "sentAt", "seenRunId")
+    INSERT INTO "IndexedItem" ("shopDomain", "workspaceId", "kind", "itemId", "contentHash", "sentAt", "seenRunId", "title", "collectionIds", "content")
     VALUES ${Prisma.join(rows)}
     ON CONFLICT ("shopDomain", "workspaceId", "kind", "itemId")
-    DO UPDATE SET "contentHash" = excluded."contentHash", "sentAt" = excluded."sentAt", "seenRunId" = excluded."seenRunId"`,
+    DO UPDATE SET "contentHash" = excluded."contentHash", "sentAt" = excluded."sentAt", "seenRunId" = excluded."seenRunId",
+      "title" = excluded."title", "collectionIds" = excluded."collectionIds", "content" = excluded."content"`,
   );
 }
 
@@ -114,4 +200,72 @@ export async function recordDeleted(
       AND ${fence ? fenceCondition(fence) : Prisma.sql`1 = 1`}`,
     (count) => count === 0,
   );
+}
+
+export interface IndexedProductRow {
+  itemId: string;
+  title: string | null;
+  collectionIds: string | null;
+}
+
+/**
+ * A page of the products the service holds that were sent before `sentBefore` (the check compares
+ * them with an export begun then), in id order after `afterId`.
+ */
+export async function indexedProducts(
+  scope: LedgerScope,
+  sentBefore: Date,
+  limit: number,
+  afterId = "",
+): Promise<IndexedProductRow[]> {
+  return prisma.$queryRaw<IndexedProductRow[]>`
+    SELECT "itemId", "title", "collectionIds" FROM "IndexedItem"
+    WHERE ${inScope(scope, "product")} AND "itemId" > ${afterId} AND "sentAt" < ${sentBefore}
+    ORDER BY "itemId" LIMIT ${limit}`;
+}
+
+/** The ledger rows of these products (sent before `sentBefore`, when given; others are absent). */
+export async function indexedProductRows(
+  scope: LedgerScope,
+  itemIds: readonly string[],
+  sentBefore?: Date,
+): Promise<Map<string, IndexedProductRow>> {
+  if (itemIds.length === 0) return new Map();
+  const sent = sentBefore ? Prisma.sql`AND "sentAt" < ${sentBefore}` : Prisma.empty;
+  const rows = await prisma.$queryRaw<IndexedProductRow[]>`
+    SELECT "itemId", "title", "collectionIds" FROM "IndexedItem"
+    WHERE ${inScope(scope, "product")} AND "itemId" IN (${Prisma.join(itemIds)}) ${sent}`;
+  return new Map(rows.map((row) => [row.itemId, row]));
+}
+
+/**
+ * The products whose indexed content lists this collection (ledger rows written before the
+ * ledger kept collections are not found): a product removed from the collection is among them.
+ */
+export async function indexedMembersOf(
+  scope: Omit<LedgerScope, "workspaceId"> & { workspaceId?: string },
+  collectionId: string,
+): Promise<string[]> {
+  if (!/^\d+$/.test(collectionId)) return [];
+  const workspace = scope.workspaceId
+    ? Prisma.sql`AND "workspaceId" = ${scope.workspaceId}`
+    : Prisma.empty;
+  const rows = await prisma.$queryRaw<{ itemId: string }[]>`
+    SELECT DISTINCT "itemId" FROM "IndexedItem"
+    WHERE "shopDomain" = ${scope.shopDomain} ${workspace} AND "kind" = 'product'
+      AND "collectionIds" LIKE ${`%,${collectionId},%`}`;
+  return rows.map((row) => row.itemId);
+}
+
+/**
+ * Whether every product the ledger holds for the shop says which collections it was sent with
+ * (rows written before the ledger kept them do not): then a deleted collection's products are
+ * found in the ledger, without a full sync.
+ */
+export async function ledgerKnowsCollections(shopDomain: string): Promise<boolean> {
+  const rows = await prisma.$queryRaw<{ itemId: string }[]>`
+    SELECT "itemId" FROM "IndexedItem"
+    WHERE "shopDomain" = ${shopDomain} AND "kind" = 'product' AND "collectionIds" IS NULL
+    LIMIT 1`;
+  return rows.length === 0;
 }

@@ -2,6 +2,7 @@ import { Prisma, type SyncRun } from "@prisma/client";
 import { syncHistorySettings } from "../config.server";
 import prisma from "../db.server";
 import type { ContentKind } from "./ledger.server";
+import { recordRunCheck } from "./reconcile-checks.server";
 
 export type SyncTrigger =
   | "install"
@@ -87,6 +88,12 @@ export async function finishRun(
       counts: JSON.stringify(counts),
     },
   });
+  if (run.trigger === "reconcile" && run.state === "succeeded") {
+    // Recorded before the prune below deletes the run's sent items, which name what it repaired.
+    await recordRunCheck(run, counts).catch((error: unknown) =>
+      console.error(`[sync] the check of run ${run.id} could not be recorded`, error),
+    );
+  }
   try {
     await pruneRunHistory(run.shopDomain, syncHistorySettings().runsKept);
   } catch (error) {

@@ -16,14 +16,37 @@ function transporterFor(settings: MailSettings): Transporter {
   return transport.transporter;
 }
 
-/** Fire and forget: the route does not wait; failures are logged without the SMTP settings. */
+/**
+ * Fire and forget: the route does not wait; failures are logged without the SMTP settings. An
+ * entry with the shopper's contact form is mailed at once. A request to talk to a person alone
+ * waits a little for the form that usually follows it (the service sends them as separate
+ * deliveries): if the form came, its own email says everything and nothing more is sent; if not,
+ * the request is mailed alone. Deciding from the stored entry holds across app instances.
+ */
 export function notifyInboxEntry(shopDomain: string, threadId: string): void {
-  sendInboxNotification(shopDomain, threadId).catch((error: unknown) => {
+  notifyOnce(shopDomain, threadId).catch((error: unknown) => {
     console.warn(
       `[inbox] ${shopDomain}: the notification email could not be sent: ${
         error instanceof Error ? error.message : String(error)
       }`,
     );
+  });
+}
+
+async function notifyOnce(shopDomain: string, threadId: string): Promise<void> {
+  const mail = config().mail;
+  if (!mail) return;
+  if (!(await entryOf(shopDomain, threadId))?.contactSubmitted) {
+    await new Promise((resolve) => setTimeout(resolve, mail.handoffMailWaitMs));
+    // The form arrived meanwhile: its delivery sent (or sends) the one email.
+    if ((await entryOf(shopDomain, threadId))?.contactSubmitted) return;
+  }
+  await sendInboxNotification(shopDomain, threadId);
+}
+
+function entryOf(shopDomain: string, threadId: string) {
+  return prisma.inboxItem.findUnique({
+    where: { shopDomain_threadId: { shopDomain, threadId } },
   });
 }
 

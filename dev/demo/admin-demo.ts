@@ -8,9 +8,10 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startAppServer, type RunningAppServer } from "../app-server/server";
+import { startAppServer, type RunningAppServer } from "../../app/server/app-server";
 import { startEmulator } from "../emulator/server";
 import { freePort } from "../http";
+import { createPostgresDatabase } from "../postgres-database";
 import { startFakeShopify } from "../fake-shopify/server";
 import { startMailSink } from "../mail-sink/server";
 import type { CartCatalogue } from "../storefront/fake-cart";
@@ -51,7 +52,11 @@ export interface DemoOptions {
   mailPort?: number;
   smtpPort?: number;
   products?: number;
-  databaseUrl?: string;
+  /**
+   * A PostgreSQL server (`postgresql://…`): the demo creates a new database there and drops it
+   * when it stops. Without one, a SQLite file in the demo's temporary folder.
+   */
+  postgresUrl?: string;
   /**
    * Saves the demo keys through the app's Settings code (what `npm run demo` does). Browser tests
    * pass false and type the keys into the Settings form, as a merchant does.
@@ -67,8 +72,10 @@ export interface RunningDemo {
   shopifyUrl: string;
   /** The fake Shopify Admin GraphQL endpoint the app talks to. */
   shopifyGraphqlUrl: string;
-  /** The temporary folder of the demo's database (removed by close()). */
+  /** The temporary folder of the demo's store and SQLite database (removed by close()). */
   workDir: string;
+  /** The demo's own database (a file in workDir, or a PostgreSQL database dropped by close()). */
+  databaseUrl: string;
   /** The page showing the mail the app sent (caught locally, never relayed). */
   mailUrl: string;
   mail: Awaited<ReturnType<typeof startMailSink>>;
@@ -100,8 +107,15 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     smtpPort: options.smtpPort ?? 0,
   });
   const work = mkdtempSync(join(tmpdir(), "catalog-chat-demo-"));
-  // The demo's database and store live here; they go when the demo stops (close, or a failed start).
-  const removeWork = () => rmSync(work, { recursive: true, force: true });
+  // The demo's database and store live here (or its database in PostgreSQL); they go when the
+  // demo stops (close, or a failed start).
+  const database = options.postgresUrl
+    ? await createPostgresDatabase(options.postgresUrl, "catalog_chat_demo")
+    : { url: `file:${join(work, "demo.db")}`, drop: async () => undefined };
+  const removeWork = async () => {
+    rmSync(work, { recursive: true, force: true });
+    await database.drop();
+  };
   // The storefront preview serves the store's pictures, so its port is known before the store.
   const storefrontPort = options.storefrontPort || (await freePort(host));
   const storeFile = join(work, "demo-store.jsonl");
@@ -131,7 +145,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     SHOPIFY_API_KEY: "demo-api-key",
     SHOPIFY_API_SECRET: DEMO_API_SECRET,
     SHOPIFY_APP_URL: `http://${host}:${appPort}`,
-    DATABASE_URL: options.databaseUrl ?? `file:${join(work, "demo.db")}`,
+    DATABASE_URL: database.url,
     INDEX_API_URL: emulator.url,
     DEMO_SHOP,
     DEMO_ADMIN_GRAPHQL_URL: shopify.graphqlUrl,
@@ -142,10 +156,10 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     MAIL_FROM: "Catalog Chat demo <inbox@demo-store.example.com>",
   });
   const { migrateDatabase } = await import("../../app/cli/migrate-database");
-  await migrateDatabase(process.env.DATABASE_URL!);
 
   let app: RunningAppServer | undefined;
   try {
+    await migrateDatabase(database.url);
     app = await startAppServer({ host, port: appPort });
     shopify.state.setApp({ appUrl: app.url });
     const workspaceId = await installDemoShop(options.saveKeys ?? true);
@@ -161,6 +175,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       cart: () => cartCatalogue(shopify.state.products()),
     });
     const running = app;
+    let closed = false;
+    const firstSync = waitForFirstSync(() => closed);
     return {
       adminUrl: `${app.url}/app`,
       emulatorUrl: emulator.url,
@@ -168,27 +184,33 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       shopifyUrl: shopify.url,
       shopifyGraphqlUrl: shopify.graphqlUrl,
       workDir: work,
+      databaseUrl: database.url,
       mailUrl: mail.url,
       mail,
       workspaceId,
       emulator,
       shopify,
-      firstSync: waitForFirstSync(),
+      firstSync,
       close: async () => {
+        closed = true;
         await storefront.close();
         await running.close();
+        // The app's live worker and checks stop before their database goes.
+        await (await import("../../app/background.server")).stopBackgroundWork();
         await shopify.close();
         await emulator.close();
         await mail.close();
-        removeWork();
+        await firstSync;
+        await removeWork();
       },
     };
   } catch (error) {
     await app?.close();
+    await (await import("../../app/background.server")).stopBackgroundWork();
     await shopify.close();
     await emulator.close();
     await mail.close();
-    removeWork();
+    await removeWork();
     throw error;
   }
 }
@@ -223,9 +245,12 @@ async function installDemoShop(saveKeys: boolean): Promise<string> {
   return (shop && workspaceOf(shop)) ?? "";
 }
 
-async function waitForFirstSync(): Promise<{ state: string; errorMessage: string | null }> {
+async function waitForFirstSync(
+  stopped: () => boolean,
+): Promise<{ state: string; errorMessage: string | null }> {
   const prisma = (await import("../../app/db.server")).default;
-  for (;;) {
+  // Without keys there is no first sync: the wait ends with the demo (before its database goes).
+  while (!stopped()) {
     const run = await prisma.syncRun.findFirst({
       where: { shopDomain: DEMO_SHOP },
       orderBy: { startedAt: "asc" },
@@ -233,6 +258,7 @@ async function waitForFirstSync(): Promise<{ state: string; errorMessage: string
     if (run && run.state !== "running") return { state: run.state, errorMessage: run.errorMessage };
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
+  return { state: "not run", errorMessage: "The demo stopped before its first sync finished." };
 }
 
 /** Builds the app when there is no build, or when a source file is newer than it. */

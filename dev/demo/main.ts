@@ -2,6 +2,7 @@
  * npm run demo — the whole app offline, on loopback: prints the admin, emulator and storefront
  * URLs, runs the first full sync, and keeps serving until Ctrl-C (`--exit` stops after the sync).
  */
+import { isPostgresUrl } from "../../app/database-url";
 import { startDemo } from "./admin-demo";
 
 /** A port from the environment, or the demo's default (each different, so none collide). */
@@ -29,6 +30,10 @@ function countFromEnv(name: string, fallback: number): number {
   return count;
 }
 
+function postgresServer(url: string | undefined): string | undefined {
+  return url && isPostgresUrl(url.trim()) ? url.trim() : undefined;
+}
+
 const demo = await startDemo({
   appPort: portFromEnv("PORT", 3000),
   emulatorPort: portFromEnv("EMULATOR_PORT", 4010),
@@ -38,6 +43,9 @@ const demo = await startDemo({
   mailPort: portFromEnv("MAIL_PORT", 4040),
   // A smaller generated catalogue starts faster (tests); the default shows a store of some size.
   products: countFromEnv("DEMO_PRODUCTS", 600),
+  // A PostgreSQL DATABASE_URL names the server the demo makes its own fresh database in; any
+  // other (a `file:` URL) is not used: the demo's SQLite file is new in its temporary folder.
+  postgresUrl: postgresServer(process.env.DATABASE_URL),
   log: (line) => console.log(line),
 });
 console.log(`Admin: ${demo.adminUrl}`);
@@ -47,6 +55,9 @@ console.log(
 console.log(`Fake Shopify Admin API: ${demo.shopifyGraphqlUrl}`);
 console.log(`Storefront preview: ${demo.storefrontUrl}`);
 console.log(`Mail the app sent (caught locally): ${demo.mailUrl}`);
+console.log(
+  `Database: ${demo.databaseUrl.replace(/\/\/[^@]*@/, "//***@")} (removed when the demo stops)`,
+);
 const result = await demo.firstSync;
 const prisma = (await import("../../app/db.server")).default;
 const { runCounts } = await import("../../app/models/sync-runs.server");
@@ -62,6 +73,6 @@ if (process.argv.includes("--exit")) {
   process.exit(result.state === "succeeded" ? 0 : 1);
 }
 console.log("Press Ctrl-C to stop.");
-// Stopping removes the demo's temporary folder (its database) too.
+// Stopping removes the demo's temporary folder and its database too.
 for (const signal of ["SIGINT", "SIGTERM"] as const)
   process.on(signal, () => void demo.close().then(() => process.exit(0)));

@@ -73,6 +73,8 @@ export class Account {
   readonly trialEndedAt: string;
   /** Fixed clock windows: the window number (time / length) and the requests counted in it. */
   readonly rate = { minute: -1, minuteCount: 0, hour: -1, hourCount: 0 };
+  /** Requests refused with 429 because a window was full: each one a client that sent too many. */
+  rateLimited = 0;
   usageMonth = "";
   used: Record<QuotaFeature, number> = emptyUsage();
 

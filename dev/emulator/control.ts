@@ -20,6 +20,8 @@ export interface AccountSnapshot {
     minute: { start: string; count: number };
     hour: { start: string; count: number };
   };
+  /** Requests refused with 429 RATE_LIMITED by the windows since start or reset (faults not counted). */
+  rateLimited: number;
   quotas: Record<string, number>;
   usage: { month: string; used: Record<string, number>; resetDate: string };
 }
@@ -221,6 +223,7 @@ export class EmulatorControl {
           count: account.rate.hour === hour ? account.rate.hourCount : 0,
         },
       },
+      rateLimited: account.rateLimited,
       quotas: { ...account.quotas },
       usage: {
         month: account.usageMonth,

@@ -34,6 +34,7 @@ export function takeRequest(account: Account, now: number): RateDecision {
     ends.push((account.rate.minute + 1) * MINUTE_MS);
   if (account.rate.hourCount >= limits.perHour) ends.push((account.rate.hour + 1) * HOUR_MS);
   if (ends.length > 0) {
+    account.rateLimited += 1;
     return {
       allowed: false,
       retryAfterSeconds: Math.max(1, Math.ceil((Math.max(...ends) - now) / 1_000)),

@@ -21,6 +21,7 @@ const ENDPOINTS = [
   "POST   /__fake/products/{id}/publication   {published, webhook?: false}: off/on the Online Store, sends products/update",
   "PATCH  /__fake/collections/{id|gid}        {title?, handle?, webhook?: false}: sends collections/update",
   "DELETE /__fake/collections/{id|gid}        ?webhook=0 to lose it: sends collections/delete",
+  "DELETE /__fake/collections/{id}/products/{id} ?webhook=0 to lose it: the product leaves, collections/update",
   "GET    /__fake/pages                       pages",
   "GET    /__fake/articles                    articles",
   "GET    /__fake/requests                    Admin API requests (operation, cost, throttled, status)",
@@ -248,6 +249,15 @@ async function shopEventRoute(
   if (publication?.[1] && method === "POST") {
     if (typeof body.published !== "boolean") throw new ControlError(400, "Send {published}");
     return control.setPublished(decodeURIComponent(publication[1]), body.published, { webhook });
+  }
+  const member = /^\/collections\/([^/]+)\/products\/([^/]+)$/.exec(path);
+  if (member?.[1] && member[2] && method === "DELETE") {
+    const { delivery, ...change } = control.removeFromCollection(
+      decodeURIComponent(member[1]),
+      decodeURIComponent(member[2]),
+      { webhook },
+    );
+    return { ...change, delivery: await delivery };
   }
   const collection = /^\/collections\/([^/]+)$/.exec(path);
   if (collection?.[1] && (method === "PATCH" || method === "DELETE")) {

@@ -12,6 +12,7 @@ import { productDeletePayload, productPayload, shopPayload, type ShopInfo } from
 import type { Json, NewProduct, ProductChanges, ProductSnapshot } from "./store";
 import {
   deleteCollection,
+  removeFromCollection,
   purchase,
   updateCollection,
   type CollectionChange,
@@ -163,6 +164,15 @@ export class FakeShopifyControl {
 
   deleteCollection(idOrGid: string | number, options: EventOptions = {}): CollectionChange {
     return deleteCollection(this.core, idOrGid, options);
+  }
+
+  /** Takes a product out of a collection on the collection's page: only collections/update. */
+  removeFromCollection(
+    collectionIdOrGid: string | number,
+    productIdOrGid: string | number,
+    options: EventOptions = {},
+  ): CollectionChange {
+    return removeFromCollection(this.core, collectionIdOrGid, productIdOrGid, options);
   }
 
   #changeContext() {

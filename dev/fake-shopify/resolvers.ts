@@ -212,12 +212,20 @@ function inventoryItemView(core: FakeShopifyCore, variant: Json, record: Product
   };
 }
 
+/** A collection never changed here is as old as the sample store (a fixed time). */
+const COLLECTIONS_LOADED_AT = "2026-01-01T00:00:00Z";
+
+function collectionUpdatedAt(collection: Json): string {
+  return typeof collection.updatedAt === "string" ? collection.updatedAt : COLLECTIONS_LOADED_AT;
+}
+
 function collectionView(core: FakeShopifyCore, collection: Json): Json {
   const id = String(collection.id);
   return {
     __typename: "Collection",
     legacyResourceId: numericPart(id),
     ...collection,
+    updatedAt: collectionUpdatedAt(collection),
     products: (args: ConnectionArgs) =>
       connection(
         core.store
@@ -413,17 +421,21 @@ function collectionList(core: FakeShopifyCore): Json[] {
 const UPDATED_AT = /(?:^|\s)updated_at:(>=|>|<=|<)\s*['"]?([^'"\s]+)['"]?/i;
 
 /**
- * The products a `query:` search keeps: `updated_at:>'…'` (and >=, <, <=) is applied, as the
+ * The products (or collections) a `query:` search keeps: `updated_at:>'…'` (and >=, <, <=) is applied, as the
  * app's incremental reconciliation needs; every other term is ignored (all products match).
  */
-function productsMatching(products: ProductRecord[], query: string | null | undefined) {
+function updatedMatching<T>(
+  list: T[],
+  query: string | null | undefined,
+  updatedAtOf: (item: T) => unknown,
+): T[] {
   const match = query ? UPDATED_AT.exec(query) : null;
-  if (!match?.[1] || !match[2]) return products;
+  if (!match?.[1] || !match[2]) return list;
   const bound = Date.parse(match[2]);
-  if (Number.isNaN(bound)) return products;
+  if (Number.isNaN(bound)) return list;
   const operator = match[1];
-  return products.filter((record) => {
-    const updated = Date.parse(String(record.product.updatedAt));
+  return list.filter((item) => {
+    const updated = Date.parse(String(updatedAtOf(item)));
     if (operator === ">") return updated > bound;
     if (operator === ">=") return updated >= bound;
     if (operator === "<") return updated < bound;
@@ -439,7 +451,7 @@ export function queryRoot(core: FakeShopifyCore): Json {
     nodes: ({ ids }: { ids: string[] }) => ids.map((id) => nodeById(core, id)),
     products: (args: ConnectionArgs & { query?: string | null }, context: ResolverContext) =>
       connection(
-        productsMatching(store.productList(), args.query),
+        updatedMatching(store.productList(), args.query, (record) => record.product.updatedAt),
         args,
         (record) => productView(core, record),
         context.slice,
@@ -460,9 +472,9 @@ export function queryRoot(core: FakeShopifyCore): Json {
       ),
     productVariant: ({ id }: { id: string }) =>
       gidType(id) === "ProductVariant" ? nodeById(core, id) : null,
-    collections: (args: ConnectionArgs, context: ResolverContext) =>
+    collections: (args: ConnectionArgs & { query?: string | null }, context: ResolverContext) =>
       connection(
-        collectionList(core),
+        updatedMatching(collectionList(core), args.query, collectionUpdatedAt),
         args,
         (collection) => collectionView(core, collection),
         context.slice,

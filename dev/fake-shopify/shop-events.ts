@@ -134,6 +134,7 @@ export function updateCollection(
       if (collection.id !== collectionGid) continue;
       if (changes.title !== undefined) collection.title = changes.title;
       if (changes.handle !== undefined) collection.handle = changes.handle;
+      collection.updatedAt = core.iso();
       latest = collection;
     }
   }
@@ -144,6 +145,41 @@ export function updateCollection(
   return {
     collectionId: collectionGid,
     productIds: holders.map((record) => String(record.product.id)),
+    payload,
+    delivery:
+      options.webhook === false
+        ? Promise.resolve(null)
+        : core.webhooks.send("collections/update", payload),
+  };
+}
+
+/**
+ * Takes a product out of a collection on the collection's page: Shopify sends collections/update
+ * (the collection's `updatedAt` moves), not products/update (the product's does not).
+ */
+export function removeFromCollection(
+  core: FakeShopifyCore,
+  collectionIdOrGid: string | number,
+  productIdOrGid: string | number,
+  options: EventOptions = {},
+): CollectionChange {
+  const collectionGid = toGid("Collection", collectionIdOrGid);
+  const record = core.store.product(productIdOrGid);
+  const removed = record?.collections.find((collection) => collection.id === collectionGid);
+  if (!record || !removed) {
+    throw new Error(`Product ${productIdOrGid} is not in collection ${collectionIdOrGid}`);
+  }
+  record.collections = record.collections.filter((collection) => collection !== removed);
+  const now = core.iso();
+  for (const holder of collectionHolders(core, collectionGid)) {
+    for (const collection of holder.collections) {
+      if (collection.id === collectionGid) collection.updatedAt = now;
+    }
+  }
+  const payload = collectionPayload(removed, now);
+  return {
+    collectionId: collectionGid,
+    productIds: [String(record.product.id)],
     payload,
     delivery:
       options.webhook === false

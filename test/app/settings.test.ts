@@ -1,7 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import type { PrismaClient } from "@prisma/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_SHOP, startDemo, type RunningDemo } from "../../dev/demo/admin-demo";
+import { DEMO_SHOP, type RunningDemo } from "../../dev/demo/admin-demo";
+import { startTestDemo } from "../support/demo-browser";
+import { onPostgres } from "../support/test-database";
 import { openSecret, sealSecret, SecretUnreadableError } from "../../app/models/secret-box.server";
 
 type Settings = typeof import("../../app/sync/shop/settings.server");
@@ -10,20 +12,36 @@ let demo: RunningDemo;
 let prisma: PrismaClient;
 let settings: Settings;
 let admin: Awaited<ReturnType<typeof import("../../app/shopify-admin.server").adminFor>>;
-let databasePath: string;
 
 beforeAll(async () => {
-  demo = await startDemo({ products: 20 });
+  demo = await startTestDemo({ products: 20 });
   await demo.firstSync;
   prisma = (await import("../../app/db.server")).default;
   settings = await import("../../app/sync/shop/settings.server");
   admin = await (await import("../../app/shopify-admin.server")).adminFor(DEMO_SHOP);
-  databasePath = process.env.DATABASE_URL!.replace(/^file:/, "");
 }, 180_000);
 
 afterAll(async () => {
   await demo?.close();
 });
+
+/**
+ * What the database holds: SQLite's file and its write-ahead log (where the latest writes live
+ * until checkpointed), or on PostgreSQL every shop row as the server returns it.
+ */
+async function storedBytes(): Promise<Buffer[]> {
+  if (onPostgres()) {
+    const rows = await prisma.$queryRawUnsafe<{ row: string }[]>(
+      `SELECT s::text AS row FROM "Shop" s`,
+    );
+    expect(rows.length).toBeGreaterThan(0);
+    return rows.map(({ row }) => Buffer.from(row));
+  }
+  const path = demo.databaseUrl.replace(/^file:/, "");
+  const files = [path, `${path}-wal`].filter((file) => existsSync(file));
+  expect(files.length).toBeGreaterThan(0);
+  return files.map((file) => readFileSync(file));
+}
 
 const save = (secretKey: string, publishableKey = "svc_pk_test_starter") =>
   settings.saveSettings(DEMO_SHOP, admin, {
@@ -70,16 +88,13 @@ describe("Settings: the service's keys", () => {
     expect(after.tier).toBe("professional");
   });
 
-  it("saves working keys with the secret encrypted: not in the database file, only its last four shown", async () => {
+  it("saves working keys with the secret encrypted: not in the database, only its last four shown", async () => {
     const result = await save("svc_sk_test_starter");
     expect(result).toMatchObject({ ok: true, tier: "starter", firstSyncStarted: false });
     const shop = await prisma.shop.findUniqueOrThrow({ where: { shopDomain: DEMO_SHOP } });
     expect(shop.secretKeyLast4).toBe("rter");
     expect(shop.secretKeyCiphertext).not.toContain("svc_sk");
-    // The database file and its write-ahead log, where the latest writes live until checkpointed.
-    const files = [databasePath, `${databasePath}-wal`].filter((path) => existsSync(path));
-    expect(files.length).toBeGreaterThan(0);
-    const contents = files.map((path) => readFileSync(path));
+    const contents = await storedBytes();
     for (const file of contents) {
       expect(file.includes("svc_sk_test_starter")).toBe(false);
       expect(file.includes(Buffer.from("svc_sk_test_starter", "utf16le"))).toBe(false);

@@ -1,21 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
-import { startDemo, type RunningDemo } from "../../dev/demo/admin-demo";
-import { artifactsDir, launchChromium } from "../support/chromium";
+import { describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { useDemoInBrowser } from "../support/demo-browser";
 import { indexedIds } from "../support/emulator";
 
-let demo: RunningDemo;
-let browser: Browser;
-
-beforeAll(async () => {
-  demo = await startDemo({ products: 150 });
-  browser = await launchChromium();
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await demo?.close();
-});
+const session = useDemoInBrowser({ products: 150 });
 
 /** What the Sync card says was sent of a kind (products, or pages and articles). */
 async function sentCount(page: Page, kind: "product" | "post"): Promise<number> {
@@ -24,26 +12,26 @@ async function sentCount(page: Page, kind: "product" | "post"): Promise<number> 
 
 describe("the offline demo in a browser", () => {
   it("shows the first sync, and Resync runs to the end with counts that match the index", async () => {
-    expect(await demo.firstSync).toMatchObject({ state: "succeeded" });
-    const index = indexedIds(demo.emulator, "professional", demo.workspaceId);
+    expect(await session.demo.firstSync).toMatchObject({ state: "succeeded" });
+    const index = indexedIds(session.demo.emulator, "professional", session.demo.workspaceId);
     const indexed = index.products.length + index.posts.length;
     expect(indexed).toBeGreaterThan(100);
 
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(demo.adminUrl);
+    const page = await session.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(session.demo.adminUrl);
     await page.getByText("Last sync: First sync, finished").waitFor();
     expect(await sentCount(page, "product")).toBe(index.products.length);
     expect(await sentCount(page, "post")).toBe(index.posts.length);
 
     // A product edited in Shopify meanwhile: the resync sends just that one.
-    const [product] = demo.shopify.state
+    const [product] = session.demo.shopify.state
       .products()
       .filter((p) => p.status === "ACTIVE" && p.onlineStoreUrl);
-    demo.shopify.state.updateProduct(product!.id, { title: "Edited while the demo ran" });
+    session.demo.shopify.state.updateProduct(product!.id, { title: "Edited while the demo ran" });
 
     // Shopify's finish webhooks get lost this time: the export waits for the polling fallback,
     // long enough to see the progress and to press Resync a second time.
-    demo.shopify.state.dropFinishWebhooks(3);
+    session.demo.shopify.state.dropFinishWebhooks(3);
     await page.getByRole("button", { name: "Resync" }).click();
     await page.getByText("Resync started.").waitFor();
     await page.getByText("Exporting from Shopify").waitFor();
@@ -63,19 +51,16 @@ describe("the offline demo in a browser", () => {
     expect(await page.locator("#count-product-unchanged").innerText()).toBe(
       String(index.products.length - 1),
     );
-    const stored = demo.emulator.state
-      .workspace("professional", demo.workspaceId)
+    const stored = session.demo.emulator.state
+      .workspace("professional", session.demo.workspaceId)
       ?.products.find((p) => p.name === "Edited while the demo ran");
     expect(stored).toBeDefined();
-    await page.screenshot({
-      path: `${await artifactsDir("demo")}/dashboard-after-resync.png`,
-      fullPage: true,
-    });
+    await session.shot(page, "dashboard-after-resync");
   });
 
   it("Settings refuses a revoked key and a publishable key in the secret field, saying what is wrong", async () => {
-    const page = await browser.newPage();
-    await page.goto(`${demo.adminUrl}/settings`);
+    const page = await session.browser.newPage();
+    await page.goto(`${session.demo.adminUrl}/settings`);
     await page.getByLabel("Secret key").fill("svc_sk_test_revoked");
     await page.getByRole("button", { name: "Save" }).click();
     await page
@@ -87,9 +72,6 @@ describe("the offline demo in a browser", () => {
     await page
       .getByText("This is a publishable key (svc_pk_…); the secret key starts with svc_sk_.")
       .waitFor();
-    await page.screenshot({
-      path: `${await artifactsDir("demo")}/settings-refused.png`,
-      fullPage: true,
-    });
+    await session.shot(page, "settings-refused");
   });
 });

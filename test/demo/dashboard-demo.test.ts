@@ -5,42 +5,20 @@
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { Browser, Page } from "playwright-core";
-import { startDemo, type RunningDemo } from "../../dev/demo/admin-demo";
-import { artifactsDir, launchChromium } from "../support/chromium";
+import { describe, expect, it, vi } from "vitest";
+import type { Page } from "playwright-core";
+import { useDemoInBrowser } from "../support/demo-browser";
 import { indexedIds } from "../support/emulator";
 import { ask, openChat, waitIdle } from "../widget/harness";
 
 vi.setConfig({ testTimeout: 240_000 });
 
-let demo: RunningDemo;
-let browser: Browser;
-
-beforeAll(async () => {
-  demo = await startDemo({ products: 30, saveKeys: false });
-  browser = await launchChromium();
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await demo?.close();
-});
-
-const shot = async (page: Page, name: string) =>
-  page.screenshot({ path: `${await artifactsDir("dashboard")}/${name}.png`, fullPage: true });
-
-async function saveKeys(page: Page): Promise<void> {
-  await page.goto(`${demo.adminUrl}/settings`);
-  await page.getByLabel("Secret key").fill("svc_sk_test_professional");
-  await page.getByLabel("Publishable key").fill("svc_pk_test_professional");
-  await page.getByRole("button", { name: "Save" }).click();
-  await page.getByText("Settings saved").waitFor();
-}
+const session = useDemoInBrowser({ products: 30, saveKeys: false, artifacts: "dashboard" });
+const { shot, saveKeys } = session;
 
 /** The store's products a sync sends (active, on the online store), with their index ids. */
 function sellableProducts() {
-  return demo.shopify.state
+  return session.demo.shopify.state
     .products()
     .filter((p) => p.status === "ACTIVE" && p.onlineStoreUrl)
     .map((p) => ({ id: /(\d+)$/.exec(p.id)![1]!, title: String(p.title) }));
@@ -59,8 +37,8 @@ async function checklist(page: Page): Promise<Record<string, boolean>> {
 
 describe("the first-run checklist", () => {
   it("starts with every step to do, each read from where it is true", async () => {
-    const page = await browser.newPage();
-    await page.goto(demo.adminUrl);
+    const page = await session.browser.newPage();
+    await page.goto(session.demo.adminUrl);
     expect(await checklist(page)).toEqual({
       "Keys saved": false,
       "First sync done": false,
@@ -76,16 +54,19 @@ describe("the Dashboard says what is not in the index, and why", () => {
     const [first, second] = sellableProducts();
     // The service refuses two products one by one, and this month's pages and articles are
     // almost spent on the account.
-    demo.emulator.state.refuseItems([first!.id], "VALIDATION_ERROR: price must be a number >= 0");
-    demo.emulator.state.refuseItems([second!.id], "VALIDATION_ERROR: name is required");
-    demo.emulator.state.spendQuota("professional", "posts", 998);
+    session.demo.emulator.state.refuseItems(
+      [first!.id],
+      "VALIDATION_ERROR: price must be a number >= 0",
+    );
+    session.demo.emulator.state.refuseItems([second!.id], "VALIDATION_ERROR: name is required");
+    session.demo.emulator.state.spendQuota("professional", "posts", 998);
 
-    const page = await browser.newPage({ viewport: { width: 1280, height: 1400 } });
+    const page = await session.browser.newPage({ viewport: { width: 1280, height: 1400 } });
     await saveKeys(page);
-    await page.goto(demo.adminUrl);
+    await page.goto(session.demo.adminUrl);
     await page.getByText(/^Last sync: First sync, (finished|stopped)/).waitFor({ timeout: 90_000 });
 
-    const index = indexedIds(demo.emulator, "professional", demo.workspaceId);
+    const index = indexedIds(session.demo.emulator, "professional", session.demo.workspaceId);
     expect(index.products).not.toContain(first!.id);
     expect(index.posts).toEqual([]);
 
@@ -125,9 +106,10 @@ describe("the Dashboard says what is not in the index, and why", () => {
       .getByRole("list", { name: "Pages and articles over quota" })
       .getByRole("listitem")
       .allInnerTexts();
-    const postTitles = [...demo.shopify.state.pages(), ...demo.shopify.state.articles()].map(
-      (post) => String(post.title),
-    );
+    const postTitles = [
+      ...session.demo.shopify.state.pages(),
+      ...session.demo.shopify.state.articles(),
+    ].map((post) => String(post.title));
     expect(overQuota.length).toBeGreaterThan(2);
     for (const name of overQuota) expect(postTitles).toContain(name);
     const card = await page.locator("body").innerText();
@@ -135,13 +117,13 @@ describe("the Dashboard says what is not in the index, and why", () => {
     await shot(page, "items-left-out");
 
     // The service takes them now: "Retry failed items" puts both into the index.
-    demo.emulator.state.acceptItems();
+    session.demo.emulator.state.acceptItems();
     await page.getByRole("button", { name: "Retry failed items" }).click();
     await page.getByText("Retrying 2 failed items").waitFor();
     await page
       .getByText(/^Last sync: Retry of failed items, finished/)
       .waitFor({ timeout: 90_000 });
-    const after = indexedIds(demo.emulator, "professional", demo.workspaceId);
+    const after = indexedIds(session.demo.emulator, "professional", session.demo.workspaceId);
     expect(after.products).toContain(first!.id);
     expect(after.products).toContain(second!.id);
     expect(await cell("product", "failed")).toBe("0");
@@ -152,8 +134,8 @@ describe("the Dashboard says what is not in the index, and why", () => {
 
 describe("the first-run checklist, step by step", () => {
   it("ticks the chat when the theme's app embed is switched on, and the first conversation, then goes", async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(demo.adminUrl);
+    const page = await session.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(session.demo.adminUrl);
     expect(await checklist(page)).toEqual({
       "Keys saved": true,
       "First sync done": true,
@@ -173,18 +155,18 @@ describe("the first-run checklist, step by step", () => {
     await shot(page, "checklist-chat-off");
 
     // The merchant switches the app embed on in the theme editor (the fake store's toggle).
-    demo.shopify.state.setChatEmbed(true);
+    session.demo.shopify.state.setChatEmbed(true);
     await page.reload();
     expect((await checklist(page))["Chat switched on in the live theme"]).toBe(true);
     // Switched off again: the checklist says so (it is read, never remembered).
-    demo.shopify.state.setChatEmbed(false);
+    session.demo.shopify.state.setChatEmbed(false);
     await page.reload();
     expect((await checklist(page))["Chat switched on in the live theme"]).toBe(false);
-    demo.shopify.state.setChatEmbed(true);
+    session.demo.shopify.state.setChatEmbed(true);
 
     // A shopper's first conversation on the storefront: the checklist is complete and goes.
-    const shopper = await browser.newPage();
-    await shopper.goto(demo.storefrontUrl);
+    const shopper = await session.browser.newPage();
+    await shopper.goto(session.demo.storefrontUrl);
     await openChat(shopper);
     await ask(shopper, "Hello, what do you sell?");
     await waitIdle(shopper);

@@ -6,16 +6,20 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { demoPostgresUrl } from "../support/demo-browser";
 import { freePort } from "../support/free-port";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 const TSX = path.join(ROOT, "node_modules", ".bin", "tsx");
 
 function runDemo(env: Record<string, string>) {
-  // The demo chooses its own mode and database, as from a shell.
+  // The demo chooses its own mode and database, as from a shell; in the PostgreSQL pass, the
+  // run's cluster is the DATABASE_URL it makes its database in.
   const inherited: Record<string, string | undefined> = { ...process.env };
   delete inherited.NODE_ENV;
   delete inherited.DATABASE_URL;
+  const postgres = demoPostgresUrl();
+  if (postgres) inherited.DATABASE_URL = postgres;
   const child = spawn(TSX, ["dev/demo/main.ts"], {
     cwd: ROOT,
     env: { ...inherited, ...env } as NodeJS.ProcessEnv,
@@ -61,6 +65,11 @@ describe("npm run demo", () => {
     try {
       const out = await demo.until("Press Ctrl-C to stop.");
       expect(out, demo.errors()).toContain("First full sync finished");
+      expect(out).toMatch(
+        demoPostgresUrl()
+          ? /^Database: postgresql:\/\/\*\*\*@127\.0\.0\.1:\d+\/catalog_chat_demo_\w+ /m
+          : /^Database: file:\S+demo\.db /m,
+      );
       const printed = (label: string) => new RegExp(`^${label}: (\\S+)`, "m").exec(out)?.[1];
       const urls = {
         PORT: printed("Admin"),

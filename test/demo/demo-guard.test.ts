@@ -1,6 +1,8 @@
 import { existsSync } from "node:fs";
+import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { DemoRefusedError, startDemo } from "../../dev/demo/admin-demo";
+import { startTestDemo } from "../support/demo-browser";
 
 const nodeEnv = process.env.NODE_ENV;
 afterEach(() => {
@@ -19,10 +21,26 @@ describe("the demo refuses to start where it could be reached or deployed", () =
 });
 
 describe("the demo cleans up after itself", () => {
-  it("removes its temporary folder (its database) when it stops", async () => {
-    const demo = await startDemo({ products: 3, saveKeys: false });
+  it("removes its temporary folder and its database when it stops", async () => {
+    const demo = await startTestDemo({ products: 3, saveKeys: false });
     expect(existsSync(demo.workDir)).toBe(true);
+    expect(await databaseAnswers(demo.databaseUrl)).toBe(true);
     await demo.close();
     expect(existsSync(demo.workDir)).toBe(false);
+    expect(await databaseAnswers(demo.databaseUrl)).toBe(false);
   }, 180_000);
 });
+
+/** Whether the demo's database is still there: its SQLite file, or its PostgreSQL database. */
+async function databaseAnswers(url: string): Promise<boolean> {
+  if (url.startsWith("file:")) return existsSync(url.slice("file:".length));
+  const client = new pg.Client({ connectionString: url });
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}

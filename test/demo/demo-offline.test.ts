@@ -4,27 +4,16 @@
  * what its copy and starter prompts talk about, with pictures served locally and a catalogue
  * without identical duplicates or free snowboards.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { Browser, Page } from "playwright-core";
-import { DEMO_PROMPTS, startDemo, type RunningDemo } from "../../dev/demo/admin-demo";
-import { artifactsDir, launchChromium } from "../support/chromium";
+import { describe, expect, it, vi } from "vitest";
+import type { Page } from "playwright-core";
+import { DEMO_PROMPTS } from "../../dev/demo/admin-demo";
+import { useDemoInBrowser } from "../support/demo-browser";
 import { openChat, ui, waitIdle } from "../widget/harness";
 
 vi.setConfig({ testTimeout: 180_000 });
 
-let demo: RunningDemo;
-let browser: Browser;
-
-beforeAll(async () => {
-  demo = await startDemo({ products: 120 });
-  await demo.firstSync;
-  browser = await launchChromium();
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await demo?.close();
-});
+const session = useDemoInBrowser({ products: 120, waitForFirstSync: true });
+const { shot } = session;
 
 const LOOPBACK = /^(https?|wss?):\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?\//;
 const local = (url: string) => LOOPBACK.test(url) || /^(data|blob|about):/.test(url);
@@ -36,15 +25,12 @@ function recordRequests(page: Page): string[] {
   return urls;
 }
 
-const shot = async (page: Page, name: string) =>
-  page.screenshot({ path: `${await artifactsDir("demo")}/${name}.png`, fullPage: true });
-
 describe("the demo stays on the machine", () => {
   it("the admin's pages make no request that is not loopback, fonts included", async () => {
-    const page = await browser.newPage();
+    const page = await session.browser.newPage();
     const urls = recordRequests(page);
     for (const path of ["", "/settings", "/inbox", "/insights"]) {
-      await page.goto(`${demo.adminUrl}${path}`);
+      await page.goto(`${session.demo.adminUrl}${path}`);
       await page.waitForLoadState("networkidle");
     }
     expect(urls.length).toBeGreaterThan(4);
@@ -53,10 +39,10 @@ describe("the demo stays on the machine", () => {
   });
 
   it("“Add the chat to your theme” leads to the storefront preview", async () => {
-    const page = await browser.newPage();
-    await page.goto(demo.adminUrl);
+    const page = await session.browser.newPage();
+    await page.goto(session.demo.adminUrl);
     await page.getByRole("link", { name: "Add the chat to your theme" }).click();
-    await page.waitForURL((url) => url.href.startsWith(demo.storefrontUrl));
+    await page.waitForURL((url) => url.href.startsWith(session.demo.storefrontUrl));
     await page.locator("[data-chat-widget]").waitFor({ state: "attached" });
     await page.close();
   });
@@ -64,7 +50,7 @@ describe("the demo stays on the machine", () => {
 
 describe("the demo store", () => {
   it("has no two products with the same name, and no product for nothing", () => {
-    const index = demo.emulator.state.workspace("professional", demo.workspaceId)!;
+    const index = session.demo.emulator.state.workspace("professional", session.demo.workspaceId)!;
     const names = index.products.map((product) => String(product.name).toLowerCase());
     expect(names.length).toBeGreaterThan(50);
     expect(new Set(names).size).toBe(names.length);
@@ -75,10 +61,10 @@ describe("the demo store", () => {
   it("the preview's copy and starter prompts are about what it sells, with local pictures", async () => {
     for (const [n, prompt] of DEMO_PROMPTS.entries()) {
       // A shopper new to the store each time: the starter prompts show before the first question.
-      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const context = await session.browser.newContext({ viewport: { width: 1280, height: 900 } });
       const page = await context.newPage();
       const urls = recordRequests(page);
-      await page.goto(demo.storefrontUrl);
+      await page.goto(session.demo.storefrontUrl);
       expect(await page.locator("main").innerText()).not.toMatch(/café|ceramic|coffee/i);
       await openChat(page);
       const w = ui(page);

@@ -3,31 +3,17 @@
  * keys typed into the Settings form, Save, Resync, reload; outcomes checked on the page and in
  * the service emulator's index (never in the app's tables).
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { Browser, Page } from "playwright-core";
-import { startDemo, type RunningDemo } from "../../dev/demo/admin-demo";
-import { artifactsDir, launchChromium } from "../support/chromium";
+import { describe, expect, it, vi } from "vitest";
+import type { Page } from "playwright-core";
+import { useDemoInBrowser } from "../support/demo-browser";
 import { indexedIds } from "../support/emulator";
 import { ask, openChat, ui } from "../widget/harness";
 
 // Each flow waits for real syncs on a shared, loaded machine; none depends on timing.
 vi.setConfig({ testTimeout: 240_000 });
 
-let demo: RunningDemo;
-let browser: Browser;
-
-beforeAll(async () => {
-  demo = await startDemo({ products: 60, saveKeys: false });
-  browser = await launchChromium();
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await demo?.close();
-});
-
-const shot = async (page: Page, name: string) =>
-  page.screenshot({ path: `${await artifactsDir("merchant")}/${name}.png`, fullPage: true });
+const session = useDemoInBrowser({ products: 60, saveKeys: false, artifacts: "merchant" });
+const { shot, saveKeys } = session;
 
 const CHOICES = ["Products", "Online store pages", "Blog articles"] as const;
 
@@ -35,34 +21,26 @@ async function choicesOn(page: Page): Promise<boolean[]> {
   return Promise.all(CHOICES.map((label) => page.getByLabel(label).isChecked()));
 }
 
-async function saveKeys(page: Page, secretKey: string, publishableKey: string): Promise<void> {
-  await page.goto(`${demo.adminUrl}/settings`);
-  await page.getByLabel("Secret key").fill(secretKey);
-  await page.getByLabel("Publishable key").fill(publishableKey);
-  await page.getByRole("button", { name: "Save" }).click();
-  await page.getByText("Settings saved").waitFor();
-}
-
 /** Waits on the dashboard until the latest sync of this kind has finished. */
 async function waitForSync(page: Page, kind: string): Promise<void> {
-  await page.goto(demo.adminUrl);
+  await page.goto(session.demo.adminUrl);
   await page.getByText(`Last sync: ${kind}, finished`).waitFor({ timeout: 90_000 });
 }
 
 describe("Settings keeps exactly what the form shows", () => {
   it("the first save syncs everything chosen, and Save without changes keeps every choice", async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
-    await page.goto(`${demo.adminUrl}/settings`);
+    const page = await session.browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    await page.goto(`${session.demo.adminUrl}/settings`);
     expect(await choicesOn(page)).toEqual([true, true, true]);
 
     await saveKeys(page, "svc_sk_test_professional", "svc_pk_test_professional");
     await waitForSync(page, "First sync");
-    const first = indexedIds(demo.emulator, "professional", demo.workspaceId);
+    const first = indexedIds(session.demo.emulator, "professional", session.demo.workspaceId);
     expect(first.products.length).toBeGreaterThan(0);
     expect(first.posts.length).toBeGreaterThan(0);
 
     // Save again, changing nothing, and reload: every box is still ticked.
-    await page.goto(`${demo.adminUrl}/settings`);
+    await page.goto(`${session.demo.adminUrl}/settings`);
     await page.getByRole("button", { name: "Save" }).click();
     await page.getByText("Settings saved").waitFor();
     await page.reload();
@@ -70,16 +48,18 @@ describe("Settings keeps exactly what the form shows", () => {
     await shot(page, "settings-after-second-save");
 
     // The next Resync keeps pages and articles in the index.
-    await page.goto(demo.adminUrl);
+    await page.goto(session.demo.adminUrl);
     await page.getByRole("button", { name: "Resync" }).click();
     await page.getByText("Resync started.").waitFor();
     await waitForSync(page, "Resync");
-    expect(indexedIds(demo.emulator, "professional", demo.workspaceId)).toEqual(first);
+    expect(indexedIds(session.demo.emulator, "professional", session.demo.workspaceId)).toEqual(
+      first,
+    );
   });
 
   it("unticking a box is kept too, and ticking it again brings it back", async () => {
-    const page = await browser.newPage();
-    await page.goto(`${demo.adminUrl}/settings`);
+    const page = await session.browser.newPage();
+    await page.goto(`${session.demo.adminUrl}/settings`);
     await page.getByLabel("Blog articles").uncheck();
     await page.getByRole("button", { name: "Save" }).click();
     await page.getByText("Settings saved").waitFor();
@@ -101,8 +81,8 @@ describe("Settings keeps exactly what the form shows", () => {
 
 describe("Settings and the Dashboard say what is true, in a merchant's words", () => {
   it("names the storefront domain, says what the publishable key is for, and focuses the field to fix", async () => {
-    const page = await browser.newPage();
-    await page.goto(`${demo.adminUrl}/settings`);
+    const page = await session.browser.newPage();
+    await page.goto(`${session.demo.adminUrl}/settings`);
     await page.getByText("(made from your storefront domain, demo-store.example.com)").waitFor();
     await page.getByText("It can only search and chat, so it is safe to show.").waitFor();
     expect(await page.getByText("Read-only").count()).toBe(0);
@@ -114,17 +94,17 @@ describe("Settings and the Dashboard say what is true, in a merchant's words", (
   });
 
   it("a Resync with nothing chosen says why instead of finishing with zeros", async () => {
-    const page = await browser.newPage();
-    await page.goto(`${demo.adminUrl}/settings`);
+    const page = await session.browser.newPage();
+    await page.goto(`${session.demo.adminUrl}/settings`);
     for (const label of CHOICES) await page.getByLabel(label).uncheck();
     await page.getByRole("button", { name: "Save" }).click();
     await page.getByText("Settings saved").waitFor();
-    await page.goto(demo.adminUrl);
+    await page.goto(session.demo.adminUrl);
     await page.getByRole("button", { name: "Resync" }).click();
     await page.getByText("Nothing is chosen to sync: tick Products").waitFor();
     await shot(page, "dashboard-resync-nothing-chosen");
 
-    await page.goto(`${demo.adminUrl}/settings`);
+    await page.goto(`${session.demo.adminUrl}/settings`);
     for (const label of CHOICES) await page.getByLabel(label).check();
     await page.getByRole("button", { name: "Save" }).click();
     await page.getByText("Settings saved").waitFor();
@@ -133,10 +113,10 @@ describe("Settings and the Dashboard say what is true, in a merchant's words", (
 
 describe("a key the service no longer accepts", () => {
   it("pauses the shop at the next Resync even when nothing changed, and saving a working key resumes it", async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
-    demo.emulator.state.revokeKey("svc_sk_test_professional");
-    const before = demo.emulator.state.requests().length;
-    await page.goto(demo.adminUrl);
+    const page = await session.browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    session.demo.emulator.state.revokeKey("svc_sk_test_professional");
+    const before = session.demo.emulator.state.requests().length;
+    await page.goto(session.demo.adminUrl);
     await page.getByRole("button", { name: "Resync" }).click();
     await page.getByText("Sync is paused").waitFor({ timeout: 30_000 });
     expect(await page.getByText("Resync started.").count()).toBe(0);
@@ -144,7 +124,7 @@ describe("a key the service no longer accepts", () => {
     await page.getByText("Sync is paused").waitFor();
     expect(await page.getByText("paused", { exact: true }).count()).toBe(1);
     expect(await page.getByText("connected", { exact: true }).count()).toBe(0);
-    const refused = demo.emulator.state.requests().slice(before);
+    const refused = session.demo.emulator.state.requests().slice(before);
     expect(refused.some((r) => r.status === 401)).toBe(true);
     // No green "Resync started." under the pause banner; a paused shop's Resync says what happens.
     expect(await page.getByText("Resync started.").count()).toBe(0);
@@ -158,9 +138,9 @@ describe("a key the service no longer accepts", () => {
     expect(await page.getByText("Resync started.").count()).toBe(0);
     await shot(page, "dashboard-paused-revoked-key");
 
-    demo.emulator.state.restoreKey("svc_sk_test_professional");
+    session.demo.emulator.state.restoreKey("svc_sk_test_professional");
     await saveKeys(page, "svc_sk_test_professional", "svc_pk_test_professional");
-    await page.goto(demo.adminUrl);
+    await page.goto(session.demo.adminUrl);
     await page.getByText("connected", { exact: true }).waitFor();
     expect(await page.getByText("Sync is paused").count()).toBe(0);
   });
@@ -168,16 +148,16 @@ describe("a key the service no longer accepts", () => {
 
 describe("another account's keys, or another workspace, move the index", () => {
   it("saving the Personal keys after the Professional ones sends everything there and empties the old place", async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
-    const before = indexedIds(demo.emulator, "professional", demo.workspaceId);
+    const page = await session.browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    const before = indexedIds(session.demo.emulator, "professional", session.demo.workspaceId);
     expect(before.products.length).toBeGreaterThan(0);
 
     await saveKeys(page, "svc_sk_test_personal", "svc_pk_test_personal");
     await page.getByText("being sent to the new account or workspace").waitFor();
     await waitForSync(page, "Move to the new keys' account");
 
-    expect(indexedIds(demo.emulator, "personal", demo.workspaceId)).toEqual(before);
-    expect(indexedIds(demo.emulator, "professional", demo.workspaceId)).toEqual({
+    expect(indexedIds(session.demo.emulator, "personal", session.demo.workspaceId)).toEqual(before);
+    expect(indexedIds(session.demo.emulator, "professional", session.demo.workspaceId)).toEqual({
       products: [],
       posts: [],
     });
@@ -185,7 +165,9 @@ describe("another account's keys, or another workspace, move the index", () => {
     await page.getByText("Connected on the Personal plan.").waitFor();
     // The banner says what moved (the account, not the workspace), and what it costs.
     await page.getByText("The catalogue moved to another service account").waitFor();
-    await page.getByText(`the workspace stayed ${demo.workspaceId}.`, { exact: false }).waitFor();
+    await page
+      .getByText(`the workspace stayed ${session.demo.workspaceId}.`, { exact: false })
+      .waitFor();
     await page
       .getByText("Moving sends every item again, so it counts against this month's quota")
       .waitFor();
@@ -194,12 +176,13 @@ describe("another account's keys, or another workspace, move the index", () => {
 
     // The shopper's chat follows the keys: the storefront's chat asks the new account, whose
     // workspace now holds the catalogue (the old one is empty), and shows its products.
-    const shopper = await browser.newPage();
-    await shopper.goto(demo.storefrontUrl);
+    const shopper = await session.browser.newPage();
+    await shopper.goto(session.demo.storefrontUrl);
     expect(await ui(shopper).host.getAttribute("data-publishable-key")).toBe(
       "svc_pk_test_personal",
     );
-    const product = demo.emulator.state.workspace("personal", demo.workspaceId)!.products[0]!;
+    const product = session.demo.emulator.state.workspace("personal", session.demo.workspaceId)!
+      .products[0]!;
     await openChat(shopper);
     await ask(shopper, `Tell me about ${product.name}`);
     await expect
@@ -209,22 +192,24 @@ describe("another account's keys, or another workspace, move the index", () => {
   });
 
   it("a workspace typed in Settings gets the catalogue, and the previous workspace is emptied", async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
-    const before = indexedIds(demo.emulator, "personal", demo.workspaceId);
-    await page.goto(`${demo.adminUrl}/settings`);
+    const page = await session.browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    const before = indexedIds(session.demo.emulator, "personal", session.demo.workspaceId);
+    await page.goto(`${session.demo.adminUrl}/settings`);
     await page.getByLabel("Use another workspace id").fill("other-store.example.com");
     await page.getByRole("button", { name: "Save" }).click();
     await page.getByText("being sent to the new account or workspace").waitFor();
     await waitForSync(page, "Move to workspace other-store-example-com");
-    expect(indexedIds(demo.emulator, "personal", "other-store-example-com")).toEqual(before);
-    expect(indexedIds(demo.emulator, "personal", demo.workspaceId)).toEqual({
+    expect(indexedIds(session.demo.emulator, "personal", "other-store-example-com")).toEqual(
+      before,
+    );
+    expect(indexedIds(session.demo.emulator, "personal", session.demo.workspaceId)).toEqual({
       products: [],
       posts: [],
     });
     await page
       .getByText(
         new RegExp(
-          `^The catalogue moved from workspace ${demo.workspaceId} to other-store-example-com on \\d{1,2} \\w{3} \\d{4}, \\d{2}:\\d{2} UTC\\.$`,
+          `^The catalogue moved from workspace ${session.demo.workspaceId} to other-store-example-com on \\d{1,2} \\w{3} \\d{4}, \\d{2}:\\d{2} UTC\\.$`,
         ),
       )
       .waitFor();
@@ -235,7 +220,7 @@ describe("another account's keys, or another workspace, move the index", () => {
     await saveKeys(page, "svc_sk_test_professional", "svc_pk_test_professional");
     await waitForSync(page, "Move to the new keys' account");
     await page.getByText("The catalogue moved to another service account").waitFor();
-    expect(await page.getByText(`from workspace ${demo.workspaceId}`).count()).toBe(0);
+    expect(await page.getByText(`from workspace ${session.demo.workspaceId}`).count()).toBe(0);
     await page.getByText("Connected on the Professional plan.").waitFor();
 
     // A later Resync: the move is no longer news, and its banner goes.

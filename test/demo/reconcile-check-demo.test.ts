@@ -2,28 +2,18 @@
  * The merchant sees what the check of changed products repaired: in Chromium against the running
  * demo (its app server runs the background work, with the check every 3 s instead of every hour),
  * a product sold out while its inventory_levels/update webhooks were lost becomes outofstock in
- * the service's index, and the dashboard names it as repaired.
+ * the service's index, and the dashboard names it as repaired; a product deleted while its
+ * products/delete was lost leaves the index, and the dashboard names it as removed.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { Browser, Page } from "playwright-core";
-import { startDemo, type RunningDemo } from "../../dev/demo/admin-demo";
-import { artifactsDir, launchChromium } from "../support/chromium";
+import { describe, expect, it, vi } from "vitest";
+import type { Page } from "playwright-core";
+import { useDemoInBrowser } from "../support/demo-browser";
 
 vi.setConfig({ testTimeout: 240_000 });
 
-let demo: RunningDemo;
-let browser: Browser;
-
-beforeAll(async () => {
-  process.env.RECONCILE_CHECK_EVERY_MINUTES = "0.05";
-  demo = await startDemo({ products: 40 });
-  browser = await launchChromium();
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await demo?.close();
-  delete process.env.RECONCILE_CHECK_EVERY_MINUTES;
+const session = useDemoInBrowser({
+  products: 40,
+  env: { RECONCILE_CHECK_EVERY_MINUTES: "0.05" },
 });
 
 interface Variant {
@@ -35,9 +25,9 @@ interface Variant {
 
 describe("the dashboard's last check", () => {
   it("says there were no differences, then names a sold-out product whose webhooks were lost", async () => {
-    expect(await demo.firstSync).toMatchObject({ state: "succeeded" });
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(demo.adminUrl);
+    expect(await session.demo.firstSync).toMatchObject({ state: "succeeded" });
+    const page = await session.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(session.demo.adminUrl);
     // The dashboard shows what was true when it loaded: reload until the check has run.
     const lastCheck = page.getByTestId("last-check");
     await reloadUntil(page, async () => /no differences\.$/.test(await lastCheck.innerText()));
@@ -45,7 +35,7 @@ describe("the dashboard's last check", () => {
       /^Last check .* \(changed products, \d+ compared\): no differences\.$/,
     );
 
-    const product = demo.shopify.state.products().find((candidate) => {
+    const product = session.demo.shopify.state.products().find((candidate) => {
       const variants = candidate.variants as unknown as Variant[];
       return (
         candidate.status === "ACTIVE" &&
@@ -56,7 +46,9 @@ describe("the dashboard's last check", () => {
     })!;
     for (const variant of product.variants as unknown as Variant[]) {
       if (variant.inventoryQuantity > 0) {
-        demo.shopify.state.purchase(variant.id, variant.inventoryQuantity, { webhook: false });
+        session.demo.shopify.state.purchase(variant.id, variant.inventoryQuantity, {
+          webhook: false,
+        });
       }
     }
 
@@ -69,17 +61,45 @@ describe("the dashboard's last check", () => {
     );
     const numeric = product.id.slice(product.id.lastIndexOf("/") + 1);
     const indexed = () =>
-      demo.emulator.state
-        .workspace("professional", demo.workspaceId)
+      session.demo.emulator.state
+        .workspace("professional", session.demo.workspaceId)
         ?.products.find((item) => String(item.id) === numeric);
     for (let attempt = 0; indexed()?.stock_status !== "outofstock"; attempt++) {
       if (attempt > 240) throw new Error("the index never said outofstock");
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
-    await page.screenshot({
-      path: `${await artifactsDir("demo")}/dashboard-last-repair.png`,
-      fullPage: true,
-    });
+    await session.shot(page, "dashboard-last-repair");
+  });
+});
+
+describe("a product deleted while its products/delete was lost", () => {
+  it("leaves the index at the next check, and the dashboard names it as removed", async () => {
+    expect(await session.demo.firstSync).toMatchObject({ state: "succeeded" });
+    const page = await session.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const numericOf = (gid: string) => gid.slice(gid.lastIndexOf("/") + 1);
+    const indexed = (id: string) =>
+      session.demo.emulator.state
+        .workspace("professional", session.demo.workspaceId)
+        ?.products.find((item) => String(item.id) === id);
+    const product = session.demo.shopify.state
+      .products()
+      .find((candidate) => indexed(numericOf(candidate.id)) !== undefined)!;
+    expect(session.demo.shopify.state.deleteProduct(product.id, { webhook: false })).toBe(true);
+
+    await page.goto(session.demo.adminUrl);
+    const repaired = page.getByTestId("last-repair");
+    const removed = new RegExp(
+      `^Last repair .*\\(changed products, \\d+ compared\\): 1 repaired: ${escape(product.title as string)} \\(removed\\)\\.$`,
+    );
+    await reloadUntil(
+      page,
+      async () => (await repaired.isVisible()) && removed.test(await repaired.innerText()),
+    );
+    for (let attempt = 0; indexed(numericOf(product.id)) !== undefined; attempt++) {
+      if (attempt > 240) throw new Error("the deleted product never left the index");
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    await session.shot(page, "dashboard-lost-delete-repaired");
   });
 });
 

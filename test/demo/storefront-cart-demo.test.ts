@@ -1,36 +1,24 @@
 /**
  * The demo's storefront cart answers from the store's own variants, as Shopify's cart does: a
  * shopper who adds more than the store has sees the store's error in the chat, in a browser
- * against the running demo.
+ * against the running session.demo.
  */
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startDemo, type RunningDemo } from "../../dev/demo/admin-demo";
-import { artifactsDir, launchChromium } from "../support/chromium";
+import { describe, expect, it } from "vitest";
+import { useDemoInBrowser } from "../support/demo-browser";
 import { ask, openChat, ui } from "../widget/harness";
 
-let demo: RunningDemo;
-let browser: Browser;
-
-beforeAll(async () => {
-  demo = await startDemo({ products: 20 });
-  await demo.firstSync;
-  browser = await launchChromium();
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await demo?.close();
-});
+const session = useDemoInBrowser({ products: 20, waitForFirstSync: true });
 
 describe("the demo storefront's cart", () => {
   it("refuses more than the store has, with the store's words, and counts what was added", async () => {
     const indexed = new Set(
-      demo.emulator.state.workspace("professional", demo.workspaceId)!.products.map((p) => p.name),
+      session.demo.emulator.state
+        .workspace("professional", session.demo.workspaceId)!
+        .products.map((p) => p.name),
     );
-    const titles = demo.shopify.state.products().map((p) => String(p.title));
+    const titles = session.demo.shopify.state.products().map((p) => String(p.title));
     // A product in the index with one tracked variant and a title no other product has.
-    const product = demo.shopify.state.products().find((p) => {
+    const product = session.demo.shopify.state.products().find((p) => {
       const variant = p.variants[0] as { inventoryItem?: { tracked?: boolean } } | undefined;
       return (
         indexed.has(String(p.title)) &&
@@ -41,12 +29,12 @@ describe("the demo storefront's cart", () => {
     })!;
     expect(product).toBeDefined();
     const variantId = String((product.variants[0] as { id: string }).id);
-    demo.shopify.state.updateProduct(product.id, {
+    session.demo.shopify.state.updateProduct(product.id, {
       variants: [{ id: variantId, inventoryQuantity: 1, inventoryPolicy: "DENY" }],
     });
 
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(demo.storefrontUrl);
+    const page = await session.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(session.demo.storefrontUrl);
     await openChat(page);
     await ask(page, `Tell me about ${String(product.title)}`);
     const card = ui(page)
@@ -63,9 +51,6 @@ describe("the demo storefront's cart", () => {
       .poll(() => status.textContent(), { timeout: 15_000 })
       .toBe("You can only add 1 of this item to your cart");
     expect(await page.locator(".cart-count").first().textContent()).toBe("1");
-    await page.screenshot({
-      path: `${await artifactsDir("demo")}/storefront-cart-store-error.png`,
-      fullPage: true,
-    });
+    await session.shot(page, "storefront-cart-store-error");
   });
 });

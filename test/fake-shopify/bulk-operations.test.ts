@@ -23,7 +23,7 @@ import {
   data,
   pollBulk,
   runBulk,
-  startReceiver,
+  startShopWithReceiver,
   startTestShop,
   validShopifyHmac,
   type FakeShopify,
@@ -38,16 +38,18 @@ const GENERATED = { products: 40, pages: 6, articles: 7, seed: 11 };
 
 let shop: FakeShopify;
 let receiver: Receiver;
+let stop: () => Promise<void>;
 let generatorFile: string;
 
 beforeAll(async () => {
-  receiver = await startReceiver();
-  shop = await startTestShop({
+  ({
+    shop,
+    receiver,
+    close: stop,
+  } = await startShopWithReceiver({
     primaryDomain: DOMAIN,
     store: { files: [DOCS_SHOP], generated: GENERATED },
-    appUrl: receiver.url,
-    apiSecret: API_SECRET,
-  });
+  }));
   generatorFile = join(mkdtempSync(join(tmpdir(), "fake-shopify-test-")), "store.jsonl");
   await writeCatalogue({ ...GENERATED, domain: DOMAIN }, generatorFile);
 });
@@ -55,10 +57,7 @@ afterEach(async () => {
   await shop.state.settled();
   shop.state.clearFaults();
 });
-afterAll(async () => {
-  await shop.close();
-  await receiver.close();
-});
+afterAll(() => stop());
 
 async function items(source: BulkSource) {
   const bulk = await readBulkExport(source);

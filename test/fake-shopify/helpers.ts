@@ -138,6 +138,25 @@ export async function startReceiver(status = 200): Promise<Receiver> {
   };
 }
 
+/**
+ * A fake shop whose webhooks, signed with API_SECRET, go to a receiver that records them; `close`
+ * stops both.
+ */
+export async function startShopWithReceiver(
+  options: FakeShopifyOptions,
+): Promise<{ shop: FakeShopify; receiver: Receiver; close(): Promise<void> }> {
+  const receiver = await startReceiver();
+  const shop = await startTestShop({ appUrl: receiver.url, apiSecret: API_SECRET, ...options });
+  return {
+    shop,
+    receiver,
+    async close() {
+      await shop.close();
+      await receiver.close();
+    },
+  };
+}
+
 /** Shopify's check: base64 HMAC-SHA256 of the raw body with the app secret, compared safely. */
 export function validShopifyHmac(secret: string, webhook: ReceivedWebhook): boolean {
   const header = webhook.headers["x-shopify-hmac-sha256"];

@@ -14,8 +14,7 @@ import {
   graphql,
   pollBulk,
   runBulk,
-  startReceiver,
-  startTestShop,
+  startShopWithReceiver,
   validShopifyHmac,
   type FakeShopify,
   type Receiver,
@@ -23,26 +22,25 @@ import {
 
 let shop: FakeShopify;
 let receiver: Receiver;
+let stop: () => Promise<void>;
 let clock = Date.UTC(2026, 9, 1, 12);
 
 beforeAll(async () => {
-  receiver = await startReceiver();
-  shop = await startTestShop({
+  ({
+    shop,
+    receiver,
+    close: stop,
+  } = await startShopWithReceiver({
     store: { generated: { products: 30, seed: 4 } },
-    appUrl: receiver.url,
-    apiSecret: API_SECRET,
     now: () => clock,
-  });
+  }));
 });
 beforeEach(async () => {
   await shop.state.settled();
   receiver.received.length = 0;
   clock += 60_000;
 });
-afterAll(async () => {
-  await shop.close();
-  await receiver.close();
-});
+afterAll(() => stop());
 
 /** A product whose first variant is tracked, denies overselling and has `atLeast` in stock. */
 function stockedProduct(atLeast = 2) {
@@ -242,6 +240,39 @@ describe("collections", () => {
     expect(members.collection.products.nodes.map((node) => node.id).sort()).toEqual(
       [...change.productIds].sort(),
     );
+  });
+
+  it("taking a product out on the collection's page sends collections/update only, and moves the collection's updatedAt", async () => {
+    const { product, collection } = collected();
+    const before = new Date(clock - 1_000).toISOString();
+    const productUpdatedAt = shop.state.product(product.id)!.updatedAt;
+    const response = await fetch(
+      `${shop.url}/__fake/collections/${encodeURIComponent(collection.id)}/products/${encodeURIComponent(product.id)}`,
+      { method: "DELETE" },
+    );
+    expect(((await response.json()) as { productIds: string[] }).productIds).toEqual([product.id]);
+    const after = shop.state.product(product.id)!;
+    expect(after.collections.map((c) => (c as { id: string }).id)).not.toContain(collection.id);
+    expect(after.updatedAt).toBe(productUpdatedAt);
+    expect(receiver.received.map((webhook) => webhook.headers["x-shopify-topic"])).toEqual([
+      "collections/update",
+    ]);
+    const changed = await data<{ collections: { nodes: { id: string; updatedAt: string }[] } }>(
+      shop,
+      `query($q: String!) { collections(first: 250, query: $q) { nodes { id updatedAt } } }`,
+      { q: `updated_at:>'${before}'` },
+    );
+    const ids = changed.collections.nodes.map((node) => node.id);
+    // Other products still hold it: the collection remains, changed since `before`; no other did.
+    if (
+      shop.state
+        .products()
+        .some((p) => p.collections.some((c) => (c as { id: string }).id === collection.id))
+    ) {
+      expect(ids).toEqual([collection.id]);
+    } else {
+      expect(ids).toEqual([]);
+    }
   });
 
   it("a delete empties it from every product and sends collections/delete", async () => {

@@ -12,7 +12,7 @@ import {
   data,
   graphql,
   startReceiver,
-  startTestShop,
+  startShopWithReceiver,
   validShopifyHmac,
   type FakeShopify,
   type Receiver,
@@ -20,24 +20,23 @@ import {
 
 let shop: FakeShopify;
 let receiver: Receiver;
+let stop: () => Promise<void>;
 let clock = Date.UTC(2026, 9, 1, 12);
 
 beforeAll(async () => {
-  receiver = await startReceiver();
-  shop = await startTestShop({
+  ({
+    shop,
+    receiver,
+    close: stop,
+  } = await startShopWithReceiver({
     store: { generated: { products: 12, seed: 9 } },
-    appUrl: receiver.url,
-    apiSecret: API_SECRET,
     now: () => clock,
-  });
+  }));
 });
 beforeEach(() => {
   receiver.received.length = 0;
 });
-afterAll(async () => {
-  await shop.close();
-  await receiver.close();
-});
+afterAll(() => stop());
 
 async function reread(ids: string[]) {
   const response = await data<ProductsByIdsData>(shop, PRODUCTS_BY_IDS_QUERY, {

@@ -1,8 +1,8 @@
 /**
- * Lost webhooks never leave the index wrong after the next check: the hourly check of changed
- * products (an `updated_at` bulk export compared with the ledger) repairs lost stock and
- * publication webhooks; the daily full sweep repairs what moves no product's `updated_at` (a
- * collection renamed). Each check is stored with what it repaired, by name.
+ * Lost webhooks never leave the index wrong after the next check: the hourly check (an
+ * `updated_at` bulk export compared with the ledger, the whole catalogue's shapes, the collections
+ * changed) repairs lost stock, publication, delete and collection webhooks; the daily full sweep
+ * records what it repaired too. Each check is stored with what it repaired, by name.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProductSnapshot } from "../../dev/fake-shopify/server";
@@ -14,6 +14,7 @@ import {
   SHOP,
   startLiveEnvironment,
   startTestWorker,
+  waitFor,
   waitForEmptyOutbox,
   waitForIndexToEqualStore,
   waitForRunsToFinish,
@@ -115,43 +116,135 @@ describe("the check of changed products", () => {
   });
 });
 
-describe("the full sweep", () => {
-  it("repairs a collection renamed whose collections/update was lost, and records it", async () => {
-    // A collection none of whose products changed lately (the check looks a little further back).
-    const recent = new Set(changedLately);
-    const products = env.shopify.state.products();
-    const collection = products
-      .flatMap((product) => product.collections as { id: string }[])
-      .map((candidate) => candidate.id)
-      .find(
-        (id) =>
-          !products.some(
-            (product) =>
-              recent.has(product.id) &&
-              (product.collections as { id: string }[]).some((c) => c.id === id),
-          ) &&
-          products.some(
-            (product) =>
-              indexedItem(product.id) &&
-              (product.collections as { id: string }[]).some((c) => c.id === id),
-          ),
-      )!;
+/** An indexed product (active, on the Online Store) that is in a collection, not yet used. */
+function indexedInCollection(): { product: ProductSnapshot; collection: string } {
+  const recent = new Set(changedLately);
+  for (const product of env.shopify.state.products()) {
+    const collections = product.collections as { id: string }[];
+    if (recent.has(product.id) || !indexedItem(product.id) || collections.length === 0) continue;
+    return { product, collection: collections[0]!.id };
+  }
+  throw new Error("no indexed product in a collection");
+}
+
+/** A collection none of whose products the tests touched, with indexed products in it. */
+function untouchedCollection(): string {
+  const recent = new Set(changedLately);
+  const products = env.shopify.state.products();
+  const holds = (product: ProductSnapshot, id: string) =>
+    (product.collections as { id: string }[]).some((c) => c.id === id);
+  const found = products
+    .flatMap((product) => product.collections as { id: string }[])
+    .map((candidate) => candidate.id)
+    .find(
+      (id) =>
+        !products.some((product) => recent.has(product.id) && holds(product, id)) &&
+        products.some((product) => indexedItem(product.id) && holds(product, id)),
+    );
+  if (!found) throw new Error("no untouched collection");
+  return found;
+}
+
+describe("what moves no product's updated_at", () => {
+  it("repairs a product deleted whose products/delete was lost, named by its indexed title", async () => {
+    const { product } = indexedInCollection();
+    changedLately.push(product.id);
+    expect(env.shopify.state.deleteProduct(product.id, { webhook: false })).toBe(true);
+    expect(indexedItem(product.id)).toBeDefined();
+    const result = await check();
+    expect(JSON.parse(result!.items)).toEqual([
+      { id: numericId(product.id), title: product.title, action: "removed" },
+    ]);
+    await repaired();
+    expect(indexedItem(product.id)).toBeUndefined();
+  });
+
+  it("repairs a collection renamed whose collections/update was lost", async () => {
+    const collection = untouchedCollection();
     const change = env.shopify.state.updateCollection(
       collection,
       { title: "Lost Rename" },
       { webhook: false },
     );
-    // No product's updated_at moved: the hourly check cannot see it.
-    expect((await check())!.repaired).toBe(0);
     expect(await indexEqualsStore(env)).toBe(false);
+    const holders = change.productIds.filter((id) => indexedItem(id));
+    changedLately.push(...change.productIds);
+    const result = await check();
+    expect(result).toMatchObject({ repaired: holders.length, error: null });
+    const items = JSON.parse(result!.items) as { id: string; action: string }[];
+    expect(items.map((item) => item.id).sort()).toEqual(holders.map(numericId).sort());
+    await repaired();
+    for (const id of holders) expect(JSON.stringify(indexedItem(id))).toContain("Lost Rename");
+  });
 
+  it("repairs a collection deleted whose collections/delete was lost", async () => {
+    const collection = untouchedCollection();
+    const change = env.shopify.state.deleteCollection(collection, { webhook: false });
+    expect(await indexEqualsStore(env)).toBe(false);
+    const holders = change.productIds.filter((id) => indexedItem(id));
+    changedLately.push(...change.productIds);
+    const result = await check();
+    expect(result).toMatchObject({ repaired: holders.length, error: null });
+    await repaired();
+  });
+
+  it("repairs a product taken out of a collection on the collection's page, its collections/update lost", async () => {
+    const { product, collection } = indexedInCollection();
+    changedLately.push(product.id);
+    env.shopify.state.removeFromCollection(collection, product.id, { webhook: false });
+    expect(await indexEqualsStore(env)).toBe(false);
+    const result = await check();
+    expect(JSON.parse(result!.items)).toContainEqual({
+      id: numericId(product.id),
+      title: product.title,
+      action: "updated",
+    });
+    await repaired();
+  });
+});
+
+describe("the full sweep", () => {
+  it("records what it repaired with the items' titles, as it finishes", async () => {
+    const { product } = indexedInCollection();
+    changedLately.push(product.id);
+    env.shopify.state.deleteProduct(product.id, { webhook: false });
     const { reconcileDueShops } = await import("../../app/sync/shop/reconcile.server");
     const { processLeases } = await import("../../app/models/shop-leases.server");
     expect(await reconcileDueShops(processLeases(), 0)).toEqual([SHOP]);
     await waitForRunsToFinish(env);
     await repaired();
-    const [full] = await checks.recordFullChecks(SHOP, admin);
-    const indexedHolders = change.productIds.filter((id) => indexedItem(id));
-    expect(full).toMatchObject({ kind: "full", repaired: indexedHolders.length });
+    const full = await env.prisma.reconcileCheck.findFirst({
+      where: { shopDomain: SHOP, kind: "full" },
+      orderBy: { startedAt: "desc" },
+    });
+    expect(full).toMatchObject({ kind: "full", repaired: 1 });
+    expect(JSON.parse(full!.items)).toEqual([
+      { id: numericId(product.id), title: product.title, action: "removed" },
+    ]);
+  });
+
+  it("fills in what ledger rows from before the kept collections lack, so a product taken out of a collection is re-read", async () => {
+    // Rows as an install before the ledger kept titles and collections left them.
+    await env.prisma.indexedItem.updateMany({
+      where: { shopDomain: SHOP },
+      data: { title: null, collectionIds: null },
+    });
+    const { reconcileDueShops } = await import("../../app/sync/shop/reconcile.server");
+    const { processLeases } = await import("../../app/models/shop-leases.server");
+    expect(await reconcileDueShops(processLeases(), 0)).toEqual([SHOP]);
+    await waitForRunsToFinish(env);
+    await repaired();
+
+    const { product, collection } = indexedInCollection();
+    changedLately.push(product.id);
+    const change = env.shopify.state.removeFromCollection(collection, product.id);
+    expect((await change.delivery)?.status).toBe(200);
+    expect(await indexEqualsStore(env)).toBe(false);
+    await env.shopify.state.settled();
+    await waitFor(
+      "the lookups to be resolved",
+      async () => (await env.prisma.pendingLookup.count()) === 0,
+    );
+    await repaired();
   });
 });

@@ -74,6 +74,45 @@ describe("a 429 with retryAfter", () => {
   });
 });
 
+describe("a 429 met by another process", () => {
+  it("shows its deadline on the dashboard of any process, and nothing is sent on the key before it", async () => {
+    const since = env.emulator.state.requests().length;
+    env.emulator.state.injectFault({
+      status: 429,
+      retryAfter: 20,
+      match: { method: "POST", path: "/products/bulk" },
+    });
+    await changeProducts(0, 2, "rate-limited elsewhere");
+    // The test worker has pacers of its own: for this process's dashboard it is another process.
+    worker = await startTestWorker();
+    await waitFor("the 429", () =>
+      env.emulator.state
+        .requests()
+        .slice(since)
+        .some((r) => r.status === 429),
+    );
+    const refusedAt = Date.parse(
+      env.emulator.state
+        .requests()
+        .slice(since)
+        .find((r) => r.status === 429)!.at,
+    );
+    await waitFor(
+      "the dashboard to show the wait",
+      async () => (await status.liveStatus(SHOP)).pausedUntil !== null,
+    );
+    const shown = (await status.liveStatus(SHOP)).pausedUntil!.getTime();
+    expect(shown).toBeGreaterThanOrEqual(refusedAt + 19_000);
+    expect(shown).toBeLessThanOrEqual(refusedAt + 21_000);
+    await waitForEmptyOutbox(env, 60_000);
+    const after = env.emulator.state
+      .requests()
+      .slice(since)
+      .filter((r) => r.account === ACCOUNT && Date.parse(r.at) > refusedAt);
+    for (const request of after) expect(Date.parse(request.at)).toBeGreaterThanOrEqual(shown);
+  }, 90_000);
+});
+
 describe("a service failing with 5xx for a while", () => {
   it("retries without giving up, shows the retries, and delivers everything once it recovers", async () => {
     env.emulator.state.injectFault({ status: 503, count: 10_000, match: { path: "/products" } });

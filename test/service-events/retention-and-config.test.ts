@@ -162,9 +162,17 @@ describe("service events and mail configuration", () => {
       smtpUrl: "smtps://inbox:pa55@mail.example.com:465",
       from: "Catalog Chat <inbox@example.com>",
       notifyTo: undefined,
+      handoffMailWaitMs: 20_000,
     });
-    const problems = problemsOf({ SMTP_URL: "http://inbox:s3cret-pw@mail", NOTIFY_EMAIL: "nope" });
-    expect(problems).toHaveLength(3);
+    const problems = problemsOf({
+      SMTP_URL: "http://inbox:s3cret-pw@mail",
+      NOTIFY_EMAIL: "nope",
+      HANDOFF_MAIL_WAIT_SECONDS: "soon",
+    });
+    expect(problems).toHaveLength(4);
+    expect(problems).toContain(
+      'HANDOFF_MAIL_WAIT_SECONDS must be a number of seconds from 0 to 3600, got "soon"',
+    );
     expect(problems.join("\n")).not.toContain("s3cret-pw");
   });
 });

@@ -1,9 +1,8 @@
-import { randomBytes } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
 import { migrateDatabase } from "../../app/cli/migrate-database";
+import { createPostgresDatabase } from "../../dev/postgres-database";
 
 /**
  * A new empty database of the run's provider: a database in the run's PostgreSQL cluster
@@ -11,16 +10,7 @@ import { migrateDatabase } from "../../app/cli/migrate-database";
  */
 export async function createEmptyDatabase(): Promise<{ url: string; path: string | undefined }> {
   const cluster = process.env.TEST_POSTGRES_URL;
-  if (cluster) {
-    const name = `test_${randomBytes(6).toString("hex")}`;
-    const admin = new pg.Client({ connectionString: cluster });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE "${name}"`);
-    await admin.end();
-    const url = new URL(cluster);
-    url.pathname = `/${name}`;
-    return { url: url.href, path: undefined };
-  }
+  if (cluster) return { url: (await createPostgresDatabase(cluster, "test")).url, path: undefined };
   const path = join(mkdtempSync(join(tmpdir(), "catalog-chat-db-")), "test.db");
   return { url: `file:${path}`, path };
 }

@@ -1,6 +1,7 @@
 import type { PrismaClient, SyncRun } from "@prisma/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_SHOP, startDemo, type RunningDemo } from "../../dev/demo/admin-demo";
+import { DEMO_SHOP, type RunningDemo } from "../../dev/demo/admin-demo";
+import { startTestDemo } from "../support/demo-browser";
 import { indexedIds } from "../support/emulator";
 
 type ShopSync = typeof import("../../app/sync/shopify/shop-sync.server");
@@ -11,7 +12,7 @@ let shopSync: ShopSync;
 const QUICK = { checkEveryMs: 50, webhookGraceMs: 60_000, pollEveryMs: 100 };
 
 beforeAll(async () => {
-  demo = await startDemo({ products: 60 });
+  demo = await startTestDemo({ products: 60 });
   await demo.firstSync;
   prisma = (await import("../../app/db.server")).default;
   shopSync = await import("../../app/sync/shopify/shop-sync.server");

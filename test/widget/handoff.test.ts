@@ -1,7 +1,7 @@
 /**
  * The live-agent handoff as a shopper meets it in headless Chromium against the emulator: the
- * form is scrolled into view when it arrives, the shopper's bubble shows what they sent, and
- * feedback is asked for only where an answer was given (not under a greeting or a confirmation).
+ * form is scrolled into view when it arrives, the shopper's bubble shows what they sent, the
+ * sent form gives way to the confirmation, and feedback is asked for only where an answer was given (not under a greeting or a confirmation).
  */
 import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -78,6 +78,30 @@ describe("handoff to a person", () => {
     const mine = await ui(page).users.last().locator(".bubble").innerText();
     expect(mine).not.toBe("Send");
     expect(mine.split("\n")).toEqual(["Ana", "ana@example.com", "Gift wrapping?"]);
+    await page.context().close();
+  });
+
+  it("replaces the sent form with the confirmation, also on the next page", async () => {
+    const page = await openPage(stack);
+    await openChat(page);
+    const w = ui(page);
+    const form = await requestHandoff(page);
+    await form.getByRole("textbox", { name: "Name" }).fill("Ana");
+    await form.getByRole("textbox", { name: "Email" }).fill("ana@example.com");
+    await form.getByRole("button", { name: "Send" }).click();
+    await page.locator('.log[aria-busy="false"]').waitFor();
+    await expect
+      .poll(() => w.dialog.locator(".notice").last().textContent())
+      .toBe("You are now chatting with Sam.");
+    const formsLeft = () => w.dialog.locator(".offer form, .offer fieldset").count();
+    expect(await formsLeft()).toBe(0);
+    expect(await w.users.last().locator(".bubble").innerText()).toBe("Ana\nana@example.com");
+    await screenshot(page, "handoff-form-sent");
+    // The transcript the next page restores has no form either.
+    await page.reload();
+    await openChat(page);
+    await w.dialog.getByText("You are now chatting with Sam.").waitFor();
+    expect(await formsLeft()).toBe(0);
     await page.context().close();
   });
 

@@ -117,6 +117,11 @@ export async function settled(page: Page): Promise<void> {
 /** Waits until no request is streaming (the log's aria-busy goes back to false). */
 export async function waitIdle(page: Page): Promise<void> {
   await page.locator('.log[aria-busy="false"]').waitFor();
+  // Parts filled by an asset loaded on first use (product cards, offers) say so while they wait.
+  await page
+    .locator('.log .cards[aria-busy="true"], .log .offer[aria-busy="true"]')
+    .first()
+    .waitFor({ state: "detached" });
 }
 
 /** Types a message, sends it with Enter and waits until the answer is complete. */

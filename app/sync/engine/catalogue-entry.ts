@@ -1,5 +1,6 @@
 import {
   contentHash,
+  numericId,
   mapCatalogueItem,
   type CatalogueItem,
   type CatalogPost,
@@ -22,6 +23,8 @@ export type CatalogueEntry =
       hash: string;
       stockStatus: StockStatus | null;
       updatedAt: Date | null;
+      /** Products: the ledger's ",1,2," of its Shopify collections (null when unknown or a post). */
+      collectionIds: string | null;
     }
   | { kind: ContentKind; id: string; indexable: false; reason: string };
 
@@ -39,7 +42,21 @@ export function catalogueEntry(object: CatalogueItem, context: MapContext): Cata
     hash: contentHash(mapped.item),
     stockStatus: mapped.kind === "product" ? (mapped.item as CatalogProduct).stock_status : null,
     updatedAt: updated ? new Date(updated) : null,
+    collectionIds: object.type === "Product" ? collectionIdsOf(object.value) : null,
   };
+}
+
+/**
+ * A product's collections as the ledger keeps them: ",1,2," (numeric ids, sorted), "" for none;
+ * null when the list was cut short (a re-read's first page), so nobody relies on it.
+ */
+export function collectionIdsOf(product: {
+  collections?: readonly { id: string }[];
+  truncated?: readonly string[];
+}): string | null {
+  if (product.truncated?.includes("collections")) return null;
+  const ids = (product.collections ?? []).map((collection) => numericId(collection.id)).sort();
+  return ids.length === 0 ? "" : `,${ids.join(",")},`;
 }
 
 export function kindOfType(type: CatalogueType): ContentKind {

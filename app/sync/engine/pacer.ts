@@ -43,8 +43,22 @@ export function describeWait(waitMs: number, now: number = Date.now()): string {
   return `at ${new Date(now + waitMs).toISOString().slice(0, 16).replace("T", " ")} UTC`;
 }
 
+/**
+ * The key's per-minute and per-hour windows when they are shared with other processes (the
+ * database's `RateWindow`): the pacer takes a place there before each request instead of
+ * counting in its own windows, and tells it a 429's deadline.
+ */
+export interface RateGate {
+  /** 0 when the request's place is taken (send now); else how many ms to wait before asking again. */
+  take(): Promise<number>;
+  /** Nothing is sent on the key before `epochMs`, by any process. */
+  hold(epochMs: number): Promise<void>;
+}
+
 export interface PacerOptions {
   limits: RateLimits;
+  /** The key's windows shared with other processes; without it this pacer counts on its own. */
+  gate?: RateGate;
   /** Requests in flight at once for the shop. */
   concurrency?: number;
   /** Retries of a 5xx or network failure before giving up; Infinity for live updates. */
@@ -80,7 +94,7 @@ export interface PacerStats {
  */
 export class Pacer {
   private readonly perMinute: PQueue;
-  private readonly perHour: PQueue;
+  private readonly perHour: PQueue | undefined;
   private readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly random: () => number;
@@ -88,14 +102,16 @@ export class Pacer {
   readonly stats: PacerStats = { requests: 0, rateLimited: 0, serverRetries: 0 };
 
   constructor(private readonly options: PacerOptions) {
-    const { limits, concurrency = 2 } = options;
-    this.perMinute = new PQueue({
-      concurrency,
-      intervalCap: limits.perMinute,
-      interval: 60_000,
-      strict: true,
-    });
-    this.perHour = new PQueue({ intervalCap: limits.perHour, interval: 3_600_000, strict: true });
+    const { limits, concurrency = 2, gate } = options;
+    // With a gate the windows are counted in the database; the queue only bounds concurrency.
+    this.perMinute = new PQueue(
+      gate
+        ? { concurrency }
+        : { concurrency, intervalCap: limits.perMinute, interval: 60_000, strict: true },
+    );
+    this.perHour = gate
+      ? undefined
+      : new PQueue({ intervalCap: limits.perHour, interval: 3_600_000, strict: true });
     this.now = options.now ?? Date.now;
     this.sleep = options.sleep ?? ((ms) => sleep(ms, this.now));
     this.random = options.random ?? Math.random;
@@ -106,11 +122,13 @@ export class Pacer {
     const maxServerRetries = this.options.maxServerRetries ?? 6;
     for (let serverFailures = 0; ;) {
       try {
-        return await this.perMinute.add(() => this.perHour.add(() => this.sendNow(request)));
+        return await this.perMinute.add(() =>
+          this.perHour ? this.perHour.add(() => this.sendNow(request)) : this.sendNow(request),
+        );
       } catch (error) {
         if (error instanceof RateLimitedError) {
           this.stats.rateLimited += 1;
-          this.holdUntil(error.retryAt);
+          await this.holdUntil(error.retryAt);
           this.options.onRetry?.({
             reason: "rate-limited",
             attempt: this.stats.rateLimited,
@@ -145,7 +163,7 @@ export class Pacer {
   observeUsage(usage: Usage | undefined): void {
     if (!usage) return;
     const { remaining, resetTime } = usage.rateLimit;
-    if (remaining.perMinute <= 0 || remaining.perHour <= 0) this.holdUntil(resetTime);
+    if (remaining.perMinute <= 0 || remaining.perHour <= 0) void this.holdUntil(resetTime);
   }
 
   /** Epoch milliseconds before which nothing is sent, or 0. */
@@ -158,16 +176,23 @@ export class Pacer {
   }
 
   /** A deadline past MAX_RETRY_AFTER_MS from now, or not a number, holds for that long only. */
-  private holdUntil(epochMs: number): void {
+  private async holdUntil(epochMs: number): Promise<void> {
     const latest = this.now() + MAX_RETRY_AFTER_MS;
     const until = Number.isFinite(epochMs) ? Math.min(epochMs, latest) : latest;
     this.notBefore = Math.max(this.notBefore, until);
+    // Shared, so that the key's other senders wait too; this pacer waits either way.
+    await this.options.gate?.hold(until).catch(() => undefined);
   }
 
   private async sendNow<T>(request: () => Promise<T>): Promise<T> {
-    // Re-check after every wait: a 429 answered meanwhile may have pushed the deadline further.
-    for (let wait = this.notBefore - this.now(); wait > 0; wait = this.notBefore - this.now()) {
-      await this.sleep(wait);
+    for (;;) {
+      // Re-check after every wait: a 429 answered meanwhile may have pushed the deadline further.
+      for (let wait = this.notBefore - this.now(); wait > 0; wait = this.notBefore - this.now()) {
+        await this.sleep(wait);
+      }
+      const gateWait = this.options.gate ? await this.options.gate.take() : 0;
+      if (gateWait <= 0) break;
+      await this.sleep(gateWait);
     }
     this.stats.requests += 1;
     return request();

@@ -1,40 +1,59 @@
 import type { Shop } from "@prisma/client";
-import { isTier, RATE_LIMITS, type Tier } from "../../index-service/tiers";
-import { Pacer, type PacerOptions, type RetryEvent } from "./pacer";
+import { isTier, RATE_LIMITS, type RateLimits, type Tier } from "../../index-service/tiers";
+import { holdKey, takeKeyPlace } from "../../models/rate-windows.server";
+import { Pacer, type PacerOptions, type RateGate, type RetryEvent } from "./pacer";
 
 /** What every pacer of a registry shares (backoff steps, clock); the limits come from the tier. */
-export type PacerDefaults = Omit<PacerOptions, "limits" | "onRetry">;
+export type PacerDefaults = Omit<PacerOptions, "limits" | "onRetry" | "gate">;
+
+/** The windows of the key `keyId` shared with other processes, or null for the pacer's own. */
+export type GateFactory = (keyId: string, limits: RateLimits, now?: () => number) => RateGate;
+
+/** The key's windows in the database (`RateWindow`): every process of the app counts there. */
+export const databaseGate: GateFactory = (keyId, limits, now) => ({
+  take: () => takeKeyPlace(keyId, limits, now),
+  hold: (until) => holdKey(keyId, until),
+});
 
 type RetryListener = (event: RetryEvent) => void;
 
 interface Entry {
   tier: Tier;
+  keyId: string | undefined;
   pacer: Pacer;
   listeners: Set<RetryListener>;
 }
 
 /**
  * The one pacer of each shop in this process, so that the full sync, live updates and every other
- * writer of a shop share the tier's per-minute and per-hour limits and a 429's deadline. A shop
- * whose tier changed gets a new pacer with the new limits.
+ * writer of a shop share its concurrency, retries and a 429's deadline. The tier's per-minute and
+ * per-hour windows are the key's, counted in the database for every process and every shop saved
+ * with that key (`keyId`, see `serviceKeyIdOf`); a pacer without a key id counts on its own. A
+ * shop whose tier or key changed gets a new pacer.
  */
 export class PacerRegistry {
   readonly #entries = new Map<string, Entry>();
 
-  constructor(private readonly defaults: PacerDefaults = {}) {}
+  constructor(
+    private readonly defaults: PacerDefaults = {},
+    private readonly gateFor: GateFactory | null = databaseGate,
+  ) {}
 
-  pacerFor(shopDomain: string, tier: Tier): Pacer {
+  pacerFor(shopDomain: string, tier: Tier, keyId?: string): Pacer {
     const existing = this.#entries.get(shopDomain);
-    if (existing && existing.tier === tier) return existing.pacer;
+    if (existing && existing.tier === tier && existing.keyId === keyId) return existing.pacer;
     const listeners = existing?.listeners ?? new Set<RetryListener>();
+    const limits = RATE_LIMITS[tier];
+    const gate = keyId && this.gateFor ? this.gateFor(keyId, limits, this.defaults.now) : undefined;
     const pacer = new Pacer({
       ...this.defaults,
-      limits: RATE_LIMITS[tier],
+      limits,
+      ...(gate ? { gate } : {}),
       onRetry: (event) => {
         for (const listener of listeners) listener(event);
       },
     });
-    this.#entries.set(shopDomain, { tier, pacer, listeners });
+    this.#entries.set(shopDomain, { tier, keyId, pacer, listeners });
     return pacer;
   }
 
@@ -44,8 +63,8 @@ export class PacerRegistry {
   }
 
   /** Told of every retry of the shop's requests (429 waits, 5xx backoffs); returns an unsubscribe. */
-  onRetry(shopDomain: string, tier: Tier, listener: RetryListener): () => void {
-    this.pacerFor(shopDomain, tier);
+  onRetry(shopDomain: string, tier: Tier, listener: RetryListener, keyId?: string): () => void {
+    this.pacerFor(shopDomain, tier, keyId);
     const entry = this.#entries.get(shopDomain);
     entry?.listeners.add(listener);
     return () => entry?.listeners.delete(listener);

@@ -40,6 +40,8 @@ export interface SettleJob<T> {
   payloadOf: (item: T) => unknown;
   /** Upserts: its content hash, for the ledger. */
   hashOf: (item: T) => string;
+  /** Upserts: a product's collections for the ledger (",1,2,"), when known. */
+  collectionIdsOf?: (item: T) => string | null;
   isNew: (item: T) => boolean;
   /** The ledger's "last seen by" of what the service acknowledged: a run's id, or live's mark. */
   seenMark: string;
@@ -91,15 +93,26 @@ export async function sendAndSettle<T>(job: SettleJob<T>): Promise<Settled<T>> {
     .filter((item) => !ok.has(job.idOf(item)))
     .map((item) => ({ item, error: reasons.get(job.idOf(item)) }));
   if (job.action === "upsert") {
+    // A product's document is kept beside its hash: a stock change is sent again from it.
     const delivered = acknowledged.map((item) => ({
       itemId: job.idOf(item),
       contentHash: job.hashOf(item),
+      title: titleOf(job.payloadOf(item)),
+      collectionIds: job.collectionIdsOf?.(item) ?? null,
+      ...(job.kind === "product" ? { content: JSON.stringify(job.payloadOf(item)) } : {}),
     }));
     await recordDelivered(job.scope, job.kind, delivered, job.seenMark, job.now());
   } else {
     await recordDeleted(job.scope, job.kind, acknowledged.map(job.idOf));
   }
   return { acknowledged, refused };
+}
+
+/** The name of a product, the title of a post, as the service holds it (for the ledger). */
+function titleOf(payload: unknown): string | null {
+  if (typeof payload !== "object" || payload === null) return null;
+  const { name, title } = payload as { name?: unknown; title?: unknown };
+  return typeof name === "string" ? name : typeof title === "string" ? title : null;
 }
 
 /** The ids a bulk answer acknowledged: deleting what the service does not hold leaves it as wanted. */

@@ -27,7 +27,10 @@ export interface DeliveryContext {
 }
 
 /** What delivery reads of a staged item. */
-type PendingItem = Pick<SyncItem, "itemId" | "payload" | "contentHash" | "isNew" | "attempts">;
+type PendingItem = Pick<
+  SyncItem,
+  "itemId" | "payload" | "contentHash" | "isNew" | "attempts" | "collectionIds"
+>;
 
 /**
  * Sends everything the run still owes the service, batch by batch, through the one send-and-settle
@@ -41,7 +44,7 @@ export async function deliverPending(context: DeliveryContext): Promise<void> {
     for (const action of context.actions ?? (["upsert", "delete"] as const)) {
       for (;;) {
         const rows = await prisma.$queryRaw<PendingItem[]>`
-          SELECT "itemId", "payload", "contentHash", "isNew", "attempts" FROM "SyncItem"
+          SELECT "itemId", "payload", "contentHash", "isNew", "attempts", "collectionIds" FROM "SyncItem"
           WHERE "runId" = ${context.runId} AND "kind" = ${kind} AND "action" = ${action} AND "status" = 'pending'
           ORDER BY "itemId" LIMIT ${BULK_MAX_ITEMS}`;
         if (rows.length === 0) break;
@@ -67,6 +70,7 @@ async function deliverBatch(
     idOf: (row) => row.itemId,
     payloadOf: (row) => JSON.parse(row.payload ?? "null") as unknown,
     hashOf: (row) => row.contentHash ?? "",
+    collectionIdsOf: (row) => row.collectionIds,
     isNew: (row) => row.isNew,
     seenMark: runId,
     holdBack: (batch, reason) => holdBackOverQuota(context, kind, batch, reason),

@@ -9,7 +9,11 @@ import {
 } from "./catalogue-entry";
 import {
   indexedHashes,
+  describeLedgerRows,
+  indexedTitles,
+  ledgerLacksDescriptions,
   markSeen,
+  type LedgerDescription,
   type ContentKind,
   type LedgerScope,
 } from "../../models/ledger.server";
@@ -50,12 +54,14 @@ export async function stageExport(options: {
   );
   let done = 0;
   let batch: CatalogueEntry[] = [];
+  // Once a shop's ledger rows all carry their titles and collections, unchanged items write nothing.
+  const describe = await ledgerLacksDescriptions(scope);
 
   const flush = async () => {
     for (const kind of ["product", "post"] as const) {
       const entries = batch.filter((entry) => entry.kind === kind);
       if (entries.length > 0)
-        result.unchanged[kind] += await stageBatch(runId, scope, kind, entries);
+        result.unchanged[kind] += await stageBatch(runId, scope, kind, entries, describe);
     }
     done += batch.length;
     batch = [];
@@ -82,12 +88,21 @@ async function stageBatch(
   scope: LedgerScope,
   kind: ContentKind,
   entries: CatalogueEntry[],
+  describe: boolean,
 ): Promise<number> {
   // The last occurrence of an id in the export wins.
   const byId = new Map(entries.map((entry) => [entry.id, entry]));
   const sent = await indexedHashes(scope, kind, [...byId.keys()]);
   const seen: string[] = [];
   const staged: Prisma.Sql[] = [];
+  const same: LedgerDescription[] = [];
+  // What leaves the index is named by the ledger's title (the dashboard lists what a sweep removed).
+  const leaving = [...byId.values()].filter((entry) => !entry.indexable && sent.has(entry.id));
+  const titles = await indexedTitles(
+    scope,
+    kind,
+    leaving.map((entry) => entry.id),
+  );
   let unchanged = 0;
 
   for (const entry of byId.values()) {
@@ -96,14 +111,19 @@ async function stageBatch(
     if (entry.indexable) {
       if (previous === entry.hash) {
         unchanged += 1;
+        same.push({
+          itemId: entry.id,
+          title: "name" in entry.item ? entry.item.name : entry.item.title,
+          collectionIds: entry.collectionIds,
+        });
         continue;
       }
       staged.push(
-        Prisma.sql`(${runId}, ${kind}, ${entry.id}, 'upsert', ${JSON.stringify(entry.item)}, ${entry.hash}, ${previous === undefined}, ${entry.stockStatus}, ${entry.updatedAt})`,
+        Prisma.sql`(${runId}, ${kind}, ${entry.id}, 'upsert', ${JSON.stringify(entry.item)}, ${entry.hash}, ${previous === undefined}, ${entry.stockStatus}, ${entry.updatedAt}, ${entry.collectionIds}, NULL)`,
       );
     } else if (previous !== undefined) {
       staged.push(
-        Prisma.sql`(${runId}, ${kind}, ${entry.id}, 'delete', NULL, NULL, false, NULL, NULL)`,
+        Prisma.sql`(${runId}, ${kind}, ${entry.id}, 'delete', NULL, NULL, false, NULL, NULL, NULL, ${titles.get(entry.id) ?? null})`,
       );
     }
   }
@@ -114,14 +134,15 @@ async function stageBatch(
   // all, even when debugging is off, so a statement's size bounds that memory.
   for (let start = 0; start < staged.length; start += INSERT_ROWS) {
     await prisma.$executeRaw`
-      INSERT INTO "SyncItem" ("runId", "kind", "itemId", "action", "payload", "contentHash", "isNew", "stockStatus", "sourceUpdatedAt")
+      INSERT INTO "SyncItem" ("runId", "kind", "itemId", "action", "payload", "contentHash", "isNew", "stockStatus", "sourceUpdatedAt", "collectionIds", "title")
       VALUES ${Prisma.join(staged.slice(start, start + INSERT_ROWS))}
       ON CONFLICT ("runId", "kind", "itemId") DO UPDATE SET
         "action" = excluded."action", "payload" = excluded."payload", "contentHash" = excluded."contentHash",
         "isNew" = excluded."isNew", "stockStatus" = excluded."stockStatus",
-        "sourceUpdatedAt" = excluded."sourceUpdatedAt", "status" = 'pending', "attempts" = 0, "error" = NULL`;
+        "sourceUpdatedAt" = excluded."sourceUpdatedAt", "collectionIds" = excluded."collectionIds", "title" = excluded."title", "status" = 'pending', "attempts" = 0, "error" = NULL`;
   }
   await markSeen(scope, kind, seen, runId);
+  if (describe) await describeLedgerRows(scope, kind, same);
   if (unchanged > 0) {
     await (kind === "product"
       ? prisma.$executeRaw`UPDATE "SyncRun" SET "productsUnchanged" = "productsUnchanged" + ${unchanged} WHERE "id" = ${runId}`

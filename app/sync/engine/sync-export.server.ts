@@ -9,11 +9,12 @@ import {
 import prisma from "../../db.server";
 import type { IndexServiceClient } from "../../index-service/client";
 import { IndexServiceError } from "../../index-service/errors";
-import { RATE_LIMITS, type Tier } from "../../index-service/tiers";
+import { RATE_LIMITS, type RateLimits, type Tier } from "../../index-service/tiers";
 import { kindOfType, type CatalogueType } from "./catalogue-entry";
 import { deliverPending } from "./send-staged.server";
-import { unseenItemIds } from "../../models/ledger.server";
+import { indexedTitles, unseenItemIds } from "../../models/ledger.server";
 import { Pacer } from "./pacer";
+import { databaseGate } from "./pacers.server";
 import { planWithinQuota } from "./plan-quota.server";
 import { stageExport } from "./stage-export.server";
 import {
@@ -60,6 +61,11 @@ export interface FullSyncOptions {
   /** The caller already proved the key in this run (see proveSecretKey); otherwise this does. */
   keyProven?: boolean;
   pacer?: Pacer;
+  /**
+   * Without `pacer`: the key's id in the shared rate windows (`rateKeyId`), so that this run's
+   * requests count with every other process's on the key.
+   */
+  keyId?: string;
   now?: () => Date;
   onProgress?: (progress: SyncProgress) => void;
   /** The shop's lease: the ledger is written only while it is still the caller's. */
@@ -116,7 +122,7 @@ export async function runFullSync(options: FullSyncOptions): Promise<FullSyncRes
       exportedTypes: options.types,
     }));
   const tier = await proveKey(run, options);
-  const pacer = options.pacer ?? new Pacer({ limits: RATE_LIMITS[tier] });
+  const pacer = options.pacer ?? ownPacer(RATE_LIMITS[tier], options.keyId);
   const priorRequests = run.requests;
   const priorRateLimited = run.rateLimited;
   const scope = {
@@ -218,12 +224,22 @@ export async function runFullSync(options: FullSyncOptions): Promise<FullSyncRes
  * The run's first request, unless the caller made it: one cheap authenticated call (paced like the
  * rest) that proves the key and names the tier. A refusal stops the run before anything is staged.
  */
+/** A run's own pacer (the command line's): in the key's shared windows when its id is known. */
+function ownPacer(limits: RateLimits, keyId: string | undefined, maxServerRetries?: number): Pacer {
+  return new Pacer({
+    limits,
+    ...(keyId ? { gate: databaseGate(keyId, limits) } : {}),
+    ...(maxServerRetries === undefined ? {} : { maxServerRetries }),
+  });
+}
+
 async function proveKey(run: SyncRun, options: FullSyncOptions): Promise<Tier> {
   try {
     const prove = () => proveSecretKey(options.client);
-    const named = options.keyProven
-      ? undefined
-      : await (options.pacer ? options.pacer.send(prove) : prove());
+    // Before the tier is known, the probe is paced at the smallest plan's limits; tried once.
+    const pacer =
+      options.pacer ?? ownPacer(RATE_LIMITS[options.tier ?? "personal"], options.keyId, 0);
+    const named = options.keyProven ? undefined : await pacer.send(prove);
     return options.tier ?? named ?? (await detectTier(options.client));
   } catch (error) {
     if (!(error instanceof IndexServiceError || error instanceof TierUnknownError)) throw error;
@@ -251,9 +267,13 @@ async function stageRemovals(
     after = ids[ids.length - 1]!;
     const ofType = prefix ? ids.filter((id) => id.startsWith(prefix)) : ids;
     if (ofType.length === 0) continue;
-    const rows = ofType.map((itemId) => Prisma.sql`(${runId}, ${kind}, ${itemId}, 'delete')`);
+    const titles = await indexedTitles(scope, kind, ofType);
+    const rows = ofType.map(
+      (itemId) =>
+        Prisma.sql`(${runId}, ${kind}, ${itemId}, 'delete', ${titles.get(itemId) ?? null})`,
+    );
     await prisma.$executeRaw`
-      INSERT INTO "SyncItem" ("runId", "kind", "itemId", "action") VALUES ${Prisma.join(rows)}
+      INSERT INTO "SyncItem" ("runId", "kind", "itemId", "action", "title") VALUES ${Prisma.join(rows)}
       ON CONFLICT ("runId", "kind", "itemId") DO NOTHING`;
   }
 }

@@ -2,6 +2,7 @@ import { pruneWebhookReceipts } from "../../models/outbox.server";
 import { findShop, installedShops, workspaceOf } from "../../models/shops.server";
 import { unfinishedRun } from "../../models/sync-runs.server";
 import { sendingTierOf } from "../engine/pacers.server";
+import { serviceKeyIdOf } from "../shop/service-keys.server";
 import {
   pauseForServiceRefusal,
   probePausedShop,
@@ -25,7 +26,11 @@ export async function maintain(worker: WorkerContext): Promise<void> {
       if (!lease) return;
       try {
         const client = worker.serviceClient(shop);
-        const pacer = worker.registry.pacerFor(shop.shopDomain, sendingTierOf(shop));
+        const pacer = worker.registry.pacerFor(
+          shop.shopDomain,
+          sendingTierOf(shop),
+          serviceKeyIdOf(shop),
+        );
         if (await probePausedShop(shop, client, pacer)) {
           worker.log(`${shop.shopDomain}: the search service answers again; the shop resumed`);
         }
@@ -77,7 +82,7 @@ async function emptyFormerWorkspaces(
   if (!lease) return;
   try {
     const client = worker.serviceClient(shop);
-    const pacer = worker.registry.pacerFor(shopDomain, sendingTierOf(shop));
+    const pacer = worker.registry.pacerFor(shopDomain, sendingTierOf(shop), serviceKeyIdOf(shop));
     for (const workspaceId of workspaceIds) {
       await removeWorkspaceItems({ shopDomain, workspaceId }, client, {
         send: (request) => pacer.send(request),

@@ -12,6 +12,7 @@ import {
   type InventoryItemProductsData,
 } from "../../catalog";
 import { noteLookupAttempt, pendingLookups, removeLookups } from "../../models/lookups.server";
+import { indexedMembersOf, ledgerKnowsCollections } from "../../models/ledger.server";
 import { enqueueProductUpdates } from "../../models/outbox.server";
 
 /** Lookups resolved per pass of a shop. */
@@ -22,7 +23,8 @@ export interface SettleLookupsOptions {
   admin: AdminGraphql;
   /**
    * Starts a full sync of the shop (a reconciliation): what a deleted collection's products were
-   * can no longer be asked of Shopify, but one export compared with the ledger finds them.
+   * can no longer be asked of Shopify; when the ledger does not know every product's collections
+   * (rows sent before it kept them), one export compared with the ledger finds them.
    * Returns whether one is under way now.
    */
   startFullSync: () => Promise<boolean>;
@@ -46,9 +48,10 @@ function gidOf(type: "InventoryItem" | "Collection", id: string) {
  * window, as for products) into product changes in the live outbox: inventory items are mapped
  * to their products `INVENTORY_ITEMS_PER_QUERY` at a time (one re-read per product later, however
  * many of its levels changed: the outbox holds one row per product); a collection's products are
- * read page by page (Shopify's throttling waited out by queryAdmin); a deleted collection (or one
- * already gone) starts a full sync instead. Resolved lookups leave the outbox afterwards, so a
- * crash in between only resolves them again.
+ * read page by page (Shopify's throttling waited out by queryAdmin), together with those the
+ * ledger has in it; a deleted collection's (or one already gone) are the ledger's, or, while the
+ * ledger does not know every product's collections, a full sync finds them. Resolved lookups
+ * leave the outbox afterwards, so a crash in between only resolves them again.
  */
 export async function settleLookups(options: SettleLookupsOptions): Promise<SettledLookups> {
   const rows = await pendingLookups(options.shopDomain, LOOKUPS_PER_PASS);
@@ -62,29 +65,42 @@ export async function settleLookups(options: SettleLookupsOptions): Promise<Sett
       const products = await productsOfItems(options.admin, batch);
       for (const row of batch) {
         const ids = products.get(row.resourceId) ?? [];
-        await enqueueProductUpdates(row.shopDomain, ids, row.changedAt, row.receivedAt);
+        // Only the stock is known to have changed: the worker reads just that (PendingChangeKind).
+        await enqueueProductUpdates(row.shopDomain, ids, row.changedAt, row.receivedAt, "stock");
         result.products += ids.length;
       }
       await removeLookups(batch);
       result.resolved += batch.length;
     }
-    for (const row of rows.filter((candidate) => candidate.kind === "collection")) {
-      const ids = await productsOfCollection(options.admin, row.resourceId);
-      if (ids === null) {
+    const collections = rows.filter(
+      (candidate) => candidate.kind === "collection" || candidate.kind === "collection-delete",
+    );
+    for (const row of collections) {
+      // A deleted collection has no products to ask for; one changed may have lost some (taken
+      // out on the collection's page): the products the index has in it are re-read too.
+      const members =
+        row.kind === "collection"
+          ? await productsOfCollection(options.admin, row.resourceId)
+          : null;
+      if (members === null && !(await ledgerKnowsCollections(row.shopDomain))) {
         needFullSync.push(row);
         continue;
       }
+      const ids = [
+        ...new Set([
+          ...(members ?? []),
+          ...(await indexedMembersOf({ shopDomain: row.shopDomain }, row.resourceId)),
+        ]),
+      ];
       await enqueueProductUpdates(row.shopDomain, ids, row.changedAt, row.receivedAt);
       await removeLookups([row]);
       result.products += ids.length;
       result.resolved += 1;
     }
   } catch (error) {
-    const left = rows.filter((row) => row.kind !== "collection-delete");
-    await noteLookupAttempt(left, error instanceof Error ? error.message : String(error));
+    await noteLookupAttempt(rows, error instanceof Error ? error.message : String(error));
     throw error;
   }
-  needFullSync.push(...rows.filter((row) => row.kind === "collection-delete"));
   if (needFullSync.length > 0 && (await options.startFullSync())) {
     await removeLookups(needFullSync);
     result.resolved += needFullSync.length;

@@ -16,6 +16,7 @@ import { unfinishedRun } from "../../models/sync-runs.server";
 import { describeWait, type RetryEvent } from "../engine/pacer";
 import { sendingTierOf } from "../engine/pacers.server";
 import { pauseForServiceRefusal } from "../shop/pause.server";
+import { serviceKeyIdOf } from "../shop/service-keys.server";
 import { startLeasedShopSync } from "../shopify/run-leases.server";
 import { applyChanges } from "./apply-changes.server";
 import { settleLookups } from "./resolve-lookups.server";
@@ -109,9 +110,15 @@ export async function serveShop(worker: WorkerContext, shopDomain: string): Prom
       if (probeQuota) memory.noteQuotaProbe(shopDomain, at);
 
       const ids = rows.map((row) => row.productId);
-      const unsubscribe = registry.onRetry(shopDomain, tier, (event) => {
-        noteAttempt(shopDomain, ids, describeRetry(event, now())).catch(() => undefined);
-      });
+      const keyId = serviceKeyIdOf(shop);
+      const unsubscribe = registry.onRetry(
+        shopDomain,
+        tier,
+        (event) => {
+          noteAttempt(shopDomain, ids, describeRetry(event, now())).catch(() => undefined);
+        },
+        keyId,
+      );
       let refused = 0;
       try {
         ({ refused } = await applyChanges(
@@ -120,7 +127,7 @@ export async function serveShop(worker: WorkerContext, shopDomain: string): Prom
             tier,
             client: worker.serviceClient(shop),
             admin: await worker.admin(shopDomain),
-            pacer: registry.pacerFor(shopDomain, tier),
+            pacer: registry.pacerFor(shopDomain, tier, keyId),
             now,
             guard,
             probeQuota,

@@ -1,8 +1,11 @@
+import type { Shop } from "@prisma/client";
 import prisma from "../../db.server";
+import { keyHeldUntil } from "../../models/rate-windows.server";
 import { findShop, workspaceOf } from "../../models/shops.server";
 import { HELD_FOR_QUOTA_PREFIX } from "../../models/outbox.server";
 import { nextQuotaReset, quotaStanding } from "../../models/quota-usage.server";
 import { pacers, sendingTierOf } from "../engine/pacers.server";
+import { serviceKeyIdOf } from "../shop/service-keys.server";
 import { LIVE_SEEN_MARK } from "./apply-changes.server";
 
 export interface LiveStatus {
@@ -16,6 +19,15 @@ export interface LiveStatus {
   retrying: { count: number; lastError: string } | null;
   /** Nothing (or no new product) is sent before this: a 429's deadline, or the quota's reset. */
   pausedUntil: Date | null;
+}
+
+/** The shop's key id, or undefined when its saved key cannot be read (the page still shows). */
+function safeKeyId(shop: Shop): string | undefined {
+  try {
+    return serviceKeyIdOf(shop);
+  } catch {
+    return undefined;
+  }
 }
 
 /** What the dashboard says about live updates of a shop. */
@@ -43,7 +55,13 @@ export async function liveStatus(shopDomain: string, now: Date = new Date()): Pr
   ]);
 
   let pausedUntil: Date | null = null;
-  const rateLimitedUntil = pacers.existingPacer(shopDomain)?.pausedUntil ?? 0;
+  // The key's deadline is shared: a 429 met by whichever process sends for the shop (or by
+  // another shop on the same key) shows here, on any instance.
+  const keyId = shop ? safeKeyId(shop) : undefined;
+  const rateLimitedUntil = Math.max(
+    pacers.existingPacer(shopDomain)?.pausedUntil ?? 0,
+    keyId ? await keyHeldUntil(keyId) : 0,
+  );
   if (rateLimitedUntil > now.getTime()) pausedUntil = new Date(rateLimitedUntil);
   const held = await prisma.pendingChange.count({
     where: { shopDomain, lastError: { startsWith: HELD_FOR_QUOTA_PREFIX } },

@@ -1,23 +1,36 @@
 import type { ReconcileCheck } from "@prisma/client";
 import {
-  ITEM_TITLES_QUERY,
+  COLLECTIONS_CHANGED_QUERY,
   isFinishedBulkStatus,
+  numericId,
+  PRODUCT_SHAPES_BULK_QUERY,
   productsChangedSinceBulkQuery,
   queryAdmin,
   readBulkExport,
   readBulkOperation,
   startBulkQuery,
-  toGid,
+  updatedAfterTerm,
   urlSource,
   type AdminGraphql,
-  type ItemTitlesData,
+  type CatalogProduct,
+  type CollectionsChangedData,
+  type MapContext,
 } from "../../catalog";
 import prisma from "../../db.server";
 import { findShop, workspaceOf } from "../../models/shops.server";
-import { indexedHashes } from "../../models/ledger.server";
+import {
+  indexedHashes,
+  indexedMembersOf,
+  indexedProductRows,
+  indexedProducts,
+  type LedgerScope,
+} from "../../models/ledger.server";
 import { enqueueProductUpdates } from "../../models/outbox.server";
-import { runCounts, unfinishedRun } from "../../models/sync-runs.server";
-import { catalogueEntry } from "../engine/catalogue-entry";
+import { CHECK_ITEMS_KEPT, type RepairedItem } from "../../models/reconcile-checks.server";
+import { unfinishedRun } from "../../models/sync-runs.server";
+import { catalogueEntry, collectionIdsOf } from "../engine/catalogue-entry";
+import { rereadProducts } from "../live/reread-products.server";
+import { differingInStockAlone } from "../live/restock-products.server";
 
 /**
  * Shopify's `updated_at` and this server's clock may differ a little: each check looks this far
@@ -25,14 +38,10 @@ import { catalogueEntry } from "../engine/catalogue-entry";
  * match the ledger).
  */
 const CLOCK_MARGIN_MS = 5 * 60_000;
-/** Items named on a check (the dashboard lists them). */
-const ITEMS_KEPT = 50;
-
-export interface RepairedItem {
-  id: string;
-  title: string;
-  action: "updated" | "removed";
-}
+/** Ledger rows (and exported ids) compared per query. */
+const COMPARE_BATCH = 500;
+/** Collections per page of the changed-collections query (ids only: ~252 points requested). */
+const COLLECTIONS_PAGE_SIZE = 250;
 
 export interface IncrementalCheckOptions {
   shopDomain: string;
@@ -62,11 +71,18 @@ async function checkedUpTo(shopDomain: string): Promise<Date | null> {
 }
 
 /**
- * The hourly check: one bulk export of the products Shopify changed since the last check (its
- * `updated_at` search; no cost points), each mapped and hashed and compared with the ledger. What
- * differs (a lost or late webhook: stock, publication, any edit) goes into the live outbox, so the
- * worker sends it by the one path; the check is stored with what it repaired. Returns null when
- * the shop is not one to check now (not active, nothing synced yet, a full sync under way).
+ * The hourly check, in three parts, none of which relies on a webhook:
+ * 1. the products Shopify changed since the last check (a bulk export by `updated_at`), mapped,
+ *    hashed and compared with the ledger: a lost stock, publication or product webhook;
+ * 2. every product's id, status, Online Store URL and collections (a second, small bulk export of
+ *    the whole catalogue) against the ledger: an indexed product deleted, unpublished or archived
+ *    whose webhook was lost, and one whose collections changed without it (taken out of a
+ *    collection on the collection's page, a collection deleted);
+ * 3. the collections changed since the last check (renamed; a paged query of ids): the products
+ *    the ledger has in them are re-read and compared.
+ * What differs goes into the live outbox, so the worker sends it by the one path; the check is
+ * stored with what it repaired, by title. Returns null when the shop is not one to check now (not
+ * active, nothing synced yet, a full sync under way). Neither export costs query points.
  */
 export async function checkChangedProducts(
   options: IncrementalCheckOptions,
@@ -84,58 +100,38 @@ export async function checkChangedProducts(
     data: { shopDomain, kind: "incremental", since, startedAt: now() },
   });
   try {
-    const url = await exportChangedProducts(admin, since, options);
-    let compared = 0;
-    const repaired: RepairedItem[] = [];
-    if (url) {
-      const scope = { shopDomain, workspaceId };
-      const exported = await readBulkExport(urlSource(url));
-      const batch: { id: string; title: string; hash: string | null }[] = [];
-      const flush = async () => {
-        const ledger = await indexedHashes(
-          scope,
-          "product",
-          batch.map((entry) => entry.id),
-        );
-        for (const entry of batch) {
-          const held = ledger.get(entry.id);
-          if (entry.hash !== null && held !== entry.hash) {
-            repaired.push({ id: entry.id, title: entry.title, action: "updated" });
-          } else if (entry.hash === null && held !== undefined) {
-            repaired.push({ id: entry.id, title: entry.title, action: "removed" });
-          }
-        }
-        compared += batch.length;
-        batch.length = 0;
-      };
-      for await (const object of exported.items()) {
-        if (object.type !== "Product") continue;
-        const entry = catalogueEntry(object, {
-          primaryDomain: shop.primaryDomain ?? shop.shopDomain,
-        });
-        batch.push({
-          id: entry.id,
-          title: object.value.title,
-          hash: entry.indexable ? entry.hash : null,
-        });
-        if (batch.length >= 500) await flush();
-      }
-      await flush();
-    }
+    const scope: LedgerScope = { shopDomain, workspaceId };
+    const context: MapContext = { primaryDomain: shop.primaryDomain ?? shop.shopDomain };
+    const repaired = new Map<string, RepairedItem>();
+    const changed = await runExport(admin, productsChangedSinceBulkQuery(since), options);
+    const stockAlone = new Set<string>();
+    const compared = changed
+      ? await compareChanged(changed, scope, context, repaired, stockAlone)
+      : new Set<string>();
+    const shapes = await runExport(admin, PRODUCT_SHAPES_BULK_QUERY, options);
+    if (shapes) await compareShapes(shapes, scope, compared, check.startedAt, repaired);
+    const suspects = await membersOfChangedCollections(admin, scope, since);
+    const rest = suspects.filter((id) => !compared.has(id) && !repaired.has(id));
+    await compareRereads(admin, rest, scope, context, repaired);
+    const items = [...repaired.values()];
     const at = now();
+    const ids = items.map((item) => item.id);
     await enqueueProductUpdates(
       shopDomain,
-      repaired.map((item) => item.id),
+      ids.filter((id) => !stockAlone.has(id)),
       at,
       at,
     );
+    // A difference in stock alone is settled by a stock read (restock-products.server.ts).
+    const stock = ids.filter((id) => stockAlone.has(id));
+    await enqueueProductUpdates(shopDomain, stock, at, at, "stock");
     return await prisma.reconcileCheck.update({
       where: { id: check.id },
       data: {
         finishedAt: now(),
-        compared,
-        repaired: repaired.length,
-        items: JSON.stringify(repaired.slice(0, ITEMS_KEPT)),
+        compared: compared.size + rest.length,
+        repaired: items.length,
+        items: JSON.stringify(items.slice(0, CHECK_ITEMS_KEPT)),
       },
     });
   } catch (error) {
@@ -147,114 +143,195 @@ export async function checkChangedProducts(
   }
 }
 
-/** Runs the export and waits for it; the result's URL, or null when nothing changed. */
-async function exportChangedProducts(
+/** Compares exported products with the ledger by hash; returns the ids compared. */
+async function compareChanged(
+  url: string,
+  scope: LedgerScope,
+  context: MapContext,
+  repaired: Map<string, RepairedItem>,
+  /** Gets the ids of those that differ from the ledger's kept document in stock alone. */
+  stockAlone: Set<string>,
+): Promise<Set<string>> {
+  const compared = new Set<string>();
+  const exported = await readBulkExport(urlSource(url));
+  const batch: { id: string; title: string; hash: string | null; item?: CatalogProduct }[] = [];
+  const flush = async () => {
+    await noteDifferences(scope, batch, repaired);
+    const differing = batch.flatMap((entry) =>
+      entry.item && repaired.get(entry.id)?.action === "updated" ? [entry.item] : [],
+    );
+    for (const id of await differingInStockAlone(scope, differing)) stockAlone.add(id);
+    for (const entry of batch) compared.add(entry.id);
+    batch.length = 0;
+  };
+  for await (const object of exported.items()) {
+    if (object.type !== "Product") continue;
+    const entry = catalogueEntry(object, context);
+    batch.push({
+      id: entry.id,
+      title: object.value.title,
+      hash: entry.indexable ? entry.hash : null,
+      ...(entry.indexable && entry.kind === "product"
+        ? { item: entry.item as CatalogProduct }
+        : {}),
+    });
+    if (batch.length >= COMPARE_BATCH) await flush();
+  }
+  await flush();
+  return compared;
+}
+
+/** Products whose content (hash, or null when not indexable) differs from the ledger's. */
+async function noteDifferences(
+  scope: LedgerScope,
+  entries: readonly { id: string; title: string; hash: string | null }[],
+  repaired: Map<string, RepairedItem>,
+): Promise<void> {
+  const ledger = await indexedHashes(
+    scope,
+    "product",
+    entries.map((entry) => entry.id),
+  );
+  for (const entry of entries) {
+    const held = ledger.get(entry.id);
+    if (entry.hash !== null && held !== entry.hash) {
+      repaired.set(entry.id, { id: entry.id, title: entry.title, action: "updated" });
+    } else if (entry.hash === null && held !== undefined) {
+      repaired.set(entry.id, { id: entry.id, title: entry.title, action: "removed" });
+    }
+  }
+}
+
+/**
+ * The whole catalogue's shapes against the ledger: an indexed product Shopify no longer has, or
+ * no longer lets be indexed, is "removed" (named by the ledger's title); one whose collections
+ * are not those its indexed content was built from is "updated". Products compared by content
+ * already (`compared`), and those sent after the check began (the worker may have sent what the
+ * export did not see yet), are left out.
+ */
+async function compareShapes(
+  url: string,
+  scope: LedgerScope,
+  compared: ReadonlySet<string>,
+  began: Date,
+  repaired: Map<string, RepairedItem>,
+): Promise<void> {
+  const exported = await readBulkExport(urlSource(url));
+  const indexable = new Set<string>();
+  const batch: { id: string; collectionIds: string | null }[] = [];
+  const flush = async () => {
+    const rows = await indexedProductRows(
+      scope,
+      batch.map((entry) => entry.id),
+      began,
+    );
+    for (const entry of batch) {
+      const row = rows.get(entry.id);
+      if (!row || row.collectionIds === null || entry.collectionIds === null) continue;
+      if (row.collectionIds !== entry.collectionIds && !compared.has(entry.id)) {
+        repaired.set(entry.id, { id: entry.id, title: row.title ?? entry.id, action: "updated" });
+      }
+    }
+    batch.length = 0;
+  };
+  for await (const object of exported.items()) {
+    if (object.type !== "Product") continue;
+    const product = object.value;
+    if (product.status !== "ACTIVE" || !product.onlineStoreUrl) continue;
+    const id = numericId(product.id);
+    indexable.add(id);
+    batch.push({ id, collectionIds: collectionIdsOf(product) });
+    if (batch.length >= COMPARE_BATCH) await flush();
+  }
+  await flush();
+  for (let after = ""; ;) {
+    const rows = await indexedProducts(scope, began, COMPARE_BATCH, after);
+    if (rows.length === 0) return;
+    after = rows[rows.length - 1]!.itemId;
+    for (const row of rows) {
+      if (indexable.has(row.itemId) || compared.has(row.itemId)) continue;
+      repaired.set(row.itemId, {
+        id: row.itemId,
+        title: row.title ?? row.itemId,
+        action: "removed",
+      });
+    }
+  }
+}
+
+/** The products the ledger has in the collections Shopify changed since `since` (renamed). */
+async function membersOfChangedCollections(
   admin: AdminGraphql,
+  scope: LedgerScope,
   since: Date,
+): Promise<string[]> {
+  const members = new Set<string>();
+  for (let after: string | null = null; ;) {
+    const data: CollectionsChangedData = await queryAdmin<CollectionsChangedData>(
+      admin,
+      COLLECTIONS_CHANGED_QUERY,
+      { query: updatedAfterTerm(since), first: COLLECTIONS_PAGE_SIZE, after },
+    );
+    for (const node of data.collections.nodes) {
+      for (const id of await indexedMembersOf(scope, numericId(node.id))) members.add(id);
+    }
+    const page = data.collections.pageInfo;
+    if (!page.hasNextPage || !page.endCursor) return [...members];
+    after = page.endCursor;
+  }
+}
+
+/** Re-reads products by id (a few query points each) and compares them with the ledger. */
+async function compareRereads(
+  admin: AdminGraphql,
+  ids: readonly string[],
+  scope: LedgerScope,
+  context: MapContext,
+  repaired: Map<string, RepairedItem>,
+): Promise<void> {
+  if (ids.length === 0) return;
+  const read = await rereadProducts(admin, ids);
+  const entries = read.products.map((product) => {
+    const entry = catalogueEntry({ type: "Product", value: product }, context);
+    return { id: entry.id, title: product.title, hash: entry.indexable ? entry.hash : null };
+  });
+  await noteDifferences(scope, entries, repaired);
+  if (read.missing.length > 0) {
+    const rows = await indexedProductRows(scope, read.missing);
+    for (const row of rows.values()) {
+      repaired.set(row.itemId, {
+        id: row.itemId,
+        title: row.title ?? row.itemId,
+        action: "removed",
+      });
+    }
+  }
+}
+
+/** Runs a bulk export and waits for it; the result's URL, or null when it found nothing. */
+async function runExport(
+  admin: AdminGraphql,
+  query: string,
   options: Pick<IncrementalCheckOptions, "pollMs" | "timeoutMs">,
 ): Promise<string | null> {
-  const id = await startBulkQuery(admin, productsChangedSinceBulkQuery(since));
+  const id = await startBulkQuery(admin, query);
   const deadline = Date.now() + (options.timeoutMs ?? 30 * 60_000);
   for (;;) {
     const state = await readBulkOperation(admin, id);
     if (isFinishedBulkStatus(state.status)) {
       if (state.status !== "COMPLETED") {
-        throw new Error(
-          `The export of changed products ended ${state.status} (${state.errorCode})`,
-        );
+        throw new Error(`The check's export ended ${state.status} (${state.errorCode})`);
       }
       return state.url;
     }
-    if (Date.now() > deadline) throw new Error("The export of changed products took too long");
+    if (Date.now() > deadline) throw new Error("The check's export took too long");
     await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 1_000));
   }
 }
 
 /**
- * A finished reconcile run (the daily full sweep, or one a deleted collection started) as a
- * check: what it compared and how many it sent or removed (its counts). Its items are named only
- * while its staging rows last (a finished run's are pruned), by Shopify's titles (one query).
- */
-export async function recordFullChecks(
-  shopDomain: string,
-  admin: AdminGraphql,
-): Promise<ReconcileCheck[]> {
-  const runs = await prisma.syncRun.findMany({
-    where: { shopDomain, trigger: "reconcile", state: "succeeded", finishedAt: { not: null } },
-    orderBy: { startedAt: "desc" },
-    take: 3,
-  });
-  const recorded: ReconcileCheck[] = [];
-  for (const run of runs) {
-    if (await prisma.reconcileCheck.findFirst({ where: { runId: run.id } })) continue;
-    // A finished run keeps its counts; its sent items are staging, pruned at its end, so the
-    // items are named only while they are still there.
-    const counts = await runCounts(run);
-    const repairedCount =
-      counts.products.sent + counts.products.deleted + counts.posts.sent + counts.posts.deleted;
-    const sent = await prisma.syncItem.findMany({
-      where: { runId: run.id, status: "sent" },
-      select: { kind: true, itemId: true, action: true },
-      orderBy: { itemId: "asc" },
-      take: ITEMS_KEPT,
-    });
-    const titles = await titlesOf(
-      admin,
-      sent.map((item) => item.itemId),
-    ).catch(() => new Map<string, string>());
-    const items: RepairedItem[] = sent.map((item) => ({
-      id: item.itemId,
-      title: titles.get(item.itemId) ?? item.itemId,
-      action: item.action === "delete" ? "removed" : "updated",
-    }));
-    recorded.push(
-      await prisma.reconcileCheck.create({
-        data: {
-          shopDomain,
-          kind: "full",
-          runId: run.id,
-          startedAt: run.startedAt,
-          finishedAt: run.finishedAt,
-          compared: run.productsTotal + run.postsTotal,
-          repaired: repairedCount,
-          items: JSON.stringify(items),
-        },
-      }),
-    );
-  }
-  return recorded;
-}
-
-/** Shopify's titles of service item ids (products: numbers; pages and articles: prefixed). */
-async function titlesOf(admin: AdminGraphql, itemIds: readonly string[]) {
-  const gids = new Map<string, string>();
-  for (const id of itemIds) {
-    const page = /^page-(\d+)$/.exec(id)?.[1];
-    const article = /^article-(\d+)$/.exec(id)?.[1];
-    const gid = page
-      ? toGid("Page", page)
-      : article
-        ? toGid("Article", article)
-        : /^\d+$/.test(id)
-          ? toGid("Product", id)
-          : null;
-    if (gid) gids.set(gid, id);
-  }
-  const titles = new Map<string, string>();
-  if (gids.size === 0) return titles;
-  const data = await queryAdmin<ItemTitlesData>(admin, ITEM_TITLES_QUERY, {
-    ids: [...gids.keys()],
-  });
-  for (const node of data.nodes) {
-    const id = node?.id && gids.get(node.id);
-    if (id && node.title) titles.set(id, node.title);
-  }
-  return titles;
-}
-
-/**
- * Every shop due a check (none in the last `everyMinutes`) gets one, one shop after another; a
- * finished full sweep is recorded as a check too. Returns the checks made.
+ * Every shop due a check (none in the last `everyMinutes`) gets one, one shop after another
+ * (a full sweep records its own check as it finishes). Returns the checks made.
  */
 export async function checkDueShops(
   everyMinutes: number,
@@ -269,7 +346,6 @@ export async function checkDueShops(
   for (const shop of shops) {
     try {
       const admin = await options.admin(shop.shopDomain);
-      made.push(...(await recordFullChecks(shop.shopDomain, admin)));
       const latest = await prisma.reconcileCheck.findFirst({
         where: { shopDomain: shop.shopDomain, kind: "incremental" },
         orderBy: { startedAt: "desc" },

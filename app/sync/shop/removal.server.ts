@@ -14,7 +14,9 @@ import {
 } from "../../models/ledger.server";
 import { openSecret } from "../../models/secret-box.server";
 import { findShop } from "../../models/shops.server";
+import { rateKeyId } from "../../models/rate-window";
 import { Pacer } from "../engine/pacer";
+import { databaseGate } from "../engine/pacers.server";
 import { acknowledgedIds } from "../engine/send-and-settle.server";
 import { serviceClientFor } from "./service-keys.server";
 
@@ -90,13 +92,17 @@ export async function leaveFormerPlace(shop: Shop): Promise<number> {
   let left = await prisma.indexedItem.count({ where: scope });
   if (left > 0 && shop.formerSecretKeyCiphertext) {
     const env = config();
+    const apiKey = openSecret(shop.formerSecretKeyCiphertext, env.decryptionKeys);
     const client = new IndexServiceClient({
       baseUrl: env.indexApiUrl,
-      apiKey: openSecret(shop.formerSecretKeyCiphertext, env.decryptionKeys),
+      apiKey,
       workspaceId: scope.workspaceId,
     });
-    // The former account's plan is not known any more: paced at the smallest plan's limits.
-    const pacer = new Pacer({ limits: RATE_LIMITS.personal, maxServerRetries: 3 });
+    // The former account's plan is not known any more: paced at the smallest plan's limits, in
+    // the key's windows shared with every process (another shop may still use that key).
+    const limits = RATE_LIMITS.personal;
+    const gate = databaseGate(rateKeyId(apiKey), limits);
+    const pacer = new Pacer({ limits, gate, maxServerRetries: 3 });
     try {
       left = await removeWorkspaceItems(scope, client, { send: (request) => pacer.send(request) });
     } catch (error) {

@@ -11,6 +11,7 @@ import {
 } from "../../index-service/errors";
 import { PUBLISHABLE_KEY_PREFIX, SECRET_KEY_PREFIX } from "../../index-service/protocol";
 import type { Tier } from "../../index-service/tiers";
+import { rateKeyId } from "../../models/rate-window";
 import { openSecret } from "../../models/secret-box.server";
 import { workspaceOf } from "../../models/shops.server";
 import { proveSecretKey } from "../engine/tier-detection";
@@ -32,6 +33,15 @@ export function serviceClientFor(shop: Shop): IndexServiceClient {
     apiKey: openSecret(shop.secretKeyCiphertext, env.decryptionKeys),
     workspaceId,
   });
+}
+
+/**
+ * The shop's secret key as the shared rate windows name it (a hash of it, see `rateKeyId`), or
+ * undefined when no key is saved: the key's pacing is then this process's own.
+ */
+export function serviceKeyIdOf(shop: Pick<Shop, "secretKeyCiphertext">): string | undefined {
+  if (!shop.secretKeyCiphertext) return undefined;
+  return rateKeyId(openSecret(shop.secretKeyCiphertext, config().decryptionKeys));
 }
 
 export interface KeyProblem {

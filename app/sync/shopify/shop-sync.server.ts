@@ -21,10 +21,14 @@ import {
   type HeldLease,
   type ShopLeases,
 } from "../../models/shop-leases.server";
-import { pacers } from "../engine/pacers.server";
+import { pacers, sendingTierOf } from "../engine/pacers.server";
 import type { CatalogueType } from "../engine/catalogue-entry";
 import { runFullSync, SyncStoppedError } from "../engine/sync-export.server";
-import { serviceClientFor, ShopNotConnectedError } from "../shop/service-keys.server";
+import {
+  serviceClientFor,
+  serviceKeyIdOf,
+  ShopNotConnectedError,
+} from "../shop/service-keys.server";
 import { leaveFormerPlace } from "../shop/removal.server";
 import { detectTier } from "../engine/tier-detection";
 import {
@@ -170,8 +174,12 @@ async function carryRun(
   const types = run.exportedTypes.split(",").filter(Boolean) as CatalogueType[];
   try {
     const client = serviceClientFor(shop);
-    // Proved first, so a revoked key or an ended plan pauses the shop even when nothing changed.
-    const provenTier = await detectTier(client);
+    const keyId = serviceKeyIdOf(shop);
+    // Proved first, so a revoked key or an ended plan pauses the shop even when nothing changed;
+    // the probe takes its place in the key's windows like every other request.
+    const provenTier = await pacers
+      .pacerFor(shop.shopDomain, sendingTierOf(shop), keyId)
+      .send(() => detectTier(client));
     if (provenTier !== shop.tier) await recordShopTier(shop.shopDomain, provenTier);
     if (shop.formerWorkspaceId) await leaveFormerPlace(shop);
     const admin = await adminFor(shop.shopDomain);
@@ -203,8 +211,9 @@ async function carryRun(
       trigger: run.trigger as SyncTrigger,
       tier: provenTier,
       keyProven: true,
-      // The shop's one pacer in this process, shared with its live changes.
-      pacer: pacers.pacerFor(shop.shopDomain, provenTier),
+      // The shop's one pacer in this process, shared with its live changes; its windows are the
+      // key's, shared with every process.
+      pacer: pacers.pacerFor(shop.shopDomain, provenTier, keyId),
       ...(lease ? { fence: lease.fence, guard: lease.confirm } : {}),
     });
     if (shop.state === "paused") await resumeShop(shop.shopDomain);
