@@ -62,7 +62,7 @@ function stopOnSignal(stop: () => Promise<void>) {
 async function runApp() {
   const { migrateDatabase } = await import("../app/cli/migrate-database");
   await migrateDatabase(process.env.DATABASE_URL!);
-  const { startAppServer } = await import("../dev/app-server/server");
+  const { startAppServer } = await import("../app/server/app-server");
   const prisma = (await import("../app/db.server")).default;
   await prisma.quotaUsage.create({
     data: {
@@ -117,7 +117,7 @@ async function runBaseline() {
 async function drive() {
   const { startEmulator } = await import("../dev/emulator/server");
   const { startFakeShopify } = await import("../dev/fake-shopify/server");
-  const { AppNotBuiltError } = await import("../dev/app-server/server");
+  const { AppNotBuiltError } = await import("../app/server/app-server");
   const { existsSync } = await import("node:fs");
   if (!existsSync(join(import.meta.dirname, "..", "build", "server", "index.js"))) {
     throw new AppNotBuiltError();

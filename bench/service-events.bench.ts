@@ -14,7 +14,7 @@ import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { parseArgs } from "node:util";
-import { startAppServer } from "../dev/app-server/server";
+import { startAppServer } from "../app/server/app-server";
 import { freePort } from "../test/support/free-port";
 import { prepareAppEnvironment } from "../test/support/app-environment";
 

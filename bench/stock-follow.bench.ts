@@ -49,7 +49,7 @@ else await drive();
 async function runApp() {
   const { migrateDatabase } = await import("../app/cli/migrate-database");
   await migrateDatabase(process.env.DATABASE_URL!);
-  const { startAppServer } = await import("../dev/app-server/server");
+  const { startAppServer } = await import("../app/server/app-server");
   const prisma = (await import("../app/db.server")).default;
   // The emulator's account quota is raised (Personal's 200 products a month could not hold the
   // catalogue); the app learns it as it would from the service.
@@ -111,7 +111,7 @@ interface Figures {
 // ── The driver: Shopify, the service, the purchases, the figures ───────────────────────────────
 async function drive() {
   if (!existsSync(join(import.meta.dirname, "..", "build", "server", "index.js"))) {
-    const { AppNotBuiltError } = await import("../dev/app-server/server");
+    const { AppNotBuiltError } = await import("../app/server/app-server");
     throw new AppNotBuiltError();
   }
   const delivered = await scenario(false);

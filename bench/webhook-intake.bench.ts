@@ -1,13 +1,18 @@
 /**
  * Webhook intake figures (printed, never asserted):
  *   npm run build && npx tsx bench/webhook-intake.bench.ts [--deliveries 5000] [--concurrency 20]
- *     [--products 1000] [--postgres postgresql://postgres@127.0.0.1:5432/webhook_intake_bench]
- *   (`--postgres ''` skips PostgreSQL; the database is created when missing and its outbox emptied)
+ *     [--products 1000] [--postgres cluster|postgresql://…|''] [--through-remix]
+ *   (`--postgres cluster`, the default: a throwaway PostgreSQL cluster with fsync on, started in a
+ *   temporary folder and removed after (test/support/postgres-cluster.ts); a URL: that server,
+ *   the database created when missing and its outbox emptied; `''`: SQLite only)
  *
  * Only the intake: signed products/update deliveries (the fake store's REST payloads, every
- * header Shopify sends) at `--concurrency` in flight against the app's production build in its
- * own process, the live worker off, on a new SQLite file and on PostgreSQL; then the naive
- * baseline (check the signature, one POST /products to the service, answer) in its own process.
+ * header Shopify sends) at `--concurrency` in flight against the app's server (the production
+ * build on app/server/app-server.ts, as `npm start` runs it) in its own process, the live worker
+ * off, on a new SQLite file and on PostgreSQL; then the naive baseline (check the signature, one
+ * POST /products to the service, answer) in its own process. `--through-remix` adds, per
+ * database, the same deliveries to the route through express and Remix (`/webhooks/products/`,
+ * which the server's fast path leaves to them), as every webhook was served before.
  * Each run starts with 500 deliveries not counted (JIT, connections). Printed per run: answer
  * p50/p99 (request written to answer read), deliveries per second, non-200 answers; for the app
  * also whether every delivery was in the database when the run ended (receipts and outbox rows)
@@ -20,6 +25,7 @@ import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { startPostgresCluster, type PostgresCluster } from "../test/support/postgres-cluster";
 import { startRoleProcess, stopRoleProcess } from "./role-process";
 
 /** `CPU_PROF=<dir>`: each receiving process writes a CPU profile there. */
@@ -32,10 +38,8 @@ const { values } = parseArgs({
     products: { type: "string", default: "1000" },
     deliveries: { type: "string", default: "5000" },
     concurrency: { type: "string", default: "20" },
-    postgres: {
-      type: "string",
-      default: "postgresql://postgres@127.0.0.1:5432/webhook_intake_bench",
-    },
+    postgres: { type: "string", default: "cluster" },
+    "through-remix": { type: "boolean", default: false },
     role: { type: "string", default: "driver" },
   },
 });
@@ -74,7 +78,7 @@ async function runApp() {
     create: { shopDomain: SHOP, state: "active", syncProducts: true },
     update: { state: "active", syncProducts: true },
   });
-  const { startAppServer } = await import("../dev/app-server/server");
+  const { startAppServer } = await import("../app/server/app-server");
   const app = await startAppServer();
   stopOnSignal(() => app.close());
   ready(app.url);
@@ -136,7 +140,7 @@ function cpuTimeMs(pid: number): number {
 // ── The driver: Shopify's side ──────────────────────────────────────────────────────────────────
 async function drive() {
   const { existsSync } = await import("node:fs");
-  const { AppNotBuiltError } = await import("../dev/app-server/server");
+  const { AppNotBuiltError } = await import("../app/server/app-server");
   if (!existsSync(join(import.meta.dirname, "..", "build", "server", "index.js"))) {
     throw new AppNotBuiltError();
   }
@@ -220,11 +224,12 @@ async function drive() {
   const burst = async (
     target: { url: string; child: ChildProcess },
     batch: Delivery[],
+    path = "/webhooks/products",
   ): Promise<RunFigures> => {
     const baseUrl = target.url;
     const cpuBefore = cpuTimeMs(target.child.pid!);
     const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-    const url = new URL("/webhooks/products", baseUrl);
+    const url = new URL(path, baseUrl);
     const durations: number[] = [];
     let refused = 0;
     let next = 0;
@@ -265,63 +270,81 @@ async function drive() {
   const lines: string[] = [];
   const row = (name: string, f: RunFigures, extra = "") =>
     lines.push(
-      `  ${name.padEnd(24)} p50 ${f.p50.toFixed(1)} ms, p99 ${f.p99.toFixed(1)} ms, ` +
+      `  ${name.padEnd(26)} p50 ${f.p50.toFixed(1)} ms, p99 ${f.p99.toFixed(1)} ms, ` +
         `${Math.round(f.perSecond)} deliveries/s, CPU ${f.cpuMs.toFixed(2)} ms per delivery, ` +
         `non-200 ${f.refused}${extra}`,
     );
 
   const databases: [string, string][] = [["app, SQLite", `file:${join(work, "intake.db")}`]];
-  if (values.postgres) databases.push(["app, PostgreSQL", values.postgres]);
-  for (const [name, url] of databases) {
-    const app = await startRoleProcess(
-      import.meta.filename,
-      "app",
-      { ...childEnv, DATABASE_URL: url },
-      cpuProfile,
-    );
-    try {
-      await burst(app, deliveries(WARM_UP));
-      const measured = deliveries(DELIVERIES);
-      const figures = await burst(app, measured);
-      const db = createPrismaClient(url);
-      const receipts = await db.webhookReceipt.count({ where: { shopDomain: SHOP } });
-      const again = await burst(app, measured.slice(0, REPEATED));
-      const receiptsAfter = await db.webhookReceipt.count({ where: { shopDomain: SHOP } });
-      const pending = await db.pendingChange.count({ where: { shopDomain: SHOP } });
-      const newest = await db.pendingChange.findMany({
-        where: { shopDomain: SHOP },
-        select: { productId: true, changedAt: true },
-      });
-      await db.$disconnect();
-      // Each product's row must hold the newest change sent for it.
-      const expected = new Map<string, number>();
-      for (const d of measured) {
-        expected.set(String(d.productId), Date.parse(d.triggeredAt));
-      }
-      const stale = newest.filter(
-        (r) => expected.has(r.productId) && r.changedAt.getTime() !== expected.get(r.productId),
-      ).length;
-      const distinct = new Set(payloads.map((p) => p.id)).size;
-      row(
-        name,
-        figures,
-        `\n${" ".repeat(27)}in the database: ${receipts} receipts of ${WARM_UP + DELIVERIES} deliveries, ` +
-          `${pending} outbox rows of ${Math.min(distinct, WARM_UP + DELIVERIES)} products, ${stale} not the newest change; ` +
-          `${REPEATED} sent again: non-200 ${again.refused}, receipts after ${receiptsAfter}`,
-      );
-    } finally {
-      await stopRoleProcess(app.child);
-    }
+  let cluster: PostgresCluster | undefined;
+  if (values.postgres === "cluster") {
+    cluster = await startPostgresCluster({ durable: true });
+    const url = new URL(cluster.url);
+    url.pathname = "/webhook_intake_bench";
+    databases.push(["app, PostgreSQL", url.href]);
+  } else if (values.postgres) {
+    databases.push(["app, PostgreSQL", values.postgres]);
   }
-
-  const baseline = await startRoleProcess(import.meta.filename, "baseline", childEnv, cpuProfile);
   try {
-    await burst(baseline, deliveries(WARM_UP));
-    row("naive baseline", await burst(baseline, deliveries(DELIVERIES)));
+    for (const [name, url] of databases) {
+      const app = await startRoleProcess(
+        import.meta.filename,
+        "app",
+        { ...childEnv, DATABASE_URL: url },
+        cpuProfile,
+      );
+      try {
+        await burst(app, deliveries(WARM_UP));
+        const measured = deliveries(DELIVERIES);
+        const figures = await burst(app, measured);
+        const db = createPrismaClient(url);
+        const receipts = await db.webhookReceipt.count({ where: { shopDomain: SHOP } });
+        const again = await burst(app, measured.slice(0, REPEATED));
+        const receiptsAfter = await db.webhookReceipt.count({ where: { shopDomain: SHOP } });
+        const pending = await db.pendingChange.count({ where: { shopDomain: SHOP } });
+        const newest = await db.pendingChange.findMany({
+          where: { shopDomain: SHOP },
+          select: { productId: true, changedAt: true },
+        });
+        await db.$disconnect();
+        // Each product's row must hold the newest change sent for it.
+        const expected = new Map<string, number>();
+        for (const d of measured) {
+          expected.set(String(d.productId), Date.parse(d.triggeredAt));
+        }
+        const stale = newest.filter(
+          (r) => expected.has(r.productId) && r.changedAt.getTime() !== expected.get(r.productId),
+        ).length;
+        const distinct = new Set(payloads.map((p) => p.id)).size;
+        row(
+          name,
+          figures,
+          `\n${" ".repeat(29)}in the database: ${receipts} receipts of ${WARM_UP + DELIVERIES} deliveries, ` +
+            `${pending} outbox rows of ${Math.min(distinct, WARM_UP + DELIVERIES)} products, ${stale} not the newest change; ` +
+            `${REPEATED} sent again: non-200 ${again.refused}, receipts after ${receiptsAfter}`,
+        );
+        if (values["through-remix"]) {
+          // The same route through express and Remix, as every webhook was served before: the
+          // server answers only a webhook route's exact path itself, not this spelling of it.
+          await burst(app, deliveries(WARM_UP), "/webhooks/products/");
+          row(`${name} via Remix`, await burst(app, deliveries(DELIVERIES), "/webhooks/products/"));
+        }
+      } finally {
+        await stopRoleProcess(app.child);
+      }
+    }
+
+    const baseline = await startRoleProcess(import.meta.filename, "baseline", childEnv, cpuProfile);
+    try {
+      await burst(baseline, deliveries(WARM_UP));
+      row("naive baseline", await burst(baseline, deliveries(DELIVERIES)));
+    } finally {
+      await stopRoleProcess(baseline.child);
+    }
   } finally {
-    await stopRoleProcess(baseline.child);
+    await emulator.close();
+    await cluster?.stop();
   }
-  await emulator.close();
 
   console.log(
     `Webhook intake: ${DELIVERIES} products/update deliveries over ${payloads.length} products, ` +

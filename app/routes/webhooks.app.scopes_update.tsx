@@ -1,8 +1,10 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
 import { updateShopScopes } from "../models/shops.server";
-import { authenticateShopifyWebhook } from "../webhooks/shopify-webhook.server";
+import {
+  authenticateShopifyWebhook,
+  type WebhookActionArgs,
+} from "../webhooks/shopify-webhook.server";
 
-export const action = async ({ request }: ActionFunctionArgs) => {
+export const action = async ({ request }: WebhookActionArgs) => {
   const { shop, payload } = await authenticateShopifyWebhook(request);
   const current = (payload as { current?: unknown }).current;
   if (!Array.isArray(current) || !current.every((s) => typeof s === "string")) {

@@ -1,9 +1,11 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
 import { markShopUninstalled } from "../models/shops.server";
 import { removeServiceWebhook } from "../service-events/registration.server";
-import { authenticateShopifyWebhook } from "../webhooks/shopify-webhook.server";
+import {
+  authenticateShopifyWebhook,
+  type WebhookActionArgs,
+} from "../webhooks/shopify-webhook.server";
 
-export const action = async ({ request }: ActionFunctionArgs) => {
+export const action = async ({ request }: WebhookActionArgs) => {
   const { shop } = await authenticateShopifyWebhook(request);
   // Bounded and never failing: the service stops sending and the app stops accepting.
   await removeServiceWebhook(shop);

@@ -1,8 +1,10 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
 import { noteBulkOperationFinished } from "../sync/shopify/shop-sync.server";
-import { authenticateShopifyWebhook } from "../webhooks/shopify-webhook.server";
+import {
+  authenticateShopifyWebhook,
+  type WebhookActionArgs,
+} from "../webhooks/shopify-webhook.server";
 
-export const action = async ({ request }: ActionFunctionArgs) => {
+export const action = async ({ request }: WebhookActionArgs) => {
   const { shop, payload } = await authenticateShopifyWebhook(request);
   const operationId = (payload as { admin_graphql_api_id?: unknown }).admin_graphql_api_id;
   if (typeof operationId !== "string") {

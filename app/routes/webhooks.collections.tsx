@@ -1,5 +1,5 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
 import { answerLookupWebhook } from "../webhooks/lookup-webhook.server";
+import type { WebhookActionArgs } from "../webhooks/shopify-webhook.server";
 
 /** collections/update, collections/delete: the collection goes to the lookup outbox, answered at once. */
-export const action = ({ request }: ActionFunctionArgs) => answerLookupWebhook(request);
+export const action = ({ request }: WebhookActionArgs) => answerLookupWebhook(request);

@@ -1,9 +1,11 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
 import { MalformedProductWebhookError, receiveProductWebhook } from "../sync/live/intake.server";
-import { authenticateShopifyWebhook } from "../webhooks/shopify-webhook.server";
+import {
+  authenticateShopifyWebhook,
+  type WebhookActionArgs,
+} from "../webhooks/shopify-webhook.server";
 
 /** products/create, products/update, products/delete: answered once recorded in the outbox. */
-export const action = async ({ request }: ActionFunctionArgs) => {
+export const action = async ({ request }: WebhookActionArgs) => {
   const { shop, topic, webhookId, triggeredAt, payload } =
     await authenticateShopifyWebhook(request);
   try {

@@ -1,10 +1,12 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
 import { deleteAllShopData } from "../models/shops.server";
 import { removeServiceWebhook } from "../service-events/registration.server";
 import { removeShopFromIndex } from "../sync/shop/removal.server";
-import { authenticateShopifyWebhook } from "../webhooks/shopify-webhook.server";
+import {
+  authenticateShopifyWebhook,
+  type WebhookActionArgs,
+} from "../webhooks/shopify-webhook.server";
 
-export const action = async ({ request }: ActionFunctionArgs) => {
+export const action = async ({ request }: WebhookActionArgs) => {
   const { shop } = await authenticateShopifyWebhook(request, { requireShopInBody: true });
   // Bounded (a few seconds) and never failing: the shop's data is deleted either way.
   await Promise.all([removeShopFromIndex(shop), removeServiceWebhook(shop)]);

@@ -1,13 +1,15 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
 import { applyShopUpdate } from "../sync/shop/workspace-move.server";
-import { authenticateShopifyWebhook } from "../webhooks/shopify-webhook.server";
+import {
+  authenticateShopifyWebhook,
+  type WebhookActionArgs,
+} from "../webhooks/shopify-webhook.server";
 
 /**
  * shop/update: when the primary domain changed, the shop moves to the workspace named after it
  * (re-indexed there; its items leave the old one). Retries and late deliveries are harmless: the
  * domain is read from the Admin API, not from the payload.
  */
-export const action = async ({ request }: ActionFunctionArgs) => {
+export const action = async ({ request }: WebhookActionArgs) => {
   const { shop } = await authenticateShopifyWebhook(request);
   await applyShopUpdate(shop);
   return new Response();

@@ -16,6 +16,17 @@ export const WEBHOOK_BODY_LIMIT_BYTES = 4 * 1024 * 1024;
 export const OVERSIZED_DRAIN_MS = 3_000;
 export const OVERSIZED_DRAIN_BYTES = 8 * 1024 * 1024;
 
+/**
+ * What a webhook route reads of its request. A Fetch `Request` is one (Remix passes it); the HTTP
+ * server's fast path for Shopify's webhooks passes a lighter one over the same Node request
+ * (app/server/webhook-routes.ts): building a Fetch `Request` costs more than the rest of a delivery.
+ */
+export interface WebhookRequest {
+  method: string;
+  headers: { get(name: string): string | null };
+  body: ReadableStream<Uint8Array> | null;
+}
+
 function tooLarge(limit: number): Response {
   return new Response(`Webhook body over ${limit} bytes refused`, {
     status: 413,
@@ -59,7 +70,7 @@ async function discardUntil(reader: ReadableStreamDefaultReader<Uint8Array>, dea
  * service's) reads its body through this.
  */
 export async function readBodyWithinLimit(
-  request: Request,
+  request: WebhookRequest,
   limit: number = WEBHOOK_BODY_LIMIT_BYTES,
 ): Promise<string> {
   const declared = request.headers.get("Content-Length");

@@ -1,7 +1,6 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
 import { recordComplianceRequest } from "../models/shops.server";
 import { customerDataReport, redactCustomer } from "../service-events/customer-data.server";
-import { authenticateShopifyWebhook } from "./shopify-webhook.server";
+import { authenticateShopifyWebhook, type WebhookActionArgs } from "./shopify-webhook.server";
 
 function customerOf(payload: unknown): { email: string | null; phone: string | null } {
   const customer =
@@ -23,7 +22,7 @@ function customerOf(payload: unknown): { email: string | null; phone: string | n
  * email or phone) is reported or deleted, and the outcome recorded (counts and conversation ids,
  * never the customer's details themselves).
  */
-export async function customerPrivacyAction({ request }: ActionFunctionArgs): Promise<Response> {
+export async function customerPrivacyAction({ request }: WebhookActionArgs): Promise<Response> {
   const { shop, topic, webhookId, payload } = await authenticateShopifyWebhook(request);
   const customer = customerOf(payload);
   let outcome: string;

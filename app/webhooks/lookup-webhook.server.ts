@@ -2,6 +2,7 @@ import {
   MalformedLookupWebhookError,
   receiveLookupWebhook,
 } from "../sync/live/lookup-intake.server";
+import type { WebhookRequest } from "./body-limit.server";
 import { authenticateShopifyWebhook } from "./shopify-webhook.server";
 
 /**
@@ -9,7 +10,7 @@ import { authenticateShopifyWebhook } from "./shopify-webhook.server";
  * the lookup outbox and the delivery is answered at once; a payload that can never be taken is a
  * 400, so Shopify does not retry it.
  */
-export async function answerLookupWebhook(request: Request): Promise<Response> {
+export async function answerLookupWebhook(request: WebhookRequest): Promise<Response> {
   const webhook = await authenticateShopifyWebhook(request);
   try {
     await receiveLookupWebhook({ ...webhook, shopDomain: webhook.shop });

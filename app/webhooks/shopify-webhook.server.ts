@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { config } from "../config.server";
-import { readBodyWithinLimit } from "./body-limit.server";
+import { readBodyWithinLimit, type WebhookRequest } from "./body-limit.server";
 
 export interface VerifiedShopifyWebhook {
   /** The shop, from X-Shopify-Shop-Domain, confirmed by the signed body where the body names one. */
@@ -10,6 +10,11 @@ export interface VerifiedShopifyWebhook {
   triggeredAt: string | undefined;
   /** The parsed body: always a JSON object. */
   payload: Record<string, unknown>;
+}
+
+/** A Shopify webhook route's action reads only its request. */
+export interface WebhookActionArgs {
+  request: WebhookRequest;
 }
 
 export interface WebhookOptions {
@@ -59,7 +64,7 @@ function signedByShopify(rawBody: string, hmacHeader: string | null, secret: str
  * returns, and nothing is read from the database.
  */
 export async function authenticateShopifyWebhook(
-  request: Request,
+  request: WebhookRequest,
   options: WebhookOptions = {},
 ): Promise<VerifiedShopifyWebhook> {
   if (request.method !== "POST") throw new Response(undefined, { status: 405 });

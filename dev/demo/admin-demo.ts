@@ -8,7 +8,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startAppServer, type RunningAppServer } from "../app-server/server";
+import { startAppServer, type RunningAppServer } from "../../app/server/app-server";
 import { startEmulator } from "../emulator/server";
 import { freePort } from "../http";
 import { createPostgresDatabase } from "../postgres-database";

@@ -1,7 +1,7 @@
 /**
- * The operator's view of a bad configuration: the built server (`npm start` runs remix-serve on
- * build/) and `npm run worker`, started as real processes, each print the one message listing every
- * problem, no stack trace, and exit with code 2. The worker runs as production by default.
+ * The operator's view of a bad configuration: the built server (`npm start`: app/cli/serve.ts
+ * on build/) and `npm run worker`, started as real processes, each print the one message listing
+ * every problem, no stack trace, and exit with code 2. The worker runs as production by default.
  */
 import { spawn } from "node:child_process";
 import { join } from "node:path";
@@ -71,14 +71,11 @@ describe("npm run worker", () => {
 
 describe("the built server (npm start)", () => {
   it("refuses the same configuration with the same message and exit code", async () => {
-    const result = await run(
-      ["node_modules/@remix-run/serve/dist/cli.js", "build/server/index.js"],
-      {
-        ...base,
-        NODE_ENV: "production",
-        ...unsafe,
-      },
-    );
+    const result = await run(["--import", "tsx", "app/cli/serve.ts"], {
+      ...base,
+      NODE_ENV: "production",
+      ...unsafe,
+    });
     expectOneMessage(result, [/INDEX_API_URL must use https/, /ENCRYPTION_KEY is not a usable/]);
   });
 });

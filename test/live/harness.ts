@@ -7,7 +7,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { PrismaClient } from "@prisma/client";
-import { startAppServer, type RunningAppServer } from "../../dev/app-server/server";
+import { startAppServer, type RunningAppServer } from "../../app/server/app-server";
 import type { EmulatorAccountConfig } from "../../dev/emulator/server";
 import { startFakeShopify, type ProductSnapshot } from "../../dev/fake-shopify/server";
 import { prepareAppEnvironment, TEST_API_SECRET } from "../support/app-environment";

@@ -8,7 +8,7 @@ import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { prepareAppEnvironment, TEST_API_SECRET } from "../support/app-environment";
 import { callAction } from "../support/route-call";
 import { shopifyWebhookRequest } from "../support/shopify-webhook";
-import { onPostgres } from "../support/test-database";
+import { refuseReceipts } from "../support/refuse-receipts";
 
 type Action = (args: ActionFunctionArgs) => Promise<Response>;
 type Intake = typeof import("../../app/sync/live/intake.server");
@@ -26,32 +26,12 @@ beforeAll(async () => {
 });
 
 beforeEach(async () => {
-  await refuseReceipts(false);
+  await refuseReceipts(prisma, false);
   await prisma.pendingChange.deleteMany();
   await prisma.webhookReceipt.deleteMany();
   await prisma.shop.deleteMany();
   await prisma.shop.create({ data: { shopDomain: SHOP } });
 });
-
-/** Makes the database refuse every new webhook receipt (a real failure, from the database). */
-async function refuseReceipts(refuse: boolean) {
-  if (onPostgres()) {
-    await prisma.$executeRawUnsafe(`DROP TRIGGER IF EXISTS refuse_receipts ON "WebhookReceipt"`);
-    if (!refuse) return;
-    await prisma.$executeRawUnsafe(`
-      CREATE OR REPLACE FUNCTION refuse_receipt() RETURNS trigger AS $$
-      BEGIN RAISE EXCEPTION 'receipts refused'; END; $$ LANGUAGE plpgsql`);
-    await prisma.$executeRawUnsafe(`
-      CREATE TRIGGER refuse_receipts BEFORE INSERT ON "WebhookReceipt"
-      FOR EACH ROW EXECUTE FUNCTION refuse_receipt()`);
-  } else {
-    await prisma.$executeRawUnsafe(`DROP TRIGGER IF EXISTS refuse_receipts`);
-    if (!refuse) return;
-    await prisma.$executeRawUnsafe(`
-      CREATE TRIGGER refuse_receipts BEFORE INSERT ON "WebhookReceipt"
-      BEGIN SELECT RAISE(ABORT, 'receipts refused'); END`);
-  }
-}
 
 const deliver = (productId: number, webhookId: string, triggeredAt = new Date().toISOString()) => {
   const request = shopifyWebhookRequest({
@@ -116,7 +96,7 @@ describe("group commit of product webhooks", () => {
   });
 
   it("a write that fails answers 500 to each delivery it carried, and Shopify's retries are taken", async () => {
-    await refuseReceipts(true);
+    await refuseReceipts(prisma, true);
     const ids = Array.from({ length: 20 }, (_, k) => `failing-${k}`);
     // A thrown error is what Remix answers with 500: none of them may be a 200.
     const answers = await Promise.allSettled(ids.map((id, k) => deliver(500 + k, id)));
@@ -125,7 +105,7 @@ describe("group commit of product webhooks", () => {
     );
     expect(await prisma.webhookReceipt.count()).toBe(0);
 
-    await refuseReceipts(false);
+    await refuseReceipts(prisma, false);
     const retries = await Promise.all(ids.map((id, k) => deliver(500 + k, id)));
     expect(retries.map((a) => a.status)).toEqual(ids.map(() => 200));
     expect(await prisma.webhookReceipt.count()).toBe(20);

@@ -4,7 +4,7 @@
  * signed events to it, and a real database.
  */
 import type { PrismaClient } from "@prisma/client";
-import { startAppServer, type RunningAppServer } from "../../dev/app-server/server";
+import { startAppServer, type RunningAppServer } from "../../app/server/app-server";
 import { prepareAppEnvironment } from "../support/app-environment";
 import { freePort } from "../support/free-port";
 import { startTestEmulator, type RunningEmulator } from "../support/emulator";

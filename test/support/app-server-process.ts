@@ -4,7 +4,7 @@
  * remix-serve, fixes the port (default: any free one). Prints `listening <url>` once it accepts
  * requests.
  */
-import { startAppServer } from "../../dev/app-server/server";
+import { startAppServer } from "../../app/server/app-server";
 
 const server = await startAppServer({ port: Number(process.env.PORT ?? 0) });
 process.stdout.write(`listening ${server.url}\n`);

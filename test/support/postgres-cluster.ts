@@ -24,7 +24,13 @@ export function postgresBinDir(): string | undefined {
   return versions[0] ? join(root, versions[0], "bin") : undefined;
 }
 
-export async function startPostgresCluster(): Promise<PostgresCluster> {
+/**
+ * `durable`: fsync on, as a production server runs (for benchmarks of commits); tests run with
+ * fsync off, which is faster and loses nothing unless the machine itself crashes.
+ */
+export async function startPostgresCluster(
+  options: { durable?: boolean } = {},
+): Promise<PostgresCluster> {
   const bin = postgresBinDir();
   if (!bin) throw new Error("PostgreSQL is not installed: apt-get install -y postgresql");
   const dir = mkdtempSync(join(tmpdir(), "catalog-chat-pg-"));
@@ -51,8 +57,8 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     "--no-sync",
   ]);
   const port = await freePort();
-  const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c max_connections=200`;
-  run(join(bin, "pg_ctl"), ["-D", data, "-o", options, "-w", "-l", join(dir, "log"), "start"]);
+  const settings = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=${options.durable ? "on" : "off"} -c max_connections=200`;
+  run(join(bin, "pg_ctl"), ["-D", data, "-o", settings, "-w", "-l", join(dir, "log"), "start"]);
 
   return {
     url: `postgresql://postgres@127.0.0.1:${port}/postgres`,
