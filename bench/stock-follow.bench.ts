@@ -106,6 +106,10 @@ interface Figures {
   bulkQueries: number;
   wrongAtEnd: number;
   deliveries: number;
+  /** Admin API requests and cost points by operation. */
+  byOperation: Map<string, { requests: number; cost: number }>;
+  /** Variants of the products sold out: fewest, median, most. */
+  variants: [number, number, number];
 }
 
 // ── The driver: Shopify, the service, the purchases, the figures ───────────────────────────────
@@ -135,7 +139,16 @@ async function drive() {
       `  ${"".padEnd(18)} write requests ${f.writes} (429s ${f.rateLimited}); Admin API ${f.adminRequests} requests, ` +
         `${f.adminCost} cost points, ${f.throttled} THROTTLED, ${f.bulkQueries} bulk queries; products wrong at the end ${f.wrongAtEnd}`,
     );
+    const operations = [...f.byOperation]
+      .sort((a, b) => b[1].cost - a[1].cost)
+      .map(([name, o]) => `${name} ${o.requests} (${o.cost} points)`)
+      .join(", ");
+    console.log(`  ${"".padEnd(18)} by operation: ${operations}`);
   }
+  const [fewest, median, most] = delivered.variants;
+  console.log(
+    `  the products sold out have ${fewest} to ${most} variants (median ${median}); a stock read covers up to 50`,
+  );
   console.log(
     `  baseline (before this work): no inventory webhook and a daily full sync, so a product sold out ` +
       `by purchases stayed instock in the index for up to 24 h`,
@@ -285,7 +298,18 @@ async function scenario(dropWebhooks: boolean): Promise<Figures> {
     bulkQueries: requests.filter((r) => r.operationName === "BulkOperationRunQuery").length,
     wrongAtEnd: wrongProducts(),
     deliveries: shopify.state.webhookDeliveries("inventory_levels/update").length,
+    byOperation: new Map(),
+    variants: [0, 0, 0],
   };
+  for (const request of requests) {
+    const name = request.operationName ?? "(unnamed)";
+    const entry = figures.byOperation.get(name) ?? { requests: 0, cost: 0 };
+    entry.requests += 1;
+    entry.cost += request.actualQueryCost ?? 0;
+    figures.byOperation.set(name, entry);
+  }
+  const counts = targets.map((product) => product.variants.length).sort((a, b) => a - b);
+  figures.variants = [counts[0]!, counts[Math.floor(counts.length / 2)]!, counts.at(-1)!];
   await stopRoleProcess(app.child);
   await shopify.close();
   await emulator.close();

@@ -156,6 +156,61 @@ function pricingOf(variants: ShopifyVariant[]): Pricing {
 
 const STOCK_RANK: Record<StockStatus, number> = { instock: 2, onbackorder: 1, outofstock: 0 };
 
+/** What a variant's stock status and quantity are derived from. */
+export type VariantStock = Pick<
+  ShopifyVariant,
+  "id" | "inventoryQuantity" | "inventoryPolicy" | "availableForSale" | "inventoryItem"
+>;
+
+/**
+ * The document without what stock decides (stock status and quantity, each variant's
+ * availability, and `updated_at`, which a purchase moves): two documents whose stockless forms
+ * hash alike differ in stock alone.
+ */
+export function stocklessProduct(item: CatalogProduct) {
+  const {
+    stock_status: _status,
+    stock_quantity: _quantity,
+    updated_at: _updated,
+    variants,
+    ...rest
+  } = item;
+  if (!variants) return rest;
+  return { ...rest, variants: variants.map(({ available: _available, ...variant }) => variant) };
+}
+
+/**
+ * The document `item` (as mapProduct made it) with the stock of `variants` (all of the product's,
+ * in position order) and the product's `updatedAt`: the very document mapProduct would make of
+ * the product if nothing but its stock changed. Null when the variants are no longer those the
+ * document lists (added, removed, reordered): the product must be mapped whole.
+ */
+export function restockProduct(
+  item: CatalogProduct,
+  variants: readonly VariantStock[],
+  updatedAt: string,
+): CatalogProduct | null {
+  const listed = item.variants ?? [];
+  const kept = variants.slice(0, MAX_INDEXED_VARIANTS);
+  if (listed.length !== kept.length) return null;
+  if (listed.some((variant, index) => variant.id !== numericId(kept[index]!.id))) return null;
+  const next: CatalogProduct = {
+    ...item,
+    stock_status: stockStatusOf(variants),
+    updated_at: updatedAt,
+  };
+  delete next.stock_quantity;
+  const quantity = stockQuantityOf(variants);
+  if (quantity !== undefined) next.stock_quantity = quantity;
+  if (item.variants) {
+    next.variants = listed.map((variant, index) => ({
+      ...variant,
+      available: variantStockStatus(kept[index]!) !== "outofstock",
+    }));
+  }
+  return next;
+}
+
 /**
  * A variant is in stock when Shopify does not track its inventory or has some; at zero or below
  * it is on backorder when its policy lets customers keep buying (CONTINUE), else out of stock.
@@ -163,7 +218,7 @@ const STOCK_RANK: Record<StockStatus, number> = { instock: 2, onbackorder: 1, ou
  * a CONTINUE variant without stock, which is a backorder, not stock. The product takes the best
  * state of its variants.
  */
-export function variantStockStatus(variant: ShopifyVariant): StockStatus {
+export function variantStockStatus(variant: VariantStock): StockStatus {
   const tracked = variant.inventoryItem?.tracked;
   if (tracked === false) return "instock";
   const quantity = variant.inventoryQuantity;
@@ -174,7 +229,7 @@ export function variantStockStatus(variant: ShopifyVariant): StockStatus {
   return variant.inventoryPolicy === "CONTINUE" ? "onbackorder" : "outofstock";
 }
 
-function stockStatusOf(variants: ShopifyVariant[]): StockStatus {
+function stockStatusOf(variants: readonly VariantStock[]): StockStatus {
   let best: StockStatus = "outofstock";
   for (const variant of variants) {
     const status = variantStockStatus(variant);
@@ -185,7 +240,7 @@ function stockStatusOf(variants: ShopifyVariant[]): StockStatus {
 }
 
 /** Sum of the tracked variants' quantities (oversold negatives count as 0). */
-function stockQuantityOf(variants: ShopifyVariant[]): number | undefined {
+function stockQuantityOf(variants: readonly VariantStock[]): number | undefined {
   let sum: number | undefined;
   for (const variant of variants) {
     if (variant.inventoryItem?.tracked !== true) continue;

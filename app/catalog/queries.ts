@@ -1,3 +1,6 @@
+import type { VariantStock } from "./map-product";
+import type { ShopifyProductFields } from "./shopify-types";
+
 /**
  * The app's Admin GraphQL documents (API 2026-10). The bulk exports and the `nodes(ids:)` re-read
  * select the very same fields (the selection strings below are shared), so one mapper serves the
@@ -311,6 +314,49 @@ export const INVENTORY_ITEM_PRODUCTS_QUERY = `query InventoryItemProducts($ids: 
 
 export interface InventoryItemProductsData {
   nodes: ({ id?: string; variants?: { nodes: { product: { id: string } | null }[] } } | null)[];
+}
+
+/**
+ * The stock read of products whose only known change is their stock (inventory_levels/update):
+ * the variants' stock fields, and what tells whether the product is still indexed at the URL the
+ * index has. 1 + 2 + 50 × 2 points requested per id, so 9 ids per query (some 930, within
+ * Shopify's 1,000); what it costs is what it returns, a few points for a product with a few
+ * variants, against some 35 for a whole re-read. A product with more variants is read again
+ * alone with up to 250 (some 503 requested); one with more than that is re-read whole.
+ */
+export const PRODUCT_STOCK_VARIANTS_FIRST = 50;
+export const PRODUCT_STOCK_IDS_PER_QUERY = 9;
+export const PRODUCT_STOCK_VARIANTS_MAX = 250;
+
+export const PRODUCT_STOCK_BY_IDS_QUERY = `query ProductStockByIds($ids: [ID!]!, $variantsFirst: Int!) {
+  nodes(ids: $ids) {
+    __typename
+    ... on Product {
+      id
+      handle
+      status
+      onlineStoreUrl
+      updatedAt
+      variants(first: $variantsFirst) {
+        nodes { id inventoryQuantity inventoryPolicy availableForSale inventoryItem { tracked } }
+        pageInfo { hasNextPage }
+      }
+    }
+  }
+}`;
+
+export interface ProductStockNode {
+  __typename: "Product";
+  id: string;
+  handle: string;
+  status: ShopifyProductFields["status"];
+  onlineStoreUrl: string | null;
+  updatedAt: string;
+  variants: { nodes: VariantStock[]; pageInfo: { hasNextPage: boolean } };
+}
+
+export interface ProductStockByIdsData {
+  nodes: (ProductStockNode | { __typename: string } | null)[];
 }
 
 /** Products per page of a collection's members: some 253 points requested. */

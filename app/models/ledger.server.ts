@@ -134,6 +134,26 @@ export interface DeliveredItem {
   title?: string | null;
   /** Products: ",1,2," of their collections; null when unknown. */
   collectionIds?: string | null;
+  /** The document sent (JSON), kept for products; absent, the row keeps none. */
+  content?: string;
+}
+
+/**
+ * The documents last sent for these ids, with their hashes and collections (ids not indexed, or
+ * indexed without a kept document, are absent).
+ */
+export async function indexedDocuments(
+  scope: LedgerScope,
+  kind: ContentKind,
+  itemIds: readonly string[],
+): Promise<Map<string, { contentHash: string; content: string; collectionIds: string | null }>> {
+  if (itemIds.length === 0) return new Map();
+  const rows = await prisma.$queryRaw<
+    { itemId: string; contentHash: string; content: string; collectionIds: string | null }[]
+  >`
+    SELECT "itemId", "contentHash", "content", "collectionIds" FROM "IndexedItem"
+    WHERE ${inScope(scope, kind)} AND "itemId" IN (${Prisma.join(itemIds)}) AND "content" IS NOT NULL`;
+  return new Map(rows.map((row) => [row.itemId, row]));
 }
 
 /** Writes the ledger rows of items the service acknowledged. */
@@ -151,16 +171,17 @@ export async function recordDelivered(
   const hash = (value: string) => (fence ? fencedText(fence, value) : Prisma.sql`${value}`);
   const rows = items.map(
     (item) =>
-      Prisma.sql`(${scope.shopDomain}, ${scope.workspaceId}, ${kind}, ${item.itemId}, ${hash(item.contentHash)}, ${sentAt}, ${runId}, ${item.title ?? null}, ${item.collectionIds ?? null})`,
+      Prisma.sql`(${scope.shopDomain}, ${scope.workspaceId}, ${kind}, ${item.itemId}, ${hash(item.contentHash)}, ${sentAt}, ${runId}, ${item.title ?? null}, ${item.collectionIds ?? null}, ${item.content ?? null})`,
   );
+  // The document is replaced with its hash, or cleared: a kept document always has the row's hash.
   await fencedWrite(
     fence,
     () => prisma.$executeRaw`
-    INSERT INTO "IndexedItem" ("shopDomain", "workspaceId", "kind", "itemId", "contentHash", "sentAt", "seenRunId", "title", "collectionIds")
+    INSERT INTO "IndexedItem" ("shopDomain", "workspaceId", "kind", "itemId", "contentHash", "sentAt", "seenRunId", "title", "collectionIds", "content")
     VALUES ${Prisma.join(rows)}
     ON CONFLICT ("shopDomain", "workspaceId", "kind", "itemId")
     DO UPDATE SET "contentHash" = excluded."contentHash", "sentAt" = excluded."sentAt", "seenRunId" = excluded."seenRunId",
-      "title" = excluded."title", "collectionIds" = excluded."collectionIds"`,
+      "title" = excluded."title", "collectionIds" = excluded."collectionIds", "content" = excluded."content"`,
   );
 }
 

@@ -11,6 +11,31 @@ export interface ProductChangeSignal {
   changedAt: Date;
 }
 
+/**
+ * What the worker does with a pending product: `update` re-reads it whole (a create counts as
+ * one), `delete` too (it finds the product gone), `stock` reads only its variants' stock and sends
+ * the last document with that stock, when the ledger keeps one (an inventory level changed and
+ * nothing else is known to have).
+ */
+export type PendingChangeKind = "update" | "delete" | "stock";
+
+/**
+ * One row per shop and product: the newest change wins, but a stock change never hides another
+ * one. A stock change joining an update or delete makes it an update (a whole re-read covers the
+ * stock), and any other change, even an older one that arrived late, turns a pending stock change
+ * into an update, keeping the newer time.
+ */
+const MERGE_PENDING_CHANGE = Prisma.sql`ON CONFLICT ("shopDomain", "productId") DO UPDATE SET
+  "change" = CASE
+    WHEN excluded."changedAt" > "PendingChange"."changedAt" THEN
+      CASE WHEN excluded."change" <> 'stock' THEN excluded."change"
+           WHEN "PendingChange"."change" = 'stock' THEN 'stock' ELSE 'update' END
+    ELSE 'update' END,
+  "changedAt" = CASE WHEN excluded."changedAt" > "PendingChange"."changedAt"
+    THEN excluded."changedAt" ELSE "PendingChange"."changedAt" END
+  WHERE excluded."changedAt" > "PendingChange"."changedAt"
+    OR ("PendingChange"."change" = 'stock' AND excluded."change" <> 'stock')`;
+
 /** How long delivery ids are kept to recognise Shopify's retries and duplicates. */
 export const WEBHOOK_RECEIPT_DAYS = 3;
 
@@ -97,9 +122,7 @@ export async function recordProductDeliveries(
     await prisma.$executeRaw`
       INSERT INTO "PendingChange" ("shopDomain", "productId", "change", "changedAt", "receivedAt", "attempts")
       VALUES ${Prisma.join(rows)}
-      ON CONFLICT ("shopDomain", "productId") DO UPDATE SET
-        "change" = excluded."change", "changedAt" = excluded."changedAt"
-      WHERE excluded."changedAt" > "PendingChange"."changedAt"`;
+      ${MERGE_PENDING_CHANGE}`;
     const receipts = fresh.map(
       (d) => Prisma.sql`(${d.webhookId}, ${d.shopDomain}, ${d.topic}, ${d.receivedAt})`,
     );
@@ -191,7 +214,7 @@ export async function sendableCount(shopDomain: string): Promise<number> {
  * that was read is removed: a newer one that came in meanwhile stays for the next pass.
  */
 export async function removeChanges(
-  rows: readonly Pick<PendingChange, "shopDomain" | "productId" | "changedAt">[],
+  rows: readonly Pick<PendingChange, "shopDomain" | "productId" | "change" | "changedAt">[],
   /** The sender's lease: the rows stay (and LeaseLostError is thrown) once it was taken over. */
   fence?: LeaseFence,
 ): Promise<void> {
@@ -200,7 +223,7 @@ export async function removeChanges(
   // parameter takes the column's type on PostgreSQL too (a VALUES list would leave dates as text).
   const keys = rows.map(
     (row) =>
-      Prisma.sql`("shopDomain" = ${row.shopDomain} AND "productId" = ${row.productId} AND "changedAt" = ${row.changedAt})`,
+      Prisma.sql`("shopDomain" = ${row.shopDomain} AND "productId" = ${row.productId} AND "change" = ${row.change} AND "changedAt" = ${row.changedAt})`,
   );
   await fencedWrite(
     fence,
@@ -306,28 +329,28 @@ export async function pruneWebhookReceipts(now: Date): Promise<number> {
 /**
  * Puts products into the live outbox as changed at `changedAt` (received at `receivedAt`, so a
  * lookup that already waited is not held again): the worker re-reads and sends them like any
- * product change. A newer change already there (a delete, say) is kept.
+ * product change (`stock`: reads only their stock, see PendingChangeKind). A newer change already
+ * there (a delete, say) is kept.
  */
 export async function enqueueProductUpdates(
   shopDomain: string,
   productIds: readonly string[],
   changedAt: Date,
   receivedAt: Date,
+  change: Exclude<PendingChangeKind, "delete"> = "update",
 ): Promise<void> {
   for (let start = 0; start < productIds.length; start += 200) {
     const values = productIds
       .slice(start, start + 200)
       .map(
         (productId) =>
-          Prisma.sql`(${shopDomain}, ${productId}, 'update', ${changedAt}, ${receivedAt}, 0)`,
+          Prisma.sql`(${shopDomain}, ${productId}, ${change}, ${changedAt}, ${receivedAt}, 0)`,
       );
     await retryWhileBusy(
       () => prisma.$executeRaw`
         INSERT INTO "PendingChange" ("shopDomain", "productId", "change", "changedAt", "receivedAt", "attempts")
         VALUES ${Prisma.join(values)}
-        ON CONFLICT ("shopDomain", "productId") DO UPDATE SET
-          "change" = excluded."change", "changedAt" = excluded."changedAt"
-        WHERE excluded."changedAt" > "PendingChange"."changedAt"`,
+        ${MERGE_PENDING_CHANGE}`,
     );
   }
 }

@@ -11,6 +11,7 @@ import {
   indexEqualsStore,
   installShop,
   numericId,
+  SHOP,
   startLiveEnvironment,
   startTestWorker,
   waitFor,
@@ -54,6 +55,11 @@ function sellableProducts(): ProductSnapshot[] {
   });
 }
 
+/** Sellable products whose stock read covers every variant (at most 50): read for stock alone. */
+function stockReadable(): ProductSnapshot[] {
+  return sellableProducts().filter((product) => product.variants.length <= 50);
+}
+
 function indexedItem(productGid: string) {
   const workspace = env.emulator.state.workspace(ACCOUNT, WORKSPACE);
   return workspace?.products.find((item) => String(item.id) === numericId(productGid));
@@ -66,17 +72,30 @@ function sellOut(product: ProductSnapshot, options: { webhook?: boolean } = {}) 
     .map((variant) => env.shopify.state.purchase(variant.id, variant.inventoryQuantity, options));
 }
 
+/** Every delivery answered, then every lookup resolved, then (in that order) every change sent. */
 async function settled() {
   await env.shopify.state.settled();
-  await waitForEmptyOutbox(env);
   await waitFor(
     "the lookups to be resolved",
     async () => (await env.prisma.pendingLookup.count()) === 0,
   );
+  await waitForEmptyOutbox(env);
   await waitForIndexToEqualStore(env);
 }
 
 describe("stock", () => {
+  it("a product with more than 50 variants is read for its stock alone, not re-read whole", async () => {
+    const product = sellableProducts().find((candidate) => candidate.variants.length > 50);
+    if (!product) throw new Error("no sellable product with more than 50 variants");
+    env.shopify.state.clearRequests();
+    sellOut(product);
+    await settled();
+    const operations = env.shopify.state.requests().map((request) => request.operationName);
+    expect(operations).toContain("ProductStockByIds");
+    expect(operations).not.toContain("ProductsByIds");
+    expect(indexedItem(product.id)?.stock_status).toBe("outofstock");
+  });
+
   it("a product sold out by purchases is outofstock in the index, from inventory_levels/update alone", async () => {
     const [product] = sellableProducts();
     expect(indexedItem(product!.id)?.stock_status).toBe("instock");
@@ -91,7 +110,42 @@ describe("stock", () => {
     expect(indexedItem(product!.id)?.stock_status).toBe("outofstock");
   });
 
-  it("many levels of one product cost one re-read of it", async () => {
+  it("a stock-only change reads the stock, not the whole product, and the index equals a whole re-read", async () => {
+    const [product] = stockReadable();
+    env.shopify.state.clearRequests();
+    sellOut(product!);
+    await settled();
+    const operations = env.shopify.state.requests().map((request) => request.operationName);
+    expect(operations).toContain("ProductStockByIds");
+    expect(operations).not.toContain("ProductsByIds");
+    expect(indexedItem(product!.id)?.stock_status).toBe("outofstock");
+    // waitForIndexToEqualStore (in settled) compared every product with the store mapped whole.
+  });
+
+  it("a sale whose webhooks were lost: the check queues a stock read, not a whole re-read", async () => {
+    const [product] = stockReadable();
+    await worker.stop();
+    sellOut(product!, { webhook: false });
+    const { checkChangedProducts } = await import("../../app/sync/shop/reconcile-check.server");
+    const { adminFor } = await import("../../app/shopify-admin.server");
+    const check = await checkChangedProducts({
+      shopDomain: SHOP,
+      admin: await adminFor(SHOP),
+      pollMs: 20,
+    });
+    expect(JSON.parse(check!.items)).toContainEqual(
+      expect.objectContaining({ id: numericId(product!.id), action: "updated" }),
+    );
+    env.shopify.state.clearRequests();
+    worker = await startTestWorker();
+    await settled();
+    const operations = env.shopify.state.requests().map((request) => request.operationName);
+    expect(operations).toContain("ProductStockByIds");
+    expect(operations).not.toContain("ProductsByIds");
+    expect(indexedItem(product!.id)?.stock_status).toBe("outofstock");
+  });
+
+  it("many levels of one product cost one read of it", async () => {
     const product = sellableProducts().find(
       (candidate) =>
         (candidate.variants as unknown as Variant[]).filter((v) => v.inventoryQuantity > 1)
@@ -109,10 +163,10 @@ describe("stock", () => {
     await env.shopify.state.settled();
     worker = await startTestWorker();
     await settled();
-    const rereads = env.shopify.state
+    const reads = env.shopify.state
       .requests()
-      .filter((request) => request.operationName === "ProductsByIds");
-    expect(rereads).toHaveLength(1);
+      .filter((request) => request.operationName === "ProductStockByIds");
+    expect(reads).toHaveLength(1);
     const lookups = env.shopify.state
       .requests()
       .filter((request) => request.operationName === "InventoryItemProducts");
@@ -151,6 +205,92 @@ describe("stock", () => {
   });
 });
 
+describe("stock and another change of the same product", () => {
+  it("a purchase and a rename, both delivered: the index has both", async () => {
+    const [product] = stockReadable();
+    await worker.stop();
+    env.shopify.state.updateProduct(
+      product!.id,
+      { title: "Renamed while selling" },
+      { webhook: true },
+    );
+    sellOut(product!);
+    await env.shopify.state.settled();
+    worker = await startTestWorker();
+    await settled();
+    expect(indexedItem(product!.id)).toMatchObject({
+      name: "Renamed while selling",
+      stock_status: "outofstock",
+    });
+  });
+
+  it("a rename told late (stamped before a purchase already mapped to the product): the rename still reaches the index", async () => {
+    const [product] = stockReadable();
+    await worker.stop();
+    const renamedAt = new Date(Date.now() - 60_000).toISOString();
+    env.shopify.state.updateProduct(product!.id, { title: "Renamed, told late" });
+    sellOut(product!);
+    await env.shopify.state.settled();
+    // The worker's first step alone: the purchase's item becomes a stock change of the product.
+    const { settleLookups } = await import("../../app/sync/live/resolve-lookups.server");
+    const { adminFor } = await import("../../app/shopify-admin.server");
+    await settleLookups({
+      shopDomain: SHOP,
+      admin: await adminFor(SHOP),
+      startFullSync: async () => false,
+    });
+    const late = await env.shopify.state.sendWebhook("products/update", product!.id, {
+      triggeredAt: renamedAt,
+    });
+    expect(late.status).toBe(200);
+    worker = await startTestWorker();
+    await settled();
+    expect(indexedItem(product!.id)).toMatchObject({
+      name: "Renamed, told late",
+      stock_status: "outofstock",
+    });
+  });
+
+  it("a rename told before a newer purchase is mapped: the rename still reaches the index", async () => {
+    const [product] = stockReadable();
+    await worker.stop();
+    const renamedAt = new Date(Date.now() - 60_000).toISOString();
+    env.shopify.state.updateProduct(product!.id, { title: "Renamed, then sold" });
+    sellOut(product!);
+    const told = await env.shopify.state.sendWebhook("products/update", product!.id, {
+      triggeredAt: renamedAt,
+    });
+    expect(told.status).toBe(200);
+    await env.shopify.state.settled();
+    worker = await startTestWorker();
+    await settled();
+    expect(indexedItem(product!.id)).toMatchObject({
+      name: "Renamed, then sold",
+      stock_status: "outofstock",
+    });
+  });
+
+  it("a rename whose webhook was lost, then a purchase: the index is repaired by the next check", async () => {
+    const [product] = stockReadable();
+    env.shopify.state.updateProduct(product!.id, { title: "Renamed, never told" });
+    sellOut(product!);
+    await env.shopify.state.settled();
+    await waitFor(
+      "the purchase to reach the index",
+      async () => indexedItem(product!.id)?.stock_status === "outofstock",
+    );
+    expect(indexedItem(product!.id)?.name).not.toBe("Renamed, never told");
+    const { checkChangedProducts } = await import("../../app/sync/shop/reconcile-check.server");
+    const { adminFor } = await import("../../app/shopify-admin.server");
+    await checkChangedProducts({ shopDomain: SHOP, admin: await adminFor(SHOP), pollMs: 20 });
+    await settled();
+    expect(indexedItem(product!.id)).toMatchObject({
+      name: "Renamed, never told",
+      stock_status: "outofstock",
+    });
+  });
+});
+
 describe("publication", () => {
   it("a product taken off the Online Store leaves the index, and comes back when put back", async () => {
     const [product] = sellableProducts();
@@ -158,6 +298,23 @@ describe("publication", () => {
     await settled();
     expect(indexedItem(product!.id)).toBeUndefined();
     env.shopify.state.setPublished(product!.id, true);
+    await settled();
+    expect(indexedItem(product!.id)).toBeDefined();
+  });
+
+  it("taken off and put back with every webhook lost: each time the next check repairs the index", async () => {
+    const [product] = sellableProducts();
+    const { checkChangedProducts } = await import("../../app/sync/shop/reconcile-check.server");
+    const { adminFor } = await import("../../app/shopify-admin.server");
+    const check = async () =>
+      checkChangedProducts({ shopDomain: SHOP, admin: await adminFor(SHOP), pollMs: 20 });
+    env.shopify.state.setPublished(product!.id, false, { webhook: false });
+    expect(indexedItem(product!.id)).toBeDefined();
+    await check();
+    await settled();
+    expect(indexedItem(product!.id)).toBeUndefined();
+    env.shopify.state.setPublished(product!.id, true, { webhook: false });
+    await check();
     await settled();
     expect(indexedItem(product!.id)).toBeDefined();
   });

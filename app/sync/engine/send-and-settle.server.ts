@@ -93,11 +93,13 @@ export async function sendAndSettle<T>(job: SettleJob<T>): Promise<Settled<T>> {
     .filter((item) => !ok.has(job.idOf(item)))
     .map((item) => ({ item, error: reasons.get(job.idOf(item)) }));
   if (job.action === "upsert") {
+    // A product's document is kept beside its hash: a stock change is sent again from it.
     const delivered = acknowledged.map((item) => ({
       itemId: job.idOf(item),
       contentHash: job.hashOf(item),
       title: titleOf(job.payloadOf(item)),
       collectionIds: job.collectionIdsOf?.(item) ?? null,
+      ...(job.kind === "product" ? { content: JSON.stringify(job.payloadOf(item)) } : {}),
     }));
     await recordDelivered(job.scope, job.kind, delivered, job.seenMark, job.now());
   } else {

@@ -17,6 +17,7 @@ import type { Pacer } from "../engine/pacer";
 import { overQuotaReason } from "../engine/plan-quota.server";
 import { sendAndSettle } from "../engine/send-and-settle.server";
 import { rereadProducts } from "./reread-products.server";
+import { restockProducts } from "./restock-products.server";
 
 /** The ledger's "last seen by run" of items live updates sent (a full sync overwrites it). */
 export const LIVE_SEEN_MARK = "live";
@@ -62,7 +63,8 @@ interface Upsert {
 
 /**
  * Applies a batch of pending changes of one shop: the products are re-read from Shopify, mapped
- * as the full sync maps them and compared with the ledger; what changed is upserted, what is gone
+ * as the full sync maps them (a stock-only change: its stock read and put into the last document
+ * sent, restock-products.server.ts) and compared with the ledger; what changed is upserted, what is gone
  * or no longer indexable (draft, archived, unlisted, unpublished) is deleted, in bulk requests
  * through the shop's pacer. A change leaves the outbox only once the service acknowledged it and
  * the ledger says so.
@@ -87,31 +89,42 @@ export async function applyChanges(
     refused: 0,
   };
   const byId = new Map(rows.map((row) => [row.productId, row]));
-
-  const read = await rereadProducts(context.admin, [...byId.keys()]);
-  const indexed = await indexedHashes(scope, "product", [...byId.keys()]);
   const mapContext = { primaryDomain: shop.primaryDomain ?? shop.shopDomain };
+
+  // Stock-only changes first: what cannot be sent from the kept document joins the whole re-reads.
+  const stockOnly = rows.filter((row) => row.change === "stock").map((row) => row.productId);
+  const restocked = await restockProducts(
+    context.admin,
+    scope,
+    stockOnly,
+    mapContext.primaryDomain,
+  );
+  const whole = rows.filter((row) => row.change !== "stock").map((row) => row.productId);
+  const read = await rereadProducts(context.admin, [...whole, ...restocked.reread]);
+  const indexed = await indexedHashes(scope, "product", [...byId.keys()]);
 
   const upserts: Upsert[] = [];
   const deletes: PendingChange[] = [];
   const settled: PendingChange[] = [];
   const gone = new Set(read.missing);
+  const found: Omit<Upsert, "row" | "isNew">[] = [...restocked.entries.values()];
   for (const product of read.products) {
     const entry = catalogueEntry({ type: "Product", value: product }, mapContext);
-    const row = byId.get(entry.id);
-    if (!row) continue;
-    const previous = indexed.get(entry.id);
     if (!entry.indexable) gone.add(entry.id);
-    else if (previous === entry.hash) settled.push(row);
     else {
-      upserts.push({
-        row,
+      found.push({
         item: entry.item as CatalogProduct,
         hash: entry.hash,
         collectionIds: entry.collectionIds,
-        isNew: previous === undefined,
       });
     }
+  }
+  for (const { item, hash, collectionIds } of found) {
+    const row = byId.get(item.id);
+    if (!row) continue;
+    const previous = indexed.get(item.id);
+    if (previous === hash) settled.push(row);
+    else upserts.push({ row, item, hash, collectionIds, isNew: previous === undefined });
   }
   for (const id of gone) {
     const row = byId.get(id);

@@ -65,7 +65,8 @@ export async function settleLookups(options: SettleLookupsOptions): Promise<Sett
       const products = await productsOfItems(options.admin, batch);
       for (const row of batch) {
         const ids = products.get(row.resourceId) ?? [];
-        await enqueueProductUpdates(row.shopDomain, ids, row.changedAt, row.receivedAt);
+        // Only the stock is known to have changed: the worker reads just that (PendingChangeKind).
+        await enqueueProductUpdates(row.shopDomain, ids, row.changedAt, row.receivedAt, "stock");
         result.products += ids.length;
       }
       await removeLookups(batch);

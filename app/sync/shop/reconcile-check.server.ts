@@ -12,6 +12,7 @@ import {
   updatedAfterTerm,
   urlSource,
   type AdminGraphql,
+  type CatalogProduct,
   type CollectionsChangedData,
   type MapContext,
 } from "../../catalog";
@@ -29,6 +30,7 @@ import { CHECK_ITEMS_KEPT, type RepairedItem } from "../../models/reconcile-chec
 import { unfinishedRun } from "../../models/sync-runs.server";
 import { catalogueEntry, collectionIdsOf } from "../engine/catalogue-entry";
 import { rereadProducts } from "../live/reread-products.server";
+import { differingInStockAlone } from "../live/restock-products.server";
 
 /**
  * Shopify's `updated_at` and this server's clock may differ a little: each check looks this far
@@ -102,8 +104,9 @@ export async function checkChangedProducts(
     const context: MapContext = { primaryDomain: shop.primaryDomain ?? shop.shopDomain };
     const repaired = new Map<string, RepairedItem>();
     const changed = await runExport(admin, productsChangedSinceBulkQuery(since), options);
+    const stockAlone = new Set<string>();
     const compared = changed
-      ? await compareChanged(changed, scope, context, repaired)
+      ? await compareChanged(changed, scope, context, repaired, stockAlone)
       : new Set<string>();
     const shapes = await runExport(admin, PRODUCT_SHAPES_BULK_QUERY, options);
     if (shapes) await compareShapes(shapes, scope, compared, check.startedAt, repaired);
@@ -112,12 +115,16 @@ export async function checkChangedProducts(
     await compareRereads(admin, rest, scope, context, repaired);
     const items = [...repaired.values()];
     const at = now();
+    const ids = items.map((item) => item.id);
     await enqueueProductUpdates(
       shopDomain,
-      items.map((item) => item.id),
+      ids.filter((id) => !stockAlone.has(id)),
       at,
       at,
     );
+    // A difference in stock alone is settled by a stock read (restock-products.server.ts).
+    const stock = ids.filter((id) => stockAlone.has(id));
+    await enqueueProductUpdates(shopDomain, stock, at, at, "stock");
     return await prisma.reconcileCheck.update({
       where: { id: check.id },
       data: {
@@ -142,12 +149,18 @@ async function compareChanged(
   scope: LedgerScope,
   context: MapContext,
   repaired: Map<string, RepairedItem>,
+  /** Gets the ids of those that differ from the ledger's kept document in stock alone. */
+  stockAlone: Set<string>,
 ): Promise<Set<string>> {
   const compared = new Set<string>();
   const exported = await readBulkExport(urlSource(url));
-  const batch: { id: string; title: string; hash: string | null }[] = [];
+  const batch: { id: string; title: string; hash: string | null; item?: CatalogProduct }[] = [];
   const flush = async () => {
     await noteDifferences(scope, batch, repaired);
+    const differing = batch.flatMap((entry) =>
+      entry.item && repaired.get(entry.id)?.action === "updated" ? [entry.item] : [],
+    );
+    for (const id of await differingInStockAlone(scope, differing)) stockAlone.add(id);
     for (const entry of batch) compared.add(entry.id);
     batch.length = 0;
   };
@@ -158,6 +171,9 @@ async function compareChanged(
       id: entry.id,
       title: object.value.title,
       hash: entry.indexable ? entry.hash : null,
+      ...(entry.indexable && entry.kind === "product"
+        ? { item: entry.item as CatalogProduct }
+        : {}),
     });
     if (batch.length >= COMPARE_BATCH) await flush();
   }

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "IndexedItem" ADD COLUMN     "content" TEXT;
