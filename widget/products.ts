@@ -49,7 +49,10 @@ export function toVariants(raw: unknown): Variant[] {
 function card(item: ProductItem, l: ProductLabels, price: (n: number) => string): HTMLElement {
   const stock = item.stock as keyof ProductLabels | undefined;
   const content = [
-    item.image && h("img", { src: item.image, alt: "", loading: "lazy" }),
+    // Without a picture, an empty frame of the same size keeps the cards' names in line.
+    item.image
+      ? h("img", { src: item.image, alt: "", loading: "lazy" })
+      : h("span", { class: "no-image", "aria-hidden": "true" }),
     h("span", { class: "name" }, item.name),
     item.price !== undefined && h("span", { class: "price" }, price(item.price)),
     stock && stock in PRODUCT_LABELS && h("span", { class: `stock ${stock}` }, l[stock]),

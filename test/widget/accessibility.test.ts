@@ -157,6 +157,43 @@ describe("accessibility", () => {
     await page.context().close();
   });
 
+  it("at 375 px, a card without a picture keeps its name in line and every variant reads whole", async () => {
+    const page = await openPage(stack, "", { viewport: { width: 375, height: 667 } });
+    await openChat(page);
+    // The mug and the dish have pictures, the espresso cup none; the dish has three variants.
+    await ask(page, "Do you have café things?");
+    const cards = ui(page).dialog.locator(".cards .card");
+    const layout = await cards.evaluateAll((els) =>
+      els.map((card) => {
+        const top = card.getBoundingClientRect().top;
+        const select = card.querySelector("select");
+        // The longest option as the select draws it, in its own font.
+        const context = document.createElement("canvas").getContext("2d")!;
+        if (select) context.font = getComputedStyle(select).font;
+        const longest = select
+          ? Math.max(...[...select.options].map((o) => context.measureText(o.text).width))
+          : 0;
+        return {
+          name: card.querySelector(".name")!.textContent,
+          picture: !!card.querySelector("img"),
+          nameOffset: Math.round(card.querySelector(".name")!.getBoundingClientRect().top - top),
+          selectRoom: select ? select.clientWidth - longest : undefined,
+        };
+      }),
+    );
+    expect(layout.map((card) => card.picture)).toContain(false);
+    // No gap where the picture would be: every name sits as far down its card as the others.
+    expect(new Set(layout.map((card) => card.nameOffset)).size).toBe(1);
+    // The variant list shows each option whole (with room for the select's padding and arrow).
+    const withChoice = layout.filter((card) => card.selectRoom !== undefined);
+    expect(withChoice.map((card) => card.name)).toEqual(["Crème brûlée dish"]);
+    expect(withChoice[0]!.selectRoom).toBeGreaterThan(40);
+    await cards.last().scrollIntoViewIfNeeded();
+    await screenshot(page, "cards-375");
+    expect(await audit(page)).toEqual([]);
+    await page.context().close();
+  });
+
   it("honours prefers-reduced-motion", async () => {
     const moving = await openPage(stack);
     await openChat(moving);
