@@ -66,6 +66,8 @@ export interface BulkOperationsOptions {
   execute: (plan: BulkPlan, slice: Slice) => Promise<ExecutionResult>;
   /** Sends the bulk_operations/finish webhook. */
   notify: (operation: BulkOperationRecord) => Promise<unknown>;
+  /** The first operation's number (default 1). */
+  firstNumber?: number;
 }
 
 interface Files {
@@ -89,9 +91,11 @@ export class BulkOperations {
   readonly #abort = new AbortController();
   #faults: BulkFault[] = [];
   #webhookFaults: FinishWebhookFault[] = [];
-  #next = 1;
+  #next: number;
 
-  constructor(private readonly options: BulkOperationsOptions) {}
+  constructor(private readonly options: BulkOperationsOptions) {
+    this.#next = options.firstNumber ?? 1;
+  }
 
   run(
     query: string,

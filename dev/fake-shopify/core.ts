@@ -44,6 +44,11 @@ export interface FakeShopifyOptions {
   apiSecret?: string;
   /** How long a bulk operation takes at least (default 200 ms). */
   bulkDelayMs?: number;
+  /**
+   * The first bulk operation's number (default 1). Shopify's operation ids are unique across
+   * shops; several fakes behind one app need different ranges.
+   */
+  firstBulkOperationNumber?: number;
   /** Cost throttling (default 2000 points, 100 restored per second). */
   bucket?: { maximumAvailable: number; restoreRate: number };
   /** Clock for timestamps and the cost bucket (default Date.now); bulk timers use real time. */
@@ -135,6 +140,7 @@ export class FakeShopifyCore {
       baseUrl: () => this.baseUrl,
       execute: (plan, slice) => this.executeQuery(plan.document, slice),
       notify: (operation) => this.webhooks.send("bulk_operations/finish", finishPayload(operation)),
+      firstNumber: options.firstBulkOperationNumber,
     });
   }
 

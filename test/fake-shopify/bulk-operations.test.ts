@@ -352,3 +352,22 @@ describe("concurrency", () => {
     }
   });
 });
+
+describe("several stores behind one app", () => {
+  it("numbers a store's operations from firstBulkOperationNumber, as Shopify's ids are unique across shops", async () => {
+    const other = await startTestShop({
+      firstBulkOperationNumber: 1_000_001,
+      store: { generated: { products: 2 } },
+    });
+    try {
+      const first = await runBulk(other, PRODUCTS_BULK_QUERY);
+      expect(first.bulkOperation?.id).toBe("gid://shopify/BulkOperation/1000001");
+      await pollBulk(other, first.bulkOperation!.id);
+      const second = await runBulk(other, PRODUCTS_BULK_QUERY);
+      expect(second.bulkOperation?.id).toBe("gid://shopify/BulkOperation/1000002");
+    } finally {
+      await other.state.settled();
+      await other.close();
+    }
+  });
+});
