@@ -20,7 +20,7 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
   if (outcome.status === 401) return new Response("Unauthorized", { status: 401 });
   if (outcome.status === 400) return new Response(outcome.message, { status: 400 });
   if ((outcome.newInboxEntry || outcome.contactAdded) && outcome.threadId) {
-    notifyInboxEntry(outcome.shopDomain, outcome.threadId);
+    notifyInboxEntry(outcome.shopDomain, outcome.threadId, outcome.contactForm);
   }
   return new Response(null, { status: 200 });
 };

@@ -17,14 +17,16 @@ function transporterFor(settings: MailSettings): Transporter {
 }
 
 /**
- * Fire and forget: the route does not wait; failures are logged without the SMTP settings. An
- * entry with the shopper's contact form is mailed at once. A request to talk to a person alone
- * waits a little for the form that usually follows it (the service sends them as separate
- * deliveries): if the form came, its own email says everything and nothing more is sent; if not,
- * the request is mailed alone. Deciding from the stored entry holds across app instances.
+ * Fire and forget: the route does not wait; failures are logged without the SMTP settings. The
+ * shopper's contact form is mailed at once. A request to talk to a person waits a little for the
+ * form that usually follows it (the service sends them as separate deliveries): if the form came,
+ * the form's own delivery sends the one email; if not, the request is mailed alone. Which delivery
+ * mails is decided by its kind, not by reading the entry first: two deliveries that both found the
+ * form stored would both have mailed. The check after the wait reads the stored entry, so it holds
+ * across app instances.
  */
-export function notifyInboxEntry(shopDomain: string, threadId: string): void {
-  notifyOnce(shopDomain, threadId).catch((error: unknown) => {
+export function notifyInboxEntry(shopDomain: string, threadId: string, contactForm: boolean): void {
+  notifyOnce(shopDomain, threadId, contactForm).catch((error: unknown) => {
     console.warn(
       `[inbox] ${shopDomain}: the notification email could not be sent: ${
         error instanceof Error ? error.message : String(error)
@@ -33,12 +35,11 @@ export function notifyInboxEntry(shopDomain: string, threadId: string): void {
   });
 }
 
-async function notifyOnce(shopDomain: string, threadId: string): Promise<void> {
+async function notifyOnce(shopDomain: string, threadId: string, contactForm: boolean) {
   const mail = config().mail;
   if (!mail) return;
-  if (!(await entryOf(shopDomain, threadId))?.contactSubmitted) {
+  if (!contactForm) {
     await new Promise((resolve) => setTimeout(resolve, mail.handoffMailWaitMs));
-    // The form arrived meanwhile: its delivery sent (or sends) the one email.
     if ((await entryOf(shopDomain, threadId))?.contactSubmitted) return;
   }
   await sendInboxNotification(shopDomain, threadId);

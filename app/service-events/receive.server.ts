@@ -37,11 +37,10 @@ type ReceiveOutcome =
       eventId: string;
       /** The delivery opened a new Inbox entry (the merchant gets an email for it). */
       newInboxEntry: boolean;
-      /**
-       * A contact form for an entry that a handoff request had already opened: the shopper's
-       * name, email, phone and message arrived after that entry's email (they get one too).
-       */
+      /** A contact form for an entry that a handoff request had already opened. */
       contactAdded: boolean;
+      /** The delivery is the shopper's contact form (the one that carries their message). */
+      contactForm: boolean;
       threadId: string | null;
     };
 
@@ -77,7 +76,13 @@ export async function receiveServiceEvent(delivery: ServiceEventDelivery): Promi
   // Older than what is kept: its id may have been pruned, so it could not be told from a replay.
   const oldest = receivedAt.getTime() - env.serviceEvents.retentionDays * 86_400_000;
   if (event.createdAt.getTime() < oldest) {
-    return { ...base, reason: "expired", newInboxEntry: false, contactAdded: false };
+    return {
+      ...base,
+      reason: "expired",
+      newInboxEntry: false,
+      contactAdded: false,
+      contactForm: false,
+    };
   }
   const occurredAt =
     event.createdAt.getTime() > receivedAt.getTime() + FUTURE_TOLERANCE_MS
@@ -108,7 +113,8 @@ export async function receiveServiceEvent(delivery: ServiceEventDelivery): Promi
     reason === "stored" &&
     !newInboxEntry &&
     event.eventType === "contact.submitted";
-  return { ...base, reason, newInboxEntry, contactAdded };
+  const contactForm = foldsIntoInbox && event.eventType === "contact.submitted";
+  return { ...base, reason, newInboxEntry, contactAdded, contactForm };
 }
 
 function toDate(value: unknown): Date {
