@@ -234,8 +234,8 @@ export async function expectedProducts(env: LiveServices, primaryDomain = PRIMAR
 }
 
 /** What the emulator's workspace holds: product id → content hash. */
-export function indexedProducts(env: LiveServices, workspaceId = WORKSPACE) {
-  const workspace = env.emulator.state.workspace(ACCOUNT, workspaceId);
+export function indexedProducts(env: LiveServices, workspaceId = WORKSPACE, account = ACCOUNT) {
+  const workspace = env.emulator.state.workspace(account, workspaceId);
   return new Map(
     (workspace?.products ?? []).map((item) => [String(item.id), env.catalog.contentHash(item)]),
   );
