@@ -4,7 +4,7 @@
  * asserted):
  *   npm run build && npx tsx bench/scale-out.bench.ts [--shops 100] [--deliveries 20000]
  *     [--instances 3] [--products 30] [--shops-per-account 5] [--concurrency 20]
- *     [--single-share 0.1] [--kill-at 0.33] [--lease-ms 60000]
+ *     [--warm-up 500] [--single-share 0.1] [--kill-at 0.33] [--lease-ms 60000]
  *
  * One throwaway PostgreSQL cluster (fsync on, test/support/postgres-cluster.ts), migrated. The
  * service is the emulator at its tiers' own limits: shops share accounts (`--shops-per-account`
@@ -19,9 +19,10 @@
  * their own ports, each with the shop hosts routed to the fake stores. The stream: `--deliveries`
  * signed products/update deliveries, each after a real price change in that shop's fake store
  * (shops and products picked at random), sent by the fake store itself, `--concurrency` in
- * flight. The first `--single-share` of them go to instance 1 only (the figure "against one
- * instance", in the same run, the other instances' workers up); the rest round-robin over the
- * instances as a load balancer would. At `--kill-at` of the stream the last instance is killed
+ * flight. The first `--warm-up` (at most 5%) go round-robin to every instance (JIT, connections;
+ * printed apart), the next `--single-share` of the stream to instance 1 only (the figure "against
+ * one instance", in the same run, the other instances' workers up); the rest round-robin over the
+ * instances as a load balancer would. Each phase starts once the one before has been answered. At `--kill-at` of the stream the last instance is killed
  * with SIGKILL; a delivery that finds no answer is sent again (same webhook id and body, as
  * Shopify retries) to the next instance, and the dead instance leaves the rotation (a load
  * balancer's health check).
@@ -36,6 +37,7 @@
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { cpuTimeMs } from "./process-cpu";
 import { startRoleProcess, stopRoleProcess } from "./role-process";
 import { routeShopHosts } from "./shop-hosts";
 import { installShops, productsDiffering, type FleetShop } from "./shop-fleet";
@@ -50,6 +52,7 @@ const { values } = parseArgs({
     concurrency: { type: "string", default: "20" },
     "single-share": { type: "string", default: "0.1" },
     "kill-at": { type: "string", default: "0.33" },
+    "warm-up": { type: "string", default: "500" },
     "lease-ms": { type: "string", default: "60000" },
     role: { type: "string", default: "driver" },
   },
@@ -60,7 +63,9 @@ const INSTANCES = Number(values.instances);
 const PRODUCTS = Number(values.products);
 const SHOPS_PER_ACCOUNT = Number(values["shops-per-account"]);
 const CONCURRENCY = Number(values.concurrency);
-const SINGLE = Math.round(DELIVERIES * Number(values["single-share"]));
+const WARM_UP = Math.min(Number(values["warm-up"]), Math.round(DELIVERIES * 0.05));
+/** Where the single-instance phase ends (it starts after the warm-up). */
+const SINGLE = WARM_UP + Math.round(DELIVERIES * Number(values["single-share"]));
 const KILL_AT =
   INSTANCES > 1 ? Math.max(SINGLE, Math.round(DELIVERIES * Number(values["kill-at"]))) : Infinity;
 const LEASE_MS = Number(values["lease-ms"]);
@@ -199,6 +204,11 @@ async function drive() {
       child: import("node:child_process").ChildProcess;
       url: string;
       alive: boolean;
+      /** Deliveries it answered with 200. */
+      answered: number;
+      /** Its CPU time (ms) when the stream started and when it ended (or it was killed). */
+      cpuStart: number;
+      cpuEnd: number;
     }[] = [];
     for (let i = 0; i < INSTANCES; i++) {
       const started = await startRoleProcess(
@@ -208,7 +218,7 @@ async function drive() {
         [],
         /\[catalog-chat\] (\S+)/,
       );
-      instances.push({ ...started, alive: true });
+      instances.push({ ...started, alive: true, answered: 0, cpuStart: 0, cpuEnd: 0 });
     }
     process.once("exit", () => {
       for (const instance of instances) {
@@ -227,7 +237,14 @@ async function drive() {
     };
     const productIds = fleet.map((shop) => shop.store.state.products().map((p) => p.id));
     const phases: Phase[] = [
-      { name: "instance 1 only", count: SINGLE, startedAt: 0, endedAt: 0, latencies: [] },
+      { name: "warm-up, all instances", count: WARM_UP, startedAt: 0, endedAt: 0, latencies: [] },
+      {
+        name: "instance 1 only",
+        count: SINGLE - WARM_UP,
+        startedAt: 0,
+        endedAt: 0,
+        latencies: [],
+      },
       {
         name: `all ${INSTANCES} instances`,
         count: Math.min(DELIVERIES, KILL_AT) - SINGLE,
@@ -243,14 +260,14 @@ async function drive() {
         latencies: [],
       },
     ];
-    const phaseOf = (k: number) => (k < SINGLE ? 0 : k < KILL_AT ? 1 : 2);
+    const phaseOf = (k: number) => (k < WARM_UP ? 0 : k < SINGLE ? 1 : k < KILL_AT ? 2 : 3);
     const refusals = new Map<string, number>();
     let notDelivered = 0;
     let delivered = 0;
     let next = 0;
     let turn = 0;
     const pickInstance = (k: number) => {
-      if (k < SINGLE) return instances[0]!;
+      if (k >= WARM_UP && k < SINGLE) return instances[0]!;
       const alive = instances.filter((i) => i.alive);
       return alive[turn++ % alive.length]!;
     };
@@ -261,6 +278,7 @@ async function drive() {
     let watching: Promise<void> = Promise.resolve();
     const kill = async () => {
       const victim = instances.at(-1)!;
+      victim.cpuEnd = cpuTimeMs(victim.child.pid!);
       victim.child.kill("SIGKILL");
       killedAt = performance.now();
       note(`instance ${INSTANCES} (pid ${victim.child.pid}) killed after ${delivered} deliveries`);
@@ -310,7 +328,10 @@ async function drive() {
           : await shop.store.state.sendWebhook("products/update", id);
         first ??= delivery;
         phase.latencies.push(delivery.durationMs);
-        if (delivery.status === 200) break;
+        if (delivery.status === 200) {
+          target.answered += 1;
+          break;
+        }
         const why = delivery.status ? String(delivery.status) : (delivery.error ?? "no answer");
         refusals.set(why, (refusals.get(why) ?? 0) + 1);
         if (target.child.exitCode !== null || target.child.signalCode !== null) {
@@ -336,17 +357,24 @@ async function drive() {
     };
     const lane = async () => {
       for (let k = next++; k < DELIVERIES; k = next++) {
-        // The single-instance phase ends before the others start.
-        if (k >= SINGLE && delivered < SINGLE) {
-          await waitFor("the single-instance phase", () => delivered >= SINGLE, 600_000);
+        // The warm-up and the single-instance phase end before the next phase starts.
+        const boundary = k >= SINGLE ? SINGLE : k >= WARM_UP ? WARM_UP : 0;
+        if (delivered < boundary) {
+          await waitFor("the phase before", () => delivered >= boundary, 600_000);
         }
         await deliverOne(k);
       }
     };
 
+    for (const instance of instances) instance.cpuStart = cpuTimeMs(instance.child.pid!);
+    const driverCpu = process.cpuUsage();
     const streamStarted = performance.now();
     await Promise.all(Array.from({ length: CONCURRENCY }, lane));
     const streamEnded = performance.now();
+    const driverCpuMs = process.cpuUsage(driverCpu);
+    for (const instance of instances) {
+      if (instance.alive) instance.cpuEnd = cpuTimeMs(instance.child.pid!);
+    }
     note("stream done; waiting for every shop's index to equal its store");
     let lastDifferences: number[] = [];
     await waitFor(
@@ -419,6 +447,11 @@ async function drive() {
       `  the service's rate-limit refusals (its per-account windows): ${accountStates.reduce((s, a) => s + a.rateLimited, 0)} (must be 0); ${perTier.join("; ")}`,
     );
     console.log(`  runs: ${runs.map((r) => `${r.trigger}/${r.state} ${r._count}`).join(", ")}`);
+    console.log(
+      `  per instance: answered ${instances.map((i) => i.answered).join(" / ")}; CPU during the stream ` +
+        `${instances.map((i) => ((i.cpuEnd - i.cpuStart) / 1000).toFixed(0)).join(" / ")} s; this process (stores, service, deliveries) ` +
+        `${((driverCpuMs.user + driverCpuMs.system) / 1e6).toFixed(0)} s; the stream lasted ${((streamEnded - streamStarted) / 1000).toFixed(0)} s on 2 cores`,
+    );
     const mean = loads.reduce((a, b) => a + b, 0) / Math.max(1, loads.length);
     console.log(
       `  load average (1 min) during the run, every 5 s: mean ${mean.toFixed(1)}, max ${Math.max(...loads).toFixed(1)} (2 cores)`,
