@@ -2,24 +2,30 @@ import { spawn, type ChildProcess } from "node:child_process";
 
 /**
  * Runs `script` again in a process of its own with `--role <role>` and resolves once that process
- * prints `ready <url>`. `nodeArgs` go to Node itself (e.g. `--cpu-prof`).
+ * prints `ready <url>` (or what `ready` matches, the URL its first group). `nodeArgs` go to Node
+ * itself (e.g. `--cpu-prof`).
  */
 export function startRoleProcess(
   script: string,
   role: string,
   env: Record<string, string>,
   nodeArgs: string[] = [],
+  ready: RegExp = /ready (\S+)/,
 ): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", script, "--role", role], {
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "inherit"],
   });
   return new Promise((resolve, reject) => {
-    let out = "";
+    let out: string | null = "";
     child.stdout?.on("data", (chunk: Buffer) => {
+      if (out === null) return; // ready already; later output is only drained
       out += chunk.toString();
-      const match = /ready (\S+)/.exec(out);
-      if (match?.[1]) resolve({ child, url: match[1] });
+      const match = ready.exec(out);
+      if (match?.[1]) {
+        out = null;
+        resolve({ child, url: match[1] });
+      }
     });
     child.once("exit", (code) => reject(new Error(`the ${role} process exited (${code})`)));
   });

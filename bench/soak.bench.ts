@@ -29,6 +29,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { startRoleProcess, stopRoleProcess } from "./role-process";
 import { routeShopHosts } from "./shop-hosts";
+import { installShops, productsDiffering, type FleetShop } from "./shop-fleet";
 
 const { values } = parseArgs({
   options: {
@@ -172,56 +173,32 @@ async function drive() {
   const { migrateDatabase } = await import("../app/cli/migrate-database");
   await migrateDatabase(appEnv.DATABASE_URL);
   const prisma = (await import("../app/db.server")).default;
-  const { adminFor } = await import("../app/shopify-admin.server");
-  const { recordShopAfterAuth } = await import("../app/shopify.server");
-  const { saveSettings } = await import("../app/sync/shop/settings.server");
-  const { expectedProducts, indexedProducts, waitFor, waitForRunsToFinish } =
-    await import("../test/live/harness");
+  const { waitFor, waitForRunsToFinish } = await import("../test/live/harness");
   const catalog = await import("../app/catalog");
   type LiveServices = import("../test/live/harness").LiveServices;
   const servicesOf = (k: number) =>
     ({ emulator, shopify: stores[k]!, prisma, catalog }) as unknown as LiveServices;
 
-  // Installed as after OAuth: an offline session (not for the demo shop), the shop, its keys.
-  for (let k = 0; k < SHOPS; k++) {
-    if (k > 0) {
-      await prisma.session.create({
-        data: {
-          id: `offline_${shopDomain(k)}`,
-          shop: shopDomain(k),
-          state: "installed",
-          isOnline: false,
-          scope: appEnv.SCOPES,
-          accessToken: DEFAULT_ACCESS_TOKEN,
-        },
-      });
-    }
-    const admin = await adminFor(shopDomain(k));
-    await recordShopAfterAuth(shopDomain(k), appEnv.SCOPES, admin);
-    const saved = await saveSettings(shopDomain(k), admin, {
-      secretKey: secretKey(k),
-      publishableKey: "svc_pk_soak",
-      workspaceOverride: "",
-      syncProducts: true,
-      syncPages: true,
-      syncArticles: true,
-    });
-    if (!saved.ok) throw new Error(`keys refused: ${JSON.stringify(saved.problems)}`);
-  }
+  // Installed as after OAuth; the demo shop (shop 0) has no offline session.
+  const fleet: FleetShop[] = stores.map((store, k) => ({
+    domain: shopDomain(k),
+    primaryDomain: primaryDomain(k),
+    account: ACCOUNT,
+    workspace: workspaceOf(k),
+    secretKey: secretKey(k),
+    publishableKey: "svc_pk_soak",
+    store,
+  }));
+  await installShops(fleet, {
+    scopes: appEnv.SCOPES,
+    accessToken: DEFAULT_ACCESS_TOKEN,
+    session: (shop) => shop.domain !== shopDomain(0),
+  });
   note(`${SHOPS} shops installed; waiting for their first syncs`);
   await waitForRunsToFinish(servicesOf(0), 300_000);
 
-  const differences = async () => {
-    let wrong = 0;
-    for (let k = 0; k < SHOPS; k++) {
-      const expected = await expectedProducts(servicesOf(k), primaryDomain(k));
-      const indexed = indexedProducts(servicesOf(k), workspaceOf(k));
-      for (const id of new Set([...expected.keys(), ...indexed.keys()])) {
-        if (expected.get(id) !== indexed.get(id)) wrong += 1;
-      }
-    }
-    return wrong;
-  };
+  const differences = async () =>
+    (await productsDiffering(emulator, fleet)).reduce((a, b) => a + b, 0);
   if ((await differences()) !== 0) throw new Error("the first syncs did not index the stores");
 
   const app = await startRoleProcess(

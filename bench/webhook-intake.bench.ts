@@ -20,12 +20,13 @@
  */
 import { type ChildProcess } from "node:child_process";
 import { createHmac, randomUUID } from "node:crypto";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { startPostgresCluster, type PostgresCluster } from "../test/support/postgres-cluster";
+import { cpuTimeMs } from "./process-cpu";
 import { startRoleProcess, stopRoleProcess } from "./role-process";
 
 /** `CPU_PROF=<dir>`: each receiving process writes a CPU profile there. */
@@ -128,13 +129,6 @@ interface RunFigures {
   refused: number;
   /** CPU time of the receiving process per delivery (user + system), from /proc. */
   cpuMs: number;
-}
-
-/** User + system CPU time of a process so far, in ms (Linux). */
-function cpuTimeMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
 // ── The driver: Shopify's side ──────────────────────────────────────────────────────────────────

@@ -36,9 +36,12 @@ const TRIGGERS: Record<string, string> = {
 };
 
 export async function dashboardOf(shopDomain: string, admin: AdminGraphql, now: Date = new Date()) {
-  const [shop, active, runs, inboxUnread, live, checks] = await Promise.all([
+  // The run under way is read first, the shop and the run list after it: once a run is read as
+  // over, its ending (and a pause it made) shows in them, so the page does not stop refreshing on
+  // a state half written (reads in parallel may run on different connections, in any order).
+  const active = await unfinishedRun(shopDomain);
+  const [shop, runs, inboxUnread, live, checks] = await Promise.all([
     findShop(shopDomain),
-    unfinishedRun(shopDomain),
     recentRuns(shopDomain, RUNS_LISTED + 1),
     unreadInboxCount(shopDomain),
     liveStatus(shopDomain, now),

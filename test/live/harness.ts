@@ -234,8 +234,8 @@ export async function expectedProducts(env: LiveServices, primaryDomain = PRIMAR
 }
 
 /** What the emulator's workspace holds: product id → content hash. */
-export function indexedProducts(env: LiveServices, workspaceId = WORKSPACE) {
-  const workspace = env.emulator.state.workspace(ACCOUNT, workspaceId);
+export function indexedProducts(env: LiveServices, workspaceId = WORKSPACE, account = ACCOUNT) {
+  const workspace = env.emulator.state.workspace(account, workspaceId);
   return new Map(
     (workspace?.products ?? []).map((item) => [String(item.id), env.catalog.contentHash(item)]),
   );
@@ -297,3 +297,38 @@ export function indexableProduct(env: Pick<LiveServices, "shopify">, index = 0):
 }
 
 export const numericId = (gid: string) => gid.slice(gid.lastIndexOf("/") + 1);
+
+/** A variant's stock fields as the fake store keeps them. */
+export interface StockedVariant {
+  id: string;
+  inventoryQuantity: number;
+  inventoryPolicy: string;
+  inventoryItem: { tracked: boolean };
+}
+
+export const variantsOf = (product: ProductSnapshot) =>
+  product.variants as unknown as StockedVariant[];
+
+/** Indexable products whose every variant is tracked and denies overselling, with stock left. */
+export function sellableProducts(env: Pick<LiveServices, "shopify">): ProductSnapshot[] {
+  return env.shopify.state.products().filter((product) => {
+    const variants = variantsOf(product);
+    return (
+      product.status === "ACTIVE" &&
+      typeof product.onlineStoreUrl === "string" &&
+      variants.every((v) => v.inventoryItem.tracked && v.inventoryPolicy === "DENY") &&
+      variants.some((v) => v.inventoryQuantity > 0)
+    );
+  });
+}
+
+/** The index's entry for a product of the store, if any. */
+export function indexedItem(
+  env: Pick<LiveServices, "emulator">,
+  productGid: string,
+  workspaceId = WORKSPACE,
+) {
+  return env.emulator.state
+    .workspace(ACCOUNT, workspaceId)
+    ?.products.find((item) => String(item.id) === numericId(productGid));
+}

@@ -7,10 +7,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProductSnapshot } from "../../dev/fake-shopify/server";
 import {
-  ACCOUNT,
   indexEqualsStore,
+  indexedItem,
   installShop,
   numericId,
+  sellableProducts,
   SHOP,
   startLiveEnvironment,
   startTestWorker,
@@ -18,7 +19,7 @@ import {
   waitForEmptyOutbox,
   waitForIndexToEqualStore,
   waitForRunsToFinish,
-  WORKSPACE,
+  variantsOf,
   type LiveEnvironment,
 } from "./harness";
 
@@ -44,31 +45,10 @@ afterAll(async () => {
   await env?.close();
 });
 
-interface Variant {
-  id: string;
-  inventoryQuantity: number;
-  inventoryPolicy: string;
-  inventoryItem: { tracked: boolean };
-}
-
 function sellable(index: number): ProductSnapshot {
-  const found = env.shopify.state.products().filter((product) => {
-    const variants = product.variants as unknown as Variant[];
-    return (
-      product.status === "ACTIVE" &&
-      typeof product.onlineStoreUrl === "string" &&
-      variants.every((v) => v.inventoryItem.tracked && v.inventoryPolicy === "DENY") &&
-      variants.some((v) => v.inventoryQuantity > 0)
-    );
-  })[index];
+  const found = sellableProducts(env)[index];
   if (!found) throw new Error(`no sellable product #${index}`);
   return found;
-}
-
-function indexedItem(productGid: string) {
-  return env.emulator.state
-    .workspace(ACCOUNT, WORKSPACE)
-    ?.products.find((item) => String(item.id) === numericId(productGid));
 }
 
 const check = () => checks.checkChangedProducts({ shopDomain: SHOP, admin, pollMs: 20 });
@@ -82,7 +62,7 @@ describe("the check of changed products", () => {
   it("repairs a sell-out whose inventory_levels/update webhooks were lost, and names it", async () => {
     const product = sellable(0);
     changedLately.push(product.id);
-    for (const variant of product.variants as unknown as Variant[]) {
+    for (const variant of variantsOf(product)) {
       if (variant.inventoryQuantity > 0) {
         env.shopify.state.purchase(variant.id, variant.inventoryQuantity, { webhook: false });
       }
@@ -94,7 +74,7 @@ describe("the check of changed products", () => {
       { id: numericId(product.id), title: product.title, action: "updated" },
     ]);
     await repaired();
-    expect(indexedItem(product.id)?.stock_status).toBe("outofstock");
+    expect(indexedItem(env, product.id)?.stock_status).toBe("outofstock");
   });
 
   it("finds no difference when nothing was lost (a doubled check repairs nothing)", async () => {
@@ -112,7 +92,7 @@ describe("the check of changed products", () => {
       { id: numericId(product.id), title: product.title, action: "removed" },
     ]);
     await repaired();
-    expect(indexedItem(product.id)).toBeUndefined();
+    expect(indexedItem(env, product.id)).toBeUndefined();
   });
 });
 
@@ -121,7 +101,8 @@ function indexedInCollection(): { product: ProductSnapshot; collection: string }
   const recent = new Set(changedLately);
   for (const product of env.shopify.state.products()) {
     const collections = product.collections as { id: string }[];
-    if (recent.has(product.id) || !indexedItem(product.id) || collections.length === 0) continue;
+    if (recent.has(product.id) || !indexedItem(env, product.id) || collections.length === 0)
+      continue;
     return { product, collection: collections[0]!.id };
   }
   throw new Error("no indexed product in a collection");
@@ -139,7 +120,7 @@ function untouchedCollection(): string {
     .find(
       (id) =>
         !products.some((product) => recent.has(product.id) && holds(product, id)) &&
-        products.some((product) => indexedItem(product.id) && holds(product, id)),
+        products.some((product) => indexedItem(env, product.id) && holds(product, id)),
     );
   if (!found) throw new Error("no untouched collection");
   return found;
@@ -150,13 +131,13 @@ describe("what moves no product's updated_at", () => {
     const { product } = indexedInCollection();
     changedLately.push(product.id);
     expect(env.shopify.state.deleteProduct(product.id, { webhook: false })).toBe(true);
-    expect(indexedItem(product.id)).toBeDefined();
+    expect(indexedItem(env, product.id)).toBeDefined();
     const result = await check();
     expect(JSON.parse(result!.items)).toEqual([
       { id: numericId(product.id), title: product.title, action: "removed" },
     ]);
     await repaired();
-    expect(indexedItem(product.id)).toBeUndefined();
+    expect(indexedItem(env, product.id)).toBeUndefined();
   });
 
   it("repairs a collection renamed whose collections/update was lost", async () => {
@@ -167,21 +148,21 @@ describe("what moves no product's updated_at", () => {
       { webhook: false },
     );
     expect(await indexEqualsStore(env)).toBe(false);
-    const holders = change.productIds.filter((id) => indexedItem(id));
+    const holders = change.productIds.filter((id) => indexedItem(env, id));
     changedLately.push(...change.productIds);
     const result = await check();
     expect(result).toMatchObject({ repaired: holders.length, error: null });
     const items = JSON.parse(result!.items) as { id: string; action: string }[];
     expect(items.map((item) => item.id).sort()).toEqual(holders.map(numericId).sort());
     await repaired();
-    for (const id of holders) expect(JSON.stringify(indexedItem(id))).toContain("Lost Rename");
+    for (const id of holders) expect(JSON.stringify(indexedItem(env, id))).toContain("Lost Rename");
   });
 
   it("repairs a collection deleted whose collections/delete was lost", async () => {
     const collection = untouchedCollection();
     const change = env.shopify.state.deleteCollection(collection, { webhook: false });
     expect(await indexEqualsStore(env)).toBe(false);
-    const holders = change.productIds.filter((id) => indexedItem(id));
+    const holders = change.productIds.filter((id) => indexedItem(env, id));
     changedLately.push(...change.productIds);
     const result = await check();
     expect(result).toMatchObject({ repaired: holders.length, error: null });

@@ -7,17 +7,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProductSnapshot } from "../../dev/fake-shopify/server";
 import {
-  ACCOUNT,
   indexEqualsStore,
+  indexedItem,
   installShop,
   numericId,
+  sellableProducts,
   SHOP,
   startLiveEnvironment,
   startTestWorker,
   waitFor,
   waitForEmptyOutbox,
   waitForIndexToEqualStore,
-  WORKSPACE,
+  variantsOf,
   type LiveEnvironment,
 } from "./harness";
 
@@ -35,39 +36,14 @@ afterAll(async () => {
   await env?.close();
 });
 
-interface Variant {
-  id: string;
-  inventoryQuantity: number;
-  inventoryPolicy: string;
-  inventoryItem: { tracked: boolean };
-}
-
-/** Indexable products whose every variant is tracked and denies overselling, with stock left. */
-function sellableProducts(): ProductSnapshot[] {
-  return env.shopify.state.products().filter((product) => {
-    const variants = product.variants as unknown as Variant[];
-    return (
-      product.status === "ACTIVE" &&
-      typeof product.onlineStoreUrl === "string" &&
-      variants.every((v) => v.inventoryItem.tracked && v.inventoryPolicy === "DENY") &&
-      variants.some((v) => v.inventoryQuantity > 0)
-    );
-  });
-}
-
 /** Sellable products whose stock read covers every variant (at most 50): read for stock alone. */
 function stockReadable(): ProductSnapshot[] {
-  return sellableProducts().filter((product) => product.variants.length <= 50);
-}
-
-function indexedItem(productGid: string) {
-  const workspace = env.emulator.state.workspace(ACCOUNT, WORKSPACE);
-  return workspace?.products.find((item) => String(item.id) === numericId(productGid));
+  return sellableProducts(env).filter((product) => product.variants.length <= 50);
 }
 
 /** Buys every unit of every variant: one inventory_levels/update per variant, nothing else. */
 function sellOut(product: ProductSnapshot, options: { webhook?: boolean } = {}) {
-  return (product.variants as unknown as Variant[])
+  return variantsOf(product)
     .filter((variant) => variant.inventoryQuantity > 0)
     .map((variant) => env.shopify.state.purchase(variant.id, variant.inventoryQuantity, options));
 }
@@ -85,7 +61,7 @@ async function settled() {
 
 describe("stock", () => {
   it("a product with more than 50 variants is read for its stock alone, not re-read whole", async () => {
-    const product = sellableProducts().find((candidate) => candidate.variants.length > 50);
+    const product = sellableProducts(env).find((candidate) => candidate.variants.length > 50);
     if (!product) throw new Error("no sellable product with more than 50 variants");
     env.shopify.state.clearRequests();
     sellOut(product);
@@ -93,21 +69,21 @@ describe("stock", () => {
     const operations = env.shopify.state.requests().map((request) => request.operationName);
     expect(operations).toContain("ProductStockByIds");
     expect(operations).not.toContain("ProductsByIds");
-    expect(indexedItem(product.id)?.stock_status).toBe("outofstock");
+    expect(indexedItem(env, product.id)?.stock_status).toBe("outofstock");
   });
 
   it("a product sold out by purchases is outofstock in the index, from inventory_levels/update alone", async () => {
-    const [product] = sellableProducts();
-    expect(indexedItem(product!.id)?.stock_status).toBe("instock");
+    const [product] = sellableProducts(env);
+    expect(indexedItem(env, product!.id)?.stock_status).toBe("instock");
     env.shopify.state.clearWebhookDeliveries();
     sellOut(product!);
     await settled();
     expect(env.shopify.state.webhookDeliveries().map((d) => d.topic)).toEqual(
-      (product!.variants as unknown as Variant[])
+      variantsOf(product!)
         .filter((v) => v.inventoryQuantity > 0)
         .map(() => "inventory_levels/update"),
     );
-    expect(indexedItem(product!.id)?.stock_status).toBe("outofstock");
+    expect(indexedItem(env, product!.id)?.stock_status).toBe("outofstock");
   });
 
   it("a stock-only change reads the stock, not the whole product, and the index equals a whole re-read", async () => {
@@ -118,7 +94,7 @@ describe("stock", () => {
     const operations = env.shopify.state.requests().map((request) => request.operationName);
     expect(operations).toContain("ProductStockByIds");
     expect(operations).not.toContain("ProductsByIds");
-    expect(indexedItem(product!.id)?.stock_status).toBe("outofstock");
+    expect(indexedItem(env, product!.id)?.stock_status).toBe("outofstock");
     // waitForIndexToEqualStore (in settled) compared every product with the store mapped whole.
   });
 
@@ -142,19 +118,17 @@ describe("stock", () => {
     const operations = env.shopify.state.requests().map((request) => request.operationName);
     expect(operations).toContain("ProductStockByIds");
     expect(operations).not.toContain("ProductsByIds");
-    expect(indexedItem(product!.id)?.stock_status).toBe("outofstock");
+    expect(indexedItem(env, product!.id)?.stock_status).toBe("outofstock");
   });
 
   it("many levels of one product cost one read of it", async () => {
-    const product = sellableProducts().find(
-      (candidate) =>
-        (candidate.variants as unknown as Variant[]).filter((v) => v.inventoryQuantity > 1)
-          .length >= 2,
+    const product = sellableProducts(env).find(
+      (candidate) => variantsOf(candidate).filter((v) => v.inventoryQuantity > 1).length >= 2,
     );
     if (!product) throw new Error("no product with two stocked variants");
     await worker.stop();
     env.shopify.state.clearRequests();
-    for (const variant of product.variants as unknown as Variant[]) {
+    for (const variant of variantsOf(product)) {
       if (variant.inventoryQuantity > 1) {
         env.shopify.state.purchase(variant.id, 1);
         env.shopify.state.purchase(variant.id, 1);
@@ -174,10 +148,8 @@ describe("stock", () => {
   });
 
   it("a doubled delivery (same webhook id) is taken once; a late one changes nothing", async () => {
-    const [product] = sellableProducts();
-    const variant = (product!.variants as unknown as Variant[]).find(
-      (v) => v.inventoryQuantity > 1,
-    )!;
+    const [product] = sellableProducts(env);
+    const variant = variantsOf(product!).find((v) => v.inventoryQuantity > 1)!;
     const early = env.shopify.state.purchase(variant.id, 1, { webhook: false });
     const options = { webhookId: "doubled-delivery" };
     const first = await env.shopify.state.sendWebhook(
@@ -195,13 +167,13 @@ describe("stock", () => {
     // The rest sells out; then the first purchase's webhook arrives again, a day late.
     sellOut(env.shopify.state.product(product!.id)!);
     await settled();
-    expect(indexedItem(product!.id)?.stock_status).toBe("outofstock");
+    expect(indexedItem(env, product!.id)?.stock_status).toBe("outofstock");
     const late = await env.shopify.state.sendWebhook("inventory_levels/update", early.payload, {
       triggeredAt: new Date(Date.now() - 24 * 3600_000).toISOString(),
     });
     expect(late.status).toBe(200);
     await settled();
-    expect(indexedItem(product!.id)?.stock_status).toBe("outofstock");
+    expect(indexedItem(env, product!.id)?.stock_status).toBe("outofstock");
   });
 });
 
@@ -218,7 +190,7 @@ describe("stock and another change of the same product", () => {
     await env.shopify.state.settled();
     worker = await startTestWorker();
     await settled();
-    expect(indexedItem(product!.id)).toMatchObject({
+    expect(indexedItem(env, product!.id)).toMatchObject({
       name: "Renamed while selling",
       stock_status: "outofstock",
     });
@@ -245,7 +217,7 @@ describe("stock and another change of the same product", () => {
     expect(late.status).toBe(200);
     worker = await startTestWorker();
     await settled();
-    expect(indexedItem(product!.id)).toMatchObject({
+    expect(indexedItem(env, product!.id)).toMatchObject({
       name: "Renamed, told late",
       stock_status: "outofstock",
     });
@@ -264,7 +236,7 @@ describe("stock and another change of the same product", () => {
     await env.shopify.state.settled();
     worker = await startTestWorker();
     await settled();
-    expect(indexedItem(product!.id)).toMatchObject({
+    expect(indexedItem(env, product!.id)).toMatchObject({
       name: "Renamed, then sold",
       stock_status: "outofstock",
     });
@@ -277,14 +249,14 @@ describe("stock and another change of the same product", () => {
     await env.shopify.state.settled();
     await waitFor(
       "the purchase to reach the index",
-      async () => indexedItem(product!.id)?.stock_status === "outofstock",
+      async () => indexedItem(env, product!.id)?.stock_status === "outofstock",
     );
-    expect(indexedItem(product!.id)?.name).not.toBe("Renamed, never told");
+    expect(indexedItem(env, product!.id)?.name).not.toBe("Renamed, never told");
     const { checkChangedProducts } = await import("../../app/sync/shop/reconcile-check.server");
     const { adminFor } = await import("../../app/shopify-admin.server");
     await checkChangedProducts({ shopDomain: SHOP, admin: await adminFor(SHOP), pollMs: 20 });
     await settled();
-    expect(indexedItem(product!.id)).toMatchObject({
+    expect(indexedItem(env, product!.id)).toMatchObject({
       name: "Renamed, never told",
       stock_status: "outofstock",
     });
@@ -293,30 +265,30 @@ describe("stock and another change of the same product", () => {
 
 describe("publication", () => {
   it("a product taken off the Online Store leaves the index, and comes back when put back", async () => {
-    const [product] = sellableProducts();
+    const [product] = sellableProducts(env);
     env.shopify.state.setPublished(product!.id, false);
     await settled();
-    expect(indexedItem(product!.id)).toBeUndefined();
+    expect(indexedItem(env, product!.id)).toBeUndefined();
     env.shopify.state.setPublished(product!.id, true);
     await settled();
-    expect(indexedItem(product!.id)).toBeDefined();
+    expect(indexedItem(env, product!.id)).toBeDefined();
   });
 
   it("taken off and put back with every webhook lost: each time the next check repairs the index", async () => {
-    const [product] = sellableProducts();
+    const [product] = sellableProducts(env);
     const { checkChangedProducts } = await import("../../app/sync/shop/reconcile-check.server");
     const { adminFor } = await import("../../app/shopify-admin.server");
     const check = async () =>
       checkChangedProducts({ shopDomain: SHOP, admin: await adminFor(SHOP), pollMs: 20 });
     env.shopify.state.setPublished(product!.id, false, { webhook: false });
-    expect(indexedItem(product!.id)).toBeDefined();
+    expect(indexedItem(env, product!.id)).toBeDefined();
     await check();
     await settled();
-    expect(indexedItem(product!.id)).toBeUndefined();
+    expect(indexedItem(env, product!.id)).toBeUndefined();
     env.shopify.state.setPublished(product!.id, true, { webhook: false });
     await check();
     await settled();
-    expect(indexedItem(product!.id)).toBeDefined();
+    expect(indexedItem(env, product!.id)).toBeDefined();
   });
 });
 
@@ -324,7 +296,7 @@ describe("collections", () => {
   function aCollection() {
     const product = env.shopify.state
       .products()
-      .find((candidate) => candidate.collections.length > 0 && indexedItem(candidate.id));
+      .find((candidate) => candidate.collections.length > 0 && indexedItem(env, candidate.id));
     if (!product) throw new Error("no indexed product in a collection");
     return (product.collections[0] as { id: string }).id;
   }
@@ -334,7 +306,9 @@ describe("collections", () => {
     const change = env.shopify.state.updateCollection(collection, { title: "Spring Shelf" });
     expect((await change.delivery)?.status).toBe(200);
     await settled();
-    const indexed = change.productIds.map(indexedItem).filter((item) => item !== undefined);
+    const indexed = change.productIds
+      .map((id) => indexedItem(env, id))
+      .filter((item) => item !== undefined);
     expect(indexed.length).toBeGreaterThan(0);
     for (const item of indexed) expect(JSON.stringify(item)).toContain("Spring Shelf");
   });
@@ -342,7 +316,7 @@ describe("collections", () => {
   it("a product taken out of a collection on the collection's page loses that category", async () => {
     const product = env.shopify.state
       .products()
-      .find((candidate) => candidate.collections.length > 0 && indexedItem(candidate.id));
+      .find((candidate) => candidate.collections.length > 0 && indexedItem(env, candidate.id));
     if (!product) throw new Error("no indexed product in a collection");
     const collection = (product.collections[0] as { id: string }).id;
     // Only collections/update comes, and the product is no longer among the collection's products.

@@ -72,6 +72,12 @@ export interface FullSyncOptions {
   fence?: LeaseFence;
   /** Called right before each request to the service; throws to stop sending. */
   guard?: () => Promise<void>;
+  /**
+   * Called when the service stops the run (revoked key, plan ended…), before the run is finished:
+   * the app pauses the shop there, so that nobody reads the run as over and the shop as not
+   * paused (the Dashboard stops refreshing once no run is under way).
+   */
+  beforeStop?: (reason: IndexServiceError) => Promise<void>;
 }
 
 export interface FullSyncResult {
@@ -201,6 +207,7 @@ export async function runFullSync(options: FullSyncOptions): Promise<FullSyncRes
   } catch (error) {
     await saveStats().catch(() => undefined);
     if (error instanceof IndexServiceError) {
+      await options.beforeStop?.(error);
       run = await finishRun(run.id, {
         state: "failed",
         errorCode: error.code,
@@ -243,6 +250,7 @@ async function proveKey(run: SyncRun, options: FullSyncOptions): Promise<Tier> {
     return options.tier ?? named ?? (await detectTier(options.client));
   } catch (error) {
     if (!(error instanceof IndexServiceError || error instanceof TierUnknownError)) throw error;
+    if (error instanceof IndexServiceError) await options.beforeStop?.(error);
     const failed = await finishRun(run.id, {
       state: "failed",
       errorCode: error instanceof IndexServiceError ? error.code : "TIER_UNKNOWN",

@@ -215,6 +215,9 @@ async function carryRun(
       // key's, shared with every process.
       pacer: pacers.pacerFor(shop.shopDomain, provenTier, keyId),
       ...(lease ? { fence: lease.fence, guard: lease.confirm } : {}),
+      beforeStop: async (error) => {
+        await pauseForStop(shop.shopDomain, stopReasonOf(error));
+      },
     });
     if (shop.state === "paused") await resumeShop(shop.shopDomain);
   } catch (error) {
@@ -227,14 +230,19 @@ async function carryRun(
   }
 }
 
+/**
+ * Ends a stopped run. A pausing stop pauses the shop first: a reader that finds the run over then
+ * finds the shop paused too, never the moment between (the Dashboard stops refreshing once no run
+ * is under way, and would show the shop as connected until reloaded).
+ */
 async function stop(run: SyncRun, reason: StopReason): Promise<void> {
+  await pauseForStop(run.shopDomain, reason);
   const current = await prisma.syncRun.findUniqueOrThrow({ where: { id: run.id } });
   const errorMessage = `${reason.message} ${reason.action}`;
   if (current.state === "running") {
     await finishRun(run.id, { state: "failed", errorCode: reason.code, errorMessage });
   }
   await updateRun(run.id, { errorCode: reason.code, errorMessage, errorUrl: reason.url ?? null });
-  await pauseForStop(run.shopDomain, reason);
 }
 
 function sourceOf(bulkExport: BulkExport | undefined): BulkSource {
