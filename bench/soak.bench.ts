@@ -23,7 +23,7 @@
  * store, the outbox is empty).
  */
 import type { ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -84,13 +84,26 @@ interface Sample {
   vmHwmMb: number;
   rssAfterGcMb: number;
   heapAfterGcMb: number;
+  /** Files the server holds open: libSQL holds one per connection (docs/database.md, Memory). */
+  openFiles: number;
 }
 
 /** VmRSS and VmHWM of a process, in MB (Linux). */
-function procMemory(pid: number): { vmRssMb: number; vmHwmMb: number } {
+function procMemory(pid: number) {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, "m").exec(status)?.[1]);
-  return { vmRssMb: kb("VmRSS") / 1024, vmHwmMb: kb("VmHWM") / 1024 };
+  return {
+    vmRssMb: kb("VmRSS") / 1024,
+    vmHwmMb: kb("VmHWM") / 1024,
+    // VmRSS = anonymous (heap, native allocations) + file-backed (code, mapped files) + shared.
+    rssAnonMb: kb("RssAnon") / 1024,
+    rssFileMb: (kb("RssFile") + kb("RssShmem")) / 1024,
+  };
+}
+
+/** How many file descriptors a process holds (Linux). */
+function openFiles(pid: number): number {
+  return readdirSync(`/proc/${pid}/fd`).length;
 }
 
 /** Asks the app process for its memory after a forced collection. */
@@ -339,11 +352,12 @@ async function drive() {
       vmHwmMb,
       rssAfterGcMb: after.rss / 2 ** 20,
       heapAfterGcMb: after.heapUsed / 2 ** 20,
+      openFiles: openFiles(pid),
     });
   };
-  const timeline: { delivered: number; vmRssMb: number }[] = [];
+  const timeline: (ReturnType<typeof procMemory> & { delivered: number; openFiles: number })[] = [];
   const timelineTimer = setInterval(
-    () => timeline.push({ delivered, vmRssMb: procMemory(pid).vmRssMb }),
+    () => timeline.push({ delivered, ...procMemory(pid), openFiles: openFiles(pid) }),
     5_000,
   );
 
@@ -401,11 +415,11 @@ async function drive() {
     `  at the end: products differing from their store ${lost} (must be 0), outbox rows ${outbox}`,
   );
   console.log(
-    "  server memory               delivered   VmRSS    VmHWM   after GC: RSS   heap used",
+    "  server memory               delivered   VmRSS    VmHWM   after GC: RSS   heap used  open files",
   );
   for (const s of samples) {
     console.log(
-      `  ${s.label.padEnd(26)} ${String(s.delivered).padStart(9)}  ${mb(s.vmRssMb).padStart(7)}  ${mb(s.vmHwmMb).padStart(7)}  ${mb(s.rssAfterGcMb).padStart(13)}  ${mb(s.heapAfterGcMb).padStart(10)}`,
+      `  ${s.label.padEnd(26)} ${String(s.delivered).padStart(9)}  ${mb(s.vmRssMb).padStart(7)}  ${mb(s.vmHwmMb).padStart(7)}  ${mb(s.rssAfterGcMb).padStart(13)}  ${mb(s.heapAfterGcMb).padStart(10)}  ${String(s.openFiles).padStart(10)}`,
     );
   }
   const [start, middle, end] = samples;
@@ -424,10 +438,11 @@ async function drive() {
     );
   }
   const step = Math.max(1, Math.ceil(timeline.length / 12));
-  console.log(
-    `  VmRSS every ${5 * step} s: ${timeline
-      .filter((_, i) => i % step === 0)
-      .map((t) => `${t.vmRssMb.toFixed(0)}`)
-      .join(" ")} MB`,
-  );
+  const every = timeline.filter((_, i) => i % step === 0);
+  const series = (pick: (t: (typeof timeline)[number]) => number) =>
+    every.map((t) => pick(t).toFixed(0)).join(" ");
+  console.log(`  every ${5 * step} s: VmRSS ${series((t) => t.vmRssMb)} MB`);
+  console.log(`    of which anonymous ${series((t) => t.rssAnonMb)} MB`);
+  console.log(`    of which files     ${series((t) => t.rssFileMb)} MB`);
+  console.log(`    open files         ${series((t) => t.openFiles)}`);
 }
