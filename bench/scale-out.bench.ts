@@ -260,7 +260,14 @@ async function drive() {
         cpuProfile,
         /\[catalog-chat\] (\S+)/,
       );
-      instances.push({ ...started, alive: true, answered: 0, cpuStart: 0, cpuEnd: 0, cpuConverged: 0 });
+      instances.push({
+        ...started,
+        alive: true,
+        answered: 0,
+        cpuStart: 0,
+        cpuEnd: 0,
+        cpuConverged: 0,
+      });
     }
     process.once("exit", () => {
       for (const instance of instances) {
@@ -500,7 +507,7 @@ async function drive() {
     console.log(
       `  per instance: answered ${instances.map((i) => i.answered).join(" / ")}; CPU during the stream ` +
         `${instances.map((i) => ((i.cpuEnd - i.cpuStart) / 1000).toFixed(0)).join(" / ")} s; this process (stores, service, deliveries) ` +
-        `${((driverCpuMs.user + driverCpuMs.system) / 1e6).toFixed(0)} s; the stream lasted ${((streamEnded - streamStarted) / 1000).toFixed(0)} s on 2 cores`,
+        `${((driverCpuMs.user + driverCpuMs.system) / 1e6).toFixed(1)} s; the stream lasted ${((streamEnded - streamStarted) / 1000).toFixed(0)} s on 2 cores`,
     );
     const instancesCpuMs = instances.reduce((sum, i) => sum + i.cpuConverged - i.cpuStart, 0);
     console.log(

@@ -150,7 +150,9 @@ describe("the outbox", () => {
     expect(await outbox.mayHaveDueWork(SHOP, cutoff, 2)).toBe(false);
     await deliver("f1", "1", "update", "2026-05-01T10:00:00Z"); // received now: not due yet
     expect(await outbox.mayHaveDueWork(SHOP, cutoff, 2)).toBe(false);
-    expect(await outbox.mayHaveDueWork("other.myshopify.com", new Date(now + 1_000), 2)).toBe(false);
+    expect(await outbox.mayHaveDueWork("other.myshopify.com", new Date(now + 1_000), 2)).toBe(
+      false,
+    );
     expect(await outbox.mayHaveDueWork(SHOP, new Date(now + 1_000), 2)).toBe(true);
     await deliver("f2", "2", "update", "2026-05-01T10:00:00Z"); // a batch's worth, however new
     expect(await outbox.mayHaveDueWork(SHOP, cutoff, 2)).toBe(true);
