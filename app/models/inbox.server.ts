@@ -44,10 +44,10 @@ async function setInboxHandled(
   threadId: string,
   handled: boolean,
 ): Promise<boolean> {
-  const { count } = await prisma.inboxItem.updateMany({
-    where: { shopDomain, threadId },
-    data: { handledAt: handled ? new Date() : null },
-  });
+  // Raw SQL, not `updateMany` (a transaction of its own: docs/database.md, "Memory").
+  const count = await prisma.$executeRaw`
+    UPDATE "InboxItem" SET "handledAt" = ${handled ? new Date() : null}
+    WHERE "shopDomain" = ${shopDomain} AND "threadId" = ${threadId}`;
   return count > 0;
 }
 

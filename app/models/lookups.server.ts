@@ -79,11 +79,12 @@ export async function noteLookupAttempt(
   rows: readonly Pick<PendingLookup, "shopDomain" | "kind" | "resourceId">[],
   error: string,
 ): Promise<void> {
+  // Raw SQL, not `updateMany`: Prisma runs that in a transaction of its own, and on SQLite each
+  // one opens a connection (docs/database.md, "Memory").
   for (const row of rows) {
-    await prisma.pendingLookup.updateMany({
-      where: { shopDomain: row.shopDomain, kind: row.kind, resourceId: row.resourceId },
-      data: { attempts: { increment: 1 }, lastError: error.slice(0, 500) },
-    });
+    await prisma.$executeRaw`
+      UPDATE "PendingLookup" SET "attempts" = "attempts" + 1, "lastError" = ${error.slice(0, 500)}
+      WHERE "shopDomain" = ${row.shopDomain} AND "kind" = ${row.kind} AND "resourceId" = ${row.resourceId}`;
   }
 }
 

@@ -124,32 +124,32 @@ export async function saveSyncChoices(shopDomain: string, choices: SyncChoices):
   });
 }
 
+// pauseShop, resumeShop and recordShopTier write through raw SQL, not `updateMany`: Prisma runs
+// that in a transaction of its own, and on SQLite each one opens a connection that stays open
+// until a garbage collection (docs/database.md, "Memory"). "updatedAt" is set as Prisma would.
+
 /** Sync stops for the shop until the merchant fixes what the reason names. */
 export async function pauseShop(
   shopDomain: string,
   reason: { code: string; message: string; url?: string },
 ): Promise<void> {
-  await prisma.shop.updateMany({
-    where: { shopDomain, state: { not: "uninstalled" } },
-    data: {
-      state: "paused",
-      pauseCode: reason.code,
-      pauseReason: reason.message,
-      pauseUrl: reason.url ?? null,
-    },
-  });
+  await prisma.$executeRaw`
+    UPDATE "Shop" SET "state" = 'paused', "pauseCode" = ${reason.code},
+      "pauseReason" = ${reason.message}, "pauseUrl" = ${reason.url ?? null}, "updatedAt" = ${new Date()}
+    WHERE "shopDomain" = ${shopDomain} AND "state" <> 'uninstalled'`;
 }
 
 export async function resumeShop(shopDomain: string): Promise<void> {
-  await prisma.shop.updateMany({
-    where: { shopDomain, state: "paused" },
-    data: { state: "active", pauseCode: null, pauseReason: null, pauseUrl: null },
-  });
+  await prisma.$executeRaw`
+    UPDATE "Shop" SET "state" = 'active', "pauseCode" = NULL, "pauseReason" = NULL,
+      "pauseUrl" = NULL, "updatedAt" = ${new Date()}
+    WHERE "shopDomain" = ${shopDomain} AND "state" = 'paused'`;
 }
 
 /** The plan the service named for the shop's key (it can change between runs). */
 export async function recordShopTier(shopDomain: string, tier: string): Promise<void> {
-  await prisma.shop.updateMany({ where: { shopDomain }, data: { tier } });
+  await prisma.$executeRaw`
+    UPDATE "Shop" SET "tier" = ${tier}, "updatedAt" = ${new Date()} WHERE "shopDomain" = ${shopDomain}`;
 }
 
 export interface ServiceSettings {

@@ -302,9 +302,9 @@ export async function noteBulkOperationFinished(
   shopDomain: string,
   operationId: string,
 ): Promise<boolean> {
-  const { count } = await prisma.bulkExport.updateMany({
-    where: { id: operationId, shopDomain },
-    data: { finishedNoticeAt: new Date() },
-  });
+  // Raw SQL, not `updateMany` (a transaction of its own: docs/database.md, "Memory").
+  const count = await prisma.$executeRaw`
+    UPDATE "BulkExport" SET "finishedNoticeAt" = ${new Date()}
+    WHERE "id" = ${operationId} AND "shopDomain" = ${shopDomain}`;
   return count > 0;
 }
