@@ -5,6 +5,11 @@
  *   npm run build && npx tsx bench/scale-out.bench.ts [--shops 100] [--deliveries 20000]
  *     [--instances 3] [--products 30] [--shops-per-account 5] [--concurrency 20]
  *     [--warm-up 500] [--single-share 0.1] [--kill-at 0.33] [--lease-ms 60000]
+ *     [--per-second 0]
+ *   `--per-second <n>`: at most n deliveries started a second (0: as fast as answered); with many
+ *   shops and a low rate each change travels in a batch of its own, as in production.
+ *   `CPU_PROF=<dir>`: each app instance writes a CPU profile there when it stops (whole life:
+ *   start-up, the stream, convergence).
  *
  * One throwaway PostgreSQL cluster (fsync on, test/support/postgres-cluster.ts), migrated. The
  * service is the emulator at its tiers' own limits: shops share accounts (`--shops-per-account`
@@ -54,6 +59,7 @@ const { values } = parseArgs({
     "kill-at": { type: "string", default: "0.33" },
     "warm-up": { type: "string", default: "500" },
     "lease-ms": { type: "string", default: "60000" },
+    "per-second": { type: "string", default: "0" },
     role: { type: "string", default: "driver" },
   },
 });
@@ -69,9 +75,13 @@ const SINGLE = WARM_UP + Math.round(DELIVERIES * Number(values["single-share"]))
 const KILL_AT =
   INSTANCES > 1 ? Math.max(SINGLE, Math.round(DELIVERIES * Number(values["kill-at"]))) : Infinity;
 const LEASE_MS = Number(values["lease-ms"]);
+const PER_SECOND = Number(values["per-second"]);
 const API_SECRET = "scale-out-app-secret";
 const HOSTS_VARIABLE = "SCALE_OUT_SHOP_HOSTS";
 const TIERS = ["personal", "starter", "professional", "enterprise"] as const;
+const cpuProfile = process.env.CPU_PROF
+  ? ["--cpu-prof", "--cpu-prof-dir", process.env.CPU_PROF]
+  : [];
 
 if (values.role === "app") await runInstance();
 else await drive();
@@ -79,7 +89,37 @@ else await drive();
 // ── One app instance: `npm start`'s server, the shop hosts routed first ────────────────────────
 async function runInstance() {
   routeShopHosts(JSON.parse(process.env[HOSTS_VARIABLE] ?? "{}") as Record<string, string>);
+  if (process.env.SCALE_OUT_COUNTS) await countRequests();
   await import("../app/cli/serve");
+}
+
+/**
+ * `SCALE_OUT_COUNTS=1`: the instance counts its database statements (node-postgres queries, by
+ * their first 90 characters) and outgoing HTTP requests by host, and prints them on stderr when
+ * it exits.
+ */
+async function countRequests() {
+  const counts = new Map<string, number>();
+  const add = (what: string) => counts.set(what, (counts.get(what) ?? 0) + 1);
+  const { createRequire } = await import("node:module");
+  const pg = createRequire(import.meta.url)("pg") as typeof import("pg");
+  const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+  pg.Client.prototype.query = function (this: unknown, ...args: unknown[]) {
+    const first = args[0] as string | { text?: string } | undefined;
+    const text = typeof first === "string" ? first : (first?.text ?? "");
+    add(`sql ${text.replace(/\s+/g, " ").trim().slice(0, 90)}`);
+    return query.apply(this, args);
+  } as typeof pg.Client.prototype.query;
+  const fetch = globalThis.fetch;
+  globalThis.fetch = (input, init) => {
+    const host = new URL(input instanceof Request ? input.url : String(input)).hostname;
+    add(`http ${host.endsWith(".myshopify.com") ? "Shopify" : host}`);
+    return fetch(input, init);
+  };
+  process.once("exit", () => {
+    const sorted = [...counts].sort((a, b) => b[1] - a[1]);
+    process.stderr.write(`[scale-out counts] ${JSON.stringify(Object.fromEntries(sorted))}\n`);
+  });
 }
 
 /** Progress on stderr, so that a long run shows where it is. */
@@ -209,16 +249,25 @@ async function drive() {
       /** Its CPU time (ms) when the stream started and when it ended (or it was killed). */
       cpuStart: number;
       cpuEnd: number;
+      /** Its CPU time (ms) once every index equalled its store (or when it was killed). */
+      cpuConverged: number;
     }[] = [];
     for (let i = 0; i < INSTANCES; i++) {
       const started = await startRoleProcess(
         import.meta.filename,
         "app",
         { ...appEnv, BACKGROUND_WORK: "on", PORT: "0", HOST: "127.0.0.1" },
-        [],
+        cpuProfile,
         /\[catalog-chat\] (\S+)/,
       );
-      instances.push({ ...started, alive: true, answered: 0, cpuStart: 0, cpuEnd: 0 });
+      instances.push({
+        ...started,
+        alive: true,
+        answered: 0,
+        cpuStart: 0,
+        cpuEnd: 0,
+        cpuConverged: 0,
+      });
     }
     process.once("exit", () => {
       for (const instance of instances) {
@@ -362,6 +411,11 @@ async function drive() {
         if (delivered < boundary) {
           await waitFor("the phase before", () => delivered >= boundary, 600_000);
         }
+        if (PER_SECOND > 0) {
+          const due = streamStarted + (k * 1_000) / PER_SECOND;
+          const wait = due - performance.now();
+          if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        }
         await deliverOne(k);
       }
     };
@@ -387,6 +441,9 @@ async function drive() {
       900_000,
     ).catch((error: unknown) => note(String(error)));
     const convergedMs = performance.now() - streamEnded;
+    for (const instance of instances) {
+      instance.cpuConverged = instance.alive ? cpuTimeMs(instance.child.pid!) : instance.cpuEnd;
+    }
     await watching;
     clearInterval(loadTimer);
     const differing = await productsDiffering(emulator, fleet);
@@ -450,7 +507,12 @@ async function drive() {
     console.log(
       `  per instance: answered ${instances.map((i) => i.answered).join(" / ")}; CPU during the stream ` +
         `${instances.map((i) => ((i.cpuEnd - i.cpuStart) / 1000).toFixed(0)).join(" / ")} s; this process (stores, service, deliveries) ` +
-        `${((driverCpuMs.user + driverCpuMs.system) / 1e6).toFixed(0)} s; the stream lasted ${((streamEnded - streamStarted) / 1000).toFixed(0)} s on 2 cores`,
+        `${((driverCpuMs.user + driverCpuMs.system) / 1e6).toFixed(1)} s; the stream lasted ${((streamEnded - streamStarted) / 1000).toFixed(0)} s on 2 cores`,
+    );
+    const instancesCpuMs = instances.reduce((sum, i) => sum + i.cpuConverged - i.cpuStart, 0);
+    console.log(
+      `  app instances' CPU from the stream's start until every index equalled its store: ` +
+        `${(instancesCpuMs / 1000).toFixed(1)} s, ${(instancesCpuMs / DELIVERIES).toFixed(2)} ms per delivery`,
     );
     const mean = loads.reduce((a, b) => a + b, 0) / Math.max(1, loads.length);
     console.log(

@@ -210,6 +210,29 @@ export async function sendableCount(shopDomain: string): Promise<number> {
 }
 
 /**
+ * Whether a shop may have work due now, in one statement: lookups waiting, changes received
+ * before `receivedBefore`, or a batch's worth of changes of any age. Never false when a pass
+ * would find something to send (it may be true when the pass then finds nothing: changes held
+ * for the quota, products refused a moment ago).
+ */
+export async function mayHaveDueWork(
+  shopDomain: string,
+  receivedBefore: Date,
+  batchSize: number,
+): Promise<boolean> {
+  const [row] = await prisma.$queryRaw<
+    { lookups: number | bigint; due: number | bigint; changes: number | bigint }[]
+  >`
+    SELECT
+      (SELECT COUNT(*) FROM "PendingLookup" WHERE "shopDomain" = ${shopDomain}) AS "lookups",
+      (SELECT COUNT(*) FROM "PendingChange" WHERE "shopDomain" = ${shopDomain}
+        AND "receivedAt" <= ${receivedBefore}) AS "due",
+      (SELECT COUNT(*) FROM "PendingChange" WHERE "shopDomain" = ${shopDomain}) AS "changes"`;
+  if (!row) return true;
+  return Number(row.lookups) > 0 || Number(row.due) > 0 || Number(row.changes) >= batchSize;
+}
+
+/**
  * Removes changes the service acknowledged (or that needed nothing sent). Only the very change
  * that was read is removed: a newer one that came in meanwhile stays for the next pass.
  */

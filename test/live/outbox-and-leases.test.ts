@@ -143,6 +143,33 @@ describe("the outbox", () => {
     expect(await prisma.pendingChange.count()).toBe(0);
   });
 
+  it("says whether another pass of a shop could find work: lookups, due changes, a full batch", async () => {
+    await prisma.pendingLookup.deleteMany();
+    const now = Date.now();
+    const cutoff = new Date(now - 3_000);
+    expect(await outbox.mayHaveDueWork(SHOP, cutoff, 2)).toBe(false);
+    await deliver("f1", "1", "update", "2026-05-01T10:00:00Z"); // received now: not due yet
+    expect(await outbox.mayHaveDueWork(SHOP, cutoff, 2)).toBe(false);
+    expect(await outbox.mayHaveDueWork("other.myshopify.com", new Date(now + 1_000), 2)).toBe(
+      false,
+    );
+    expect(await outbox.mayHaveDueWork(SHOP, new Date(now + 1_000), 2)).toBe(true);
+    await deliver("f2", "2", "update", "2026-05-01T10:00:00Z"); // a batch's worth, however new
+    expect(await outbox.mayHaveDueWork(SHOP, cutoff, 2)).toBe(true);
+    await prisma.pendingChange.deleteMany();
+    await prisma.pendingLookup.create({
+      data: {
+        shopDomain: SHOP,
+        kind: "collection",
+        resourceId: "9",
+        changedAt: new Date(now),
+        receivedAt: new Date(now),
+      },
+    });
+    expect(await outbox.mayHaveDueWork(SHOP, cutoff, 2)).toBe(true);
+    await prisma.pendingLookup.deleteMany();
+  });
+
   it("forgets delivery ids after a few days", async () => {
     await deliver("old", "1", "update", "2026-05-01T10:00:00Z");
     await prisma.webhookReceipt.update({

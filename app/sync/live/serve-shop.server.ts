@@ -1,9 +1,11 @@
 import type { PendingChange } from "@prisma/client";
+import type { AdminGraphql } from "../../catalog";
 import { IndexServiceError } from "../../index-service/errors";
 import { dropShopLookups } from "../../models/lookups.server";
 import {
   dropChangesCoveredByLastSync,
   dropShopChanges,
+  mayHaveDueWork,
   nextChanges,
   noteAttempt,
   refusedChangesLeft,
@@ -66,8 +68,12 @@ export async function serveShop(worker: WorkerContext, shopDomain: string): Prom
   };
   let rows: PendingChange[] = [];
   try {
-    for (;;) {
+    for (let pass = 0; ; pass++) {
       if (worker.stopped() || lease.lost()) return;
+      // After a batch, one look says whether another pass could find anything: an empty pass
+      // reads the shop, its runs, lookups, quota and outbox (most batches are the only one).
+      const cutoff = new Date(now().getTime() - worker.coalesceMs);
+      if (pass > 0 && !(await mayHaveDueWork(shopDomain, cutoff, worker.batchSize))) return;
       const shop = await findShop(shopDomain);
       if (!shop || shop.state === "uninstalled" || !shop.syncProducts) {
         // Nothing will ever be sent for these changes.
@@ -78,10 +84,11 @@ export async function serveShop(worker: WorkerContext, shopDomain: string): Prom
       }
       if (shop.state !== "active" || !shop.secretKeyCiphertext || !workspaceOf(shop)) return;
       if (await unfinishedRun(shopDomain)) return;
+      const admin = adminOnDemand(worker, shopDomain);
       // Stock and collection changes: their products join the outbox before it is read.
       const lookups = await settleLookups({
         shopDomain,
-        admin: await worker.admin(shopDomain),
+        admin,
         startFullSync: async () =>
           (await startLeasedShopSync(worker.leases, shopDomain, "reconcile")) !== null,
       });
@@ -126,7 +133,7 @@ export async function serveShop(worker: WorkerContext, shopDomain: string): Prom
             shop,
             tier,
             client: worker.serviceClient(shop),
-            admin: await worker.admin(shopDomain),
+            admin,
             pacer: registry.pacerFor(shopDomain, tier, keyId),
             now,
             guard,
@@ -147,6 +154,21 @@ export async function serveShop(worker: WorkerContext, shopDomain: string): Prom
   } finally {
     await lease.release();
   }
+}
+
+/**
+ * The shop's Admin API for one pass, made when Shopify is first asked and then kept: making it
+ * reads the offline session from the database (the Shopify library), so a pass that asks nothing
+ * (no lookups, no changes due) reads nothing, and one that does reads it once, not per step.
+ */
+function adminOnDemand(worker: WorkerContext, shopDomain: string): AdminGraphql {
+  let made: Promise<AdminGraphql> | undefined;
+  return {
+    graphql: async (query, options) => {
+      made ??= worker.admin(shopDomain);
+      return (await made).graphql(query, options);
+    },
+  };
 }
 
 /**
