@@ -117,11 +117,7 @@ async function runBaseline() {
 async function drive() {
   const { startEmulator } = await import("../dev/emulator/server");
   const { startFakeShopify } = await import("../dev/fake-shopify/server");
-  const { AppNotBuiltError } = await import("../app/server/app-server");
-  const { existsSync } = await import("node:fs");
-  if (!existsSync(join(import.meta.dirname, "..", "build", "server", "index.js"))) {
-    throw new AppNotBuiltError();
-  }
+  (await import("../app/server/app-server")).requireAppBuild();
   const { catalogueEntry } = await import("../app/sync/engine/catalogue-entry");
   const { contentHash } = await import("../app/catalog");
   type ShopifyProduct = import("../app/catalog").ShopifyProduct;

@@ -40,7 +40,6 @@
  * windows; must be 0); the machine's load average during the run.
  */
 import { loadavg } from "node:os";
-import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { cpuTimeMs } from "./process-cpu";
 import { startRoleProcess, stopRoleProcess } from "./role-process";
@@ -137,11 +136,7 @@ interface Phase {
 
 // ── The driver: PostgreSQL, the service, the stores, the stream, the figures ───────────────────
 async function drive() {
-  const { existsSync } = await import("node:fs");
-  const { AppNotBuiltError } = await import("../app/server/app-server");
-  if (!existsSync(join(import.meta.dirname, "..", "build", "server", "index.js"))) {
-    throw new AppNotBuiltError();
-  }
+  (await import("../app/server/app-server")).requireAppBuild();
   const { startPostgresCluster } = await import("../test/support/postgres-cluster");
   const { createPostgresDatabase } = await import("../dev/postgres-database");
   const { startEmulator } = await import("../dev/emulator/server");

@@ -128,11 +128,7 @@ function note(text: string) {
 }
 
 async function drive() {
-  const { existsSync } = await import("node:fs");
-  const { AppNotBuiltError } = await import("../app/server/app-server");
-  if (!existsSync(join(import.meta.dirname, "..", "build", "server", "index.js"))) {
-    throw new AppNotBuiltError();
-  }
+  (await import("../app/server/app-server")).requireAppBuild();
   const { startEmulator } = await import("../dev/emulator/server");
   const { startFakeShopify, DEFAULT_ACCESS_TOKEN } = await import("../dev/fake-shopify/server");
   type WebhookDelivery = import("../dev/fake-shopify/server").WebhookDelivery;

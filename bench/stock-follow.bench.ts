@@ -16,7 +16,7 @@
  * index says outofstock for all sold-out products, write requests to the service, Admin API
  * requests and cost points used, products the index still has wrong at the end.
  */
-import { existsSync, mkdtempSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -114,10 +114,7 @@ interface Figures {
 
 // ── The driver: Shopify, the service, the purchases, the figures ───────────────────────────────
 async function drive() {
-  if (!existsSync(join(import.meta.dirname, "..", "build", "server", "index.js"))) {
-    const { AppNotBuiltError } = await import("../app/server/app-server");
-    throw new AppNotBuiltError();
-  }
+  (await import("../app/server/app-server")).requireAppBuild();
   const delivered = await scenario(false);
   const lost = await scenario(true);
   const s = (ms: number) =>

@@ -133,11 +133,7 @@ interface RunFigures {
 
 // ── The driver: Shopify's side ──────────────────────────────────────────────────────────────────
 async function drive() {
-  const { existsSync } = await import("node:fs");
-  const { AppNotBuiltError } = await import("../app/server/app-server");
-  if (!existsSync(join(import.meta.dirname, "..", "build", "server", "index.js"))) {
-    throw new AppNotBuiltError();
-  }
+  (await import("../app/server/app-server")).requireAppBuild();
   const { startEmulator } = await import("../dev/emulator/server");
   const { startFakeShopify } = await import("../dev/fake-shopify/server");
   const { createPrismaClient } = await import("../app/db.server");

@@ -35,15 +35,20 @@ export interface AppServerOptions {
   logRequests?: boolean;
 }
 
-export class AppNotBuiltError extends Error {
+class AppNotBuiltError extends Error {
   constructor() {
     super("The app is not built: run `npm run build` first (npm test and npm run demo do).");
     this.name = "AppNotBuiltError";
   }
 }
 
-export async function startAppServer(options: AppServerOptions = {}): Promise<RunningAppServer> {
+/** Fails with what to do when the production build the server runs is missing. */
+export function requireAppBuild(): void {
   if (!existsSync(BUILD)) throw new AppNotBuiltError();
+}
+
+export async function startAppServer(options: AppServerOptions = {}): Promise<RunningAppServer> {
+  requireAppBuild();
   const build = (await import(pathToFileURL(BUILD).href)) as ServerBuild;
   const app = express();
   app.disable("x-powered-by");
