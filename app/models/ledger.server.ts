@@ -84,7 +84,7 @@ export async function unseenItemIds(
 
 export interface LedgerDescription {
   itemId: string;
-  title: string;
+  title: string | null;
   collectionIds: string | null;
 }
 

@@ -28,6 +28,13 @@ export type CatalogueEntry =
     }
   | { kind: ContentKind; id: string; indexable: false; reason: string };
 
+/** The name of a product, the title of a post, as the service holds it (for the ledger). */
+export function titleOf(payload: unknown): string | null {
+  if (typeof payload !== "object" || payload === null) return null;
+  const { name, title } = payload as { name?: unknown; title?: unknown };
+  return typeof name === "string" ? name : typeof title === "string" ? title : null;
+}
+
 export function catalogueEntry(object: CatalogueItem, context: MapContext): CatalogueEntry {
   const mapped = mapCatalogueItem(object, context);
   if (!mapped.indexable) {

@@ -20,6 +20,7 @@ import {
   recordQuotaSpent,
   recordReportedQuota,
 } from "../../models/quota-usage.server";
+import { titleOf } from "./catalogue-entry";
 import type { Pacer } from "./pacer";
 import { overQuotaReason } from "./plan-quota.server";
 
@@ -106,13 +107,6 @@ export async function sendAndSettle<T>(job: SettleJob<T>): Promise<Settled<T>> {
     await recordDeleted(job.scope, job.kind, acknowledged.map(job.idOf));
   }
   return { acknowledged, refused };
-}
-
-/** The name of a product, the title of a post, as the service holds it (for the ledger). */
-function titleOf(payload: unknown): string | null {
-  if (typeof payload !== "object" || payload === null) return null;
-  const { name, title } = payload as { name?: unknown; title?: unknown };
-  return typeof name === "string" ? name : typeof title === "string" ? title : null;
 }
 
 /** The ids a bulk answer acknowledged: deleting what the service does not hold leaves it as wanted. */

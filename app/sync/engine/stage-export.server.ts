@@ -4,6 +4,7 @@ import prisma from "../../db.server";
 import {
   catalogueEntry,
   catalogueTypeOf,
+  titleOf,
   type CatalogueEntry,
   type CatalogueType,
 } from "./catalogue-entry";
@@ -113,7 +114,7 @@ async function stageBatch(
         unchanged += 1;
         same.push({
           itemId: entry.id,
-          title: "name" in entry.item ? entry.item.name : entry.item.title,
+          title: titleOf(entry.item),
           collectionIds: entry.collectionIds,
         });
         continue;
