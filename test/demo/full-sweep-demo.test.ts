@@ -5,8 +5,7 @@
  * service's index at the next sweep, and the dashboard names it as removed by the whole-store check.
  */
 import { describe, expect, it, vi } from "vitest";
-import type { Page } from "playwright-core";
-import { useDemoInBrowser } from "../support/demo-browser";
+import { escapeRegExp, reloadUntil, useDemoInBrowser } from "../support/demo-browser";
 
 vi.setConfig({ testTimeout: 240_000 });
 
@@ -33,7 +32,7 @@ describe("the dashboard after a full sweep", () => {
     await page.goto(demo.adminUrl);
     // The sweep that repaired it is the last check, or (once another ran) the last repair.
     const removed = new RegExp(
-      `^Last (check|repair) .*\\(whole store, \\d+ compared\\): 1 repaired: ${escape(product.title as string)} \\(removed\\)\\.$`,
+      `^Last (check|repair) .*\\(whole store, \\d+ compared\\): 1 repaired: ${escapeRegExp(product.title as string)} \\(removed\\)\\.$`,
     );
     const lines = async () =>
       Promise.all(
@@ -47,15 +46,3 @@ describe("the dashboard after a full sweep", () => {
     await session.shot(page, "dashboard-full-sweep-repaired");
   });
 });
-
-async function reloadUntil(page: Page, condition: () => Promise<boolean>) {
-  for (let attempt = 0; !(await condition()); attempt++) {
-    if (attempt > 240) throw new Error("the dashboard never showed it");
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    await page.reload();
-  }
-}
-
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}

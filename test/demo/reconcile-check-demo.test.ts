@@ -6,8 +6,7 @@
  * products/delete was lost leaves the index, and the dashboard names it as removed.
  */
 import { describe, expect, it, vi } from "vitest";
-import type { Page } from "playwright-core";
-import { useDemoInBrowser } from "../support/demo-browser";
+import { escapeRegExp, reloadUntil, useDemoInBrowser } from "../support/demo-browser";
 
 vi.setConfig({ testTimeout: 240_000 });
 
@@ -56,7 +55,7 @@ describe("the dashboard's last check", () => {
     await reloadUntil(page, () => repaired.isVisible());
     expect(await repaired.innerText()).toMatch(
       new RegExp(
-        `^Last repair .*\\(changed products, \\d+ compared\\): 1 repaired: ${escape(product.title as string)}\\.$`,
+        `^Last repair .*\\(changed products, \\d+ compared\\): 1 repaired: ${escapeRegExp(product.title as string)}\\.$`,
       ),
     );
     const numeric = product.id.slice(product.id.lastIndexOf("/") + 1);
@@ -89,7 +88,7 @@ describe("a product deleted while its products/delete was lost", () => {
     await page.goto(session.demo.adminUrl);
     const repaired = page.getByTestId("last-repair");
     const removed = new RegExp(
-      `^Last repair .*\\(changed products, \\d+ compared\\): 1 repaired: ${escape(product.title as string)} \\(removed\\)\\.$`,
+      `^Last repair .*\\(changed products, \\d+ compared\\): 1 repaired: ${escapeRegExp(product.title as string)} \\(removed\\)\\.$`,
     );
     await reloadUntil(
       page,
@@ -102,15 +101,3 @@ describe("a product deleted while its products/delete was lost", () => {
     await session.shot(page, "dashboard-lost-delete-repaired");
   });
 });
-
-async function reloadUntil(page: Page, condition: () => Promise<boolean>) {
-  for (let attempt = 0; !(await condition()); attempt++) {
-    if (attempt > 240) throw new Error("the dashboard never showed it");
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    await page.reload();
-  }
-}
-
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}

@@ -88,3 +88,17 @@ export function useDemoInBrowser(options: DemoInBrowserOptions = {}): DemoInBrow
     },
   };
 }
+
+/** Reloads the page until `condition` holds, as an admin reloading the Dashboard would (2 min at most). */
+export async function reloadUntil(page: Page, condition: () => Promise<boolean>): Promise<void> {
+  for (let attempt = 0; !(await condition()); attempt++) {
+    if (attempt > 240) throw new Error("the dashboard never showed it");
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await page.reload();
+  }
+}
+
+/** `text` as a regular expression matching it literally. */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
