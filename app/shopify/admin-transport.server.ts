@@ -1,4 +1,5 @@
-import "@shopify/shopify-app-remix/adapters/node";
+// Loads the library and its runtime adapter, which sets the fetch this module then wraps.
+import "@shopify/shopify-app-remix/server";
 import { abstractFetch, setAbstractFetchFunc } from "@shopify/shopify-api/runtime";
 
 /** Shop domain → the origin that answers its Admin API instead of https://<shop>. */
@@ -10,7 +11,7 @@ let installed = false;
  * path unchanged (`/admin/api/<version>/graphql.json`): the offline demo's and the tests' way to
  * put a local fake Admin API behind the very client production uses. Every other request goes
  * where the library would have sent it. The library keeps the fetch it had when it loaded, so
- * this replaces that fetch (its runtime's `setAbstractFetchFunc`), once, after the adapter set it.
+ * this replaces that fetch (its runtime's `setAbstractFetchFunc`), once, after its adapter set it.
  */
 export function routeShopAdminApi(shopDomain: string, adminApiUrl: string): void {
   routes.set(shopDomain.toLowerCase(), new URL(adminApiUrl).origin);
