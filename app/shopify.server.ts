@@ -1,13 +1,12 @@
 import "@shopify/shopify-app-remix/adapters/node";
-import { ApiVersion, AppDistribution, shopifyApp } from "@shopify/shopify-app-remix/server";
+import { AppDistribution, shopifyApp } from "@shopify/shopify-app-remix/server";
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
 import { configOrExit } from "./config.server";
 import prisma from "./db.server";
 import type { AdminGraphql } from "./catalog/admin-graphql";
 import { readShopInfo } from "./catalog/shop-info";
 import { recordInstalledShop } from "./models/shops.server";
-
-export const API_VERSION = ApiVersion.October26;
+import { API_VERSION } from "./shopify/api-version";
 
 // Loaded when the server starts: a bad configuration stops it with one message and exit code 2.
 const env = configOrExit();

@@ -20,7 +20,7 @@ export interface FleetShop {
 
 /**
  * Installed as after OAuth: an offline session (unless `session` says no: the offline demo's
- * shop has none), the shop recorded, its keys saved (sealed, a workspace chosen, its first full
+ * shop gets its own from adminFor, with the demo token), the shop recorded, its keys saved (sealed, a workspace chosen, its first full
  * sync started, as the Settings page saves them). Does not wait for the syncs.
  */
 export async function installShops(

@@ -4,9 +4,9 @@
  * the named shops are rerouted; every other request goes out unchanged.
  *
  * Call before the app's modules (or its build) are loaded: the Shopify library keeps the
- * `fetch` it finds at load time. The offline demo reaches one shop through DEMO_ADMIN_GRAPHQL_URL;
- * the other shops go through the library's own path (`unauthenticated.admin`, their stored
- * offline session), as in production.
+ * `fetch` it finds at load time. Every shop, the offline demo's included (DEMO_ADMIN_GRAPHQL_URL,
+ * rerouted by the app itself: app/shopify/admin-transport.server.ts), goes through the library's
+ * own client (`unauthenticated.admin`, their stored offline session), as in production.
  */
 export function routeShopHosts(fakeUrlByShop: Readonly<Record<string, string>>): void {
   const original = globalThis.fetch;

@@ -16,6 +16,5 @@ export * from "./storefront-url";
 export * from "./admin-graphql";
 export * from "./shop-info";
 export * from "./bulk-operation";
-export * from "./admin-http-client";
 export * from "./storefront-config";
 export * from "./chat-embed";

@@ -1,20 +1,24 @@
 /**
  * "Chat switched on in the live theme", read as the app reads it: the Admin API's themes query
- * (the MAIN theme's config/settings_data.json) against the fake Admin API over HTTP, and the
- * settings file's hostile shapes.
+ * (the MAIN theme's config/settings_data.json) through Shopify's own client against the fake
+ * Admin API over HTTP, and the settings file's hostile shapes.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminGraphqlOverHttp, chatEmbedOn, readChatEmbedState } from "../../app/catalog";
-import { DEFAULT_ACCESS_TOKEN } from "../../dev/fake-shopify/core";
+import { chatEmbedOn, readChatEmbedState, type AdminGraphql } from "../../app/catalog";
 import { startFakeShopify } from "../../dev/fake-shopify/server";
+import { shopifyAdminClient } from "../support/shopify-admin-client";
 
 type Fake = Awaited<ReturnType<typeof startFakeShopify>>;
 let fake: Fake;
 let withoutScope: Fake;
+const admins = new Map<Fake, AdminGraphql>();
 
 beforeAll(async () => {
   fake = await startFakeShopify();
   withoutScope = await startFakeShopify({ scopes: ["read_products", "read_online_store_pages"] });
+  for (const running of [fake, withoutScope]) {
+    admins.set(running, await shopifyAdminClient(running.graphqlUrl));
+  }
 });
 
 afterAll(async () => {
@@ -22,7 +26,7 @@ afterAll(async () => {
   await withoutScope?.close();
 });
 
-const adminOf = (running: Fake) => adminGraphqlOverHttp(running.graphqlUrl, DEFAULT_ACCESS_TOKEN);
+const adminOf = (running: Fake) => admins.get(running)!;
 
 describe("the chat's app embed in the live theme", () => {
   it("is off until the theme editor's toggle switches it on in the MAIN theme, and off again", async () => {
