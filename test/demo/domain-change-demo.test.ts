@@ -88,7 +88,10 @@ describe("the storefront's primary domain changes", () => {
         { timeout: WITHIN_MS, interval: 1_000 },
       )
       .toBe(0);
-    await reloadUntil(admin, async () => (await admin.getByText("The old place has been emptied.").count()) > 0);
+    await reloadUntil(
+      admin,
+      async () => (await admin.getByText("The old place has been emptied.").count()) > 0,
+    );
     await session.shot(admin, "dashboard-after-domain-change");
   });
 });
