@@ -73,7 +73,9 @@ export async function storefrontStanding(shop: Shop): Promise<StorefrontStanding
   const counts = await runCounts(last);
   const products = counts.products.overQuota;
   const posts = counts.posts.overQuota;
-  if (products + posts + counts.pending > 0)
+  // A succeeded run owes nothing; should one still, the next run sends it.
+  if (counts.pending > 0) return waiting({ kind: "stopped", message: null });
+  if (products + posts > 0)
     return waiting({
       kind: "over-quota",
       products,
