@@ -324,7 +324,7 @@ async function moveNews(shopDomain: string, shop: Shop | null) {
           ? "The catalogue moved to another workspace"
           : "The catalogue moved to another service account",
     text: workspaceMoved
-      ? `The catalogue moved from workspace ${move.from} to ${move.to} on ${when}; the storefront chat asks workspace ${move.to}.`
+      ? `The catalogue moved from workspace ${move.from} to ${move.to} on ${when}${move.cause === "domain" ? `; the storefront chat asks workspace ${move.to}` : ""}.`
       : `The catalogue moved to the service account of the secret key saved on ${when}; the workspace stayed ${move.to}.`,
     oldPlace:
       move.leftInOldWorkspace > 0

@@ -10,6 +10,7 @@ import {
   ACCOUNT,
   expectedProducts,
   installShop,
+  PUBLISHABLE_KEY,
   SHOP,
   startLiveEnvironment,
   waitFor,
@@ -124,6 +125,20 @@ describe("a domain change with the month's quota too short to fill the new works
     expect(page.storefrontWorkspaceId).toBe(WORKSPACE);
     // The storefront's workspace holds the catalogue: connected is true.
     expect(page.connection.kind).toBe("connected");
+
+    // Saving Settings meanwhile (naming no other workspace) leaves the storefront on the full one.
+    const { adminFor } = await import("../../app/shopify-admin.server");
+    const { saveSettings } = await import("../../app/sync/shop/settings.server");
+    const saved = await saveSettings(SHOP, await adminFor(SHOP), {
+      secretKey: "",
+      publishableKey: PUBLISHABLE_KEY,
+      workspaceOverride: "",
+      syncProducts: true,
+      syncPages: true,
+      syncArticles: true,
+    });
+    expect(saved.ok).toBe(true);
+    expect(storefrontWorkspace()).toBe(WORKSPACE);
   });
 
   it("a later run with the quota back finishes the move: the storefront follows, then the old workspace is emptied", async () => {
