@@ -8,13 +8,18 @@ import { config } from "../config.server";
 import prisma from "../db.server";
 import { countOf, formatDay, formatMoment } from "../format";
 import { isTier } from "../index-service/tiers";
-import { connectionStateOf, type ConnectionState } from "../models/connection-state";
+import {
+  connectionStateOf,
+  withStorefrontCatalogue,
+  type ConnectionState,
+} from "../models/connection-state";
 import { unreadInboxCount } from "../models/inbox.server";
-import { findShop, workspaceOf } from "../models/shops.server";
-import { CONTENT_KINDS, type ContentKind } from "../models/ledger.server";
+import { findShop, storefrontWorkspaceOf, workspaceOf } from "../models/shops.server";
+import { CONTENT_KINDS, indexedCount, type ContentKind } from "../models/ledger.server";
 import { nextQuotaReset, quotaStanding } from "../models/quota-usage.server";
 import { liveStatus } from "../sync/live/status.server";
 import { reconcileStatus, type CheckSummary } from "../sync/shop/reconcile-check.server";
+import { storefrontStanding } from "../sync/shop/storefront-follows.server";
 import { latestWorkspaceMove } from "../sync/shop/workspace-move.server";
 import { runProgress } from "../sync/shopify/run-progress.server";
 import { isPausingStop } from "../sync/shop/pause.server";
@@ -48,27 +53,31 @@ export async function dashboardOf(shopDomain: string, admin: AdminGraphql, now: 
     reconcileStatus(shopDomain, now),
   ]);
   const workspaceId = shop ? workspaceOf(shop) : null;
+  const storefrontWorkspaceId = shop ? storefrontWorkspaceOf(shop) : null;
   const last = runs.find((run) => run.state !== "running") ?? null;
   const listed = runs.slice(0, RUNS_LISTED);
-  const [activeProgress, counts, quotas, indexed, leftOut, move, checklist] = await Promise.all([
-    active ? Promise.all([runProgress(active), runCounts(active)]) : null,
-    Promise.all(listed.map((run) => runCounts(run))),
-    quotasOf(shop, now),
-    indexedCounts(shopDomain, workspaceId),
-    // Only the newest complete run keeps the items it could not deliver (pruneRunHistory).
-    lastCompleteRun(shopDomain).then((run) => (run ? itemsLeftOut(run, shop, now) : null)),
-    moveNews(shopDomain),
-    firstRunChecklist(shopDomain, shop, admin),
-  ]);
+  const [activeProgress, counts, quotas, indexed, leftOut, move, checklist, storefrontItems] =
+    await Promise.all([
+      active ? Promise.all([runProgress(active), runCounts(active)]) : null,
+      Promise.all(listed.map((run) => runCounts(run))),
+      quotasOf(shop, now),
+      indexedCounts(shopDomain, workspaceId),
+      // Only the newest complete run keeps the items it could not deliver (pruneRunHistory).
+      lastCompleteRun(shopDomain).then((run) => (run ? itemsLeftOut(run, shop, now) : null)),
+      moveNews(shopDomain, shop),
+      firstRunChecklist(shopDomain, shop, admin),
+      storefrontWorkspaceId ? indexedCount({ shopDomain, workspaceId: storefrontWorkspaceId }) : 0,
+    ]);
   const lastCounts = last ? (counts[listed.indexOf(last)] ?? (await runCounts(last))) : null;
   const connection: ConnectionState = shop
-    ? connectionStateOf(shop)
+    ? withStorefrontCatalogue(connectionStateOf(shop), storefrontWorkspaceId, storefrontItems)
     : { kind: "not-connected", message: "This shop has not finished installing." };
 
   return {
     shopDomain,
     primaryDomain: shop?.primaryDomain ?? null,
     workspaceId,
+    storefrontWorkspaceId,
     connection,
     pauseUrl: shop?.pauseUrl ?? null,
     inboxUnread,
@@ -249,14 +258,65 @@ function nameOf(payload: string | null, kind: ContentKind): string {
 /**
  * The latest move of the catalogue, while it is news (until another run follows it): what moved
  * (the workspace, or the keys' account), whether the old place is emptied, and that moving re-sends
- * the whole catalogue, which counts against this month's quota.
+ * the whole catalogue, which counts against this month's quota. A domain change whose new
+ * workspace is not filled yet stays news until it is: where the catalogue is, and what is missing.
  */
-async function moveNews(shopDomain: string) {
+async function moveNews(shopDomain: string, shop: Shop | null) {
+  const quota =
+    "Moving sends every item again, so it counts against this month's quota of the account the keys belong to.";
+  const standing = shop ? await storefrontStanding(shop) : null;
+  if (standing?.kind === "waiting") {
+    const { wait } = standing;
+    const changed = `Your storefront domain changed to ${shop?.primaryDomain ?? "a new domain"}.`;
+    const stays = `${changed} The catalogue stays in workspace ${standing.from} until the move can finish`;
+    const held = {
+      title: "Your storefront domain changed",
+      tone: "warning" as const,
+      quota,
+    };
+    switch (wait.kind) {
+      case "sending":
+      case "not-started":
+        return {
+          ...held,
+          tone: "info" as const,
+          text: `${changed} The catalogue is being sent to workspace ${standing.to}; until it is all there, the storefront chat keeps asking workspace ${standing.from}.`,
+          oldPlace: `Workspace ${standing.from} is emptied once the chat asks ${standing.to}.`,
+        };
+      case "filled":
+        return {
+          ...held,
+          tone: "info" as const,
+          text: `${changed} The catalogue is in workspace ${standing.to}; the storefront chat is being pointed at it (it asks workspace ${standing.from} until then).`,
+          oldPlace: `Workspace ${standing.from} is emptied once the chat asks ${standing.to}.`,
+        };
+      case "over-quota": {
+        const missing = [
+          wait.products > 0 ? countOf(wait.products, "product") : null,
+          wait.posts > 0 ? countOf(wait.posts, "page or article", "pages and articles") : null,
+        ]
+          .filter(Boolean)
+          .join(" and ");
+        return {
+          ...held,
+          text: `${stays}: ${missing} could not be sent this month (quota resets on ${formatDay(wait.resetsOn)}).`,
+          oldPlace: `The storefront chat keeps asking workspace ${standing.from}, which still holds the catalogue. The move finishes with the next sync that can send the rest: Resync, or the daily check once the quota is back.`,
+        };
+      }
+      case "stopped":
+        return {
+          ...held,
+          text: `${stays}: the sync into workspace ${standing.to} stopped${wait.message ? ` (${wait.message})` : ""}.`,
+          oldPlace: `The storefront chat keeps asking workspace ${standing.from}, which still holds the catalogue. Press Resync to finish the move.`,
+        };
+    }
+  }
   const move = await latestWorkspaceMove(shopDomain);
   if (!move || move.followed) return null;
   const workspaceMoved = move.from !== move.to;
   const when = formatMoment(move.at);
   return {
+    tone: "info" as const,
     title:
       move.cause === "domain"
         ? "Your storefront domain changed"
@@ -264,7 +324,7 @@ async function moveNews(shopDomain: string) {
           ? "The catalogue moved to another workspace"
           : "The catalogue moved to another service account",
     text: workspaceMoved
-      ? `The catalogue moved from workspace ${move.from} to ${move.to} on ${when}.`
+      ? `The catalogue moved from workspace ${move.from} to ${move.to} on ${when}${move.cause === "domain" ? `; the storefront chat asks workspace ${move.to}` : ""}.`
       : `The catalogue moved to the service account of the secret key saved on ${when}; the workspace stayed ${move.to}.`,
     oldPlace:
       move.leftInOldWorkspace > 0
@@ -272,8 +332,7 @@ async function moveNews(shopDomain: string) {
         : move.running
           ? "The old place is being emptied."
           : "The old place has been emptied.",
-    quota:
-      "Moving sends every item again, so it counts against this month's quota of the account the keys belong to.",
+    quota,
   };
 }
 

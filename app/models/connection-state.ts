@@ -4,6 +4,8 @@ import { tierName } from "../index-service/tiers";
 export type ConnectionState =
   | { kind: "not-connected"; message: string }
   | { kind: "connected"; tier: string | null; message: string }
+  /** Keys saved, but the workspace the storefront chat asks holds nothing of the catalogue. */
+  | { kind: "storefront-empty"; tier: string | null; message: string }
   | { kind: "paused"; reason: string; message: string }
   | { kind: "uninstalled"; message: string };
 
@@ -31,5 +33,20 @@ export function connectionStateOf(shop: ShopConnectionFields): ConnectionState {
     kind: "connected",
     tier: shop.tier,
     message: shop.tier ? `Connected on the ${tierName(shop.tier)} plan.` : "Connected.",
+  };
+}
+
+/** Never "connected" while the storefront's workspace is empty: shoppers would get no products. */
+export function withStorefrontCatalogue(
+  state: ConnectionState,
+  storefrontWorkspaceId: string | null,
+  itemsThere: number,
+): ConnectionState {
+  if (state.kind !== "connected" || itemsThere > 0) return state;
+  const plan = state.tier ? `Connected on the ${tierName(state.tier)} plan` : "Connected";
+  return {
+    kind: "storefront-empty",
+    tier: state.tier,
+    message: `${plan}, but the storefront chat asks workspace ${storefrontWorkspaceId ?? "(none)"}, which holds none of the catalogue yet: shoppers get no products until a sync has sent it there.`,
   };
 }

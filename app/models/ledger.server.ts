@@ -269,3 +269,12 @@ export async function ledgerKnowsCollections(shopDomain: string): Promise<boolea
     LIMIT 1`;
   return rows.length === 0;
 }
+
+/** How many items the ledger says the shop has in a workspace (0: the workspace holds none of it). */
+export function indexedCount(
+  scope: Pick<LedgerScope, "shopDomain" | "workspaceId">,
+): Promise<number> {
+  return prisma.indexedItem.count({
+    where: { shopDomain: scope.shopDomain, workspaceId: scope.workspaceId },
+  });
+}

@@ -50,6 +50,43 @@ export function workspaceOf(shop: Pick<Shop, "workspaceId" | "workspaceOverride"
   return shop.workspaceOverride ?? shop.workspaceId;
 }
 
+/** The storefront configuration (the chat's app-data metafield) was just written naming this workspace. */
+export async function recordStorefrontWorkspace(
+  shopDomain: string,
+  workspaceId: string,
+): Promise<void> {
+  await prisma.shop.update({ where: { shopDomain }, data: { storefrontWorkspaceId: workspaceId } });
+}
+
+/** The workspace the storefront asks: as last written, else (never recorded) the shop's own. */
+export function storefrontWorkspaceOf(
+  shop: Pick<Shop, "workspaceId" | "workspaceOverride" | "storefrontWorkspaceId">,
+): string | null {
+  return shop.storefrontWorkspaceId ?? workspaceOf(shop);
+}
+
+/**
+ * A new primary domain read from Shopify: the shop's workspace becomes the one named after it,
+ * while the storefront keeps the workspace it names (recorded now if it never was).
+ */
+export function recordPrimaryDomain(
+  shop: Pick<
+    Shop,
+    "shopDomain" | "workspaceId" | "workspaceOverride" | "storefrontWorkspaceId" | "publishableKey"
+  >,
+  primaryDomain: string,
+): Promise<Shop> {
+  return prisma.shop.update({
+    where: { shopDomain: shop.shopDomain },
+    data: {
+      primaryDomain,
+      workspaceId: workspaceIdFromDomain(primaryDomain),
+      // Only Settings writes a storefront configuration (with the publishable key).
+      storefrontWorkspaceId: shop.publishableKey ? storefrontWorkspaceOf(shop) : null,
+    },
+  });
+}
+
 /**
  * app/uninstalled: the shop's tokens are gone, so its sessions go and its work stops: its pending
  * live changes are dropped and its worker lease freed (a worker checks the state before each

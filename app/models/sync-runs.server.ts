@@ -111,6 +111,14 @@ export function lastCompleteRun(shopDomain: string): Promise<SyncRun | null> {
   });
 }
 
+/** The shop's newest finished run, whatever its outcome. */
+export function lastFinishedRun(shopDomain: string): Promise<SyncRun | null> {
+  return prisma.syncRun.findFirst({
+    where: { shopDomain, state: { not: "running" } },
+    orderBy: { finishedAt: "desc" },
+  });
+}
+
 /** Ids per statement, well under SQLite's and PostgreSQL's limits on bound values. */
 const PRUNE_CHUNK = 500;
 

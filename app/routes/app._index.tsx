@@ -42,6 +42,7 @@ export const action = async ({ request }: ActionFunctionArgs) => {
 
 const BADGE_TONE: Record<ConnectionState["kind"], "success" | "attention" | "critical" | "info"> = {
   connected: "success",
+  "storefront-empty": "attention",
   "not-connected": "attention",
   paused: "critical",
   uninstalled: "info",
@@ -53,6 +54,9 @@ export default function Dashboard() {
   const submitting = useNavigation().state !== "idle";
   const revalidator = useRevalidator();
   const running = data.active !== null;
+  // Keys saved and the shop not paused (the storefront's workspace may still be empty).
+  const linked =
+    data.connection.kind === "connected" || data.connection.kind === "storefront-empty";
 
   // While a run is under way the page refreshes its figures every 1.5 s.
   useEffect(() => {
@@ -92,7 +96,7 @@ export default function Dashboard() {
           <Banner tone={result.tone}>{result.message}</Banner>
         )}
         {data.move && (
-          <Banner tone="info" title={data.move.title}>
+          <Banner tone={data.move.tone} title={data.move.title}>
             <p>{data.move.text}</p>
             <p>{data.move.oldPlace}</p>
             <p>{data.move.quota}</p>
@@ -135,7 +139,7 @@ export default function Dashboard() {
                         Sync
                       </Text>
                       <Badge tone={BADGE_TONE[data.connection.kind]}>
-                        {data.connection.kind.replace("-", " ")}
+                        {data.connection.kind.replaceAll("-", " ")}
                       </Badge>
                     </InlineStack>
                     <Form method="post">
@@ -150,8 +154,7 @@ export default function Dashboard() {
                       </Button>
                     </Form>
                   </InlineStack>
-                  {(data.connection.kind === "connected" ||
-                    data.connection.kind === "uninstalled") && (
+                  {(linked || data.connection.kind === "uninstalled") && (
                     <Text as="p">{data.connection.message}</Text>
                   )}
                   <Text as="p" id="indexed">
@@ -175,7 +178,7 @@ export default function Dashboard() {
                       {last.succeeded && <ProgressBar progress={100} tone="success" />}
                       {last.errorMessage && last.stoppedForPause ? (
                         // The pause banner says why while it lasts; once lifted it is no longer true.
-                        data.connection.kind === "connected" && (
+                        linked && (
                           <Text as="p" tone="subdued">
                             What stopped it has been fixed since. Press Resync to bring the index up
                             to date.
@@ -208,11 +211,7 @@ export default function Dashboard() {
                       {data.leftOut.failed > 0 && (
                         <Form method="post">
                           <input type="hidden" name="intent" value="retry-failed" />
-                          <Button
-                            submit
-                            loading={submitting}
-                            disabled={running || data.connection.kind !== "connected"}
-                          >
+                          <Button submit loading={submitting} disabled={running || !linked}>
                             Retry failed items
                           </Button>
                         </Form>
@@ -275,6 +274,13 @@ export default function Dashboard() {
                   <Text as="p">Shop: {data.shopDomain}</Text>
                   <Text as="p">Storefront domain: {data.primaryDomain ?? "not read yet"}</Text>
                   <Text as="p">Workspace id: {data.workspaceId ?? "not set yet"}</Text>
+                  {data.storefrontWorkspaceId &&
+                    data.storefrontWorkspaceId !== data.workspaceId && (
+                      <Text as="p">
+                        The storefront chat asks workspace {data.storefrontWorkspaceId} until the
+                        move finishes.
+                      </Text>
+                    )}
                   <Button url={data.themeEditorUrl} target="_top">
                     Add the chat to your theme
                   </Button>
@@ -295,7 +301,7 @@ export default function Dashboard() {
                     Last product change sent:{" "}
                     {data.live.lastAppliedAt ?? "none since the last sync"}
                   </Text>
-                  {data.live.retries && data.connection.kind === "connected" && (
+                  {data.live.retries && linked && (
                     <Text as="p" tone="caution">
                       The search service has not taken the latest changes yet; the app keeps trying
                       by itself ({data.live.retries} so far).

@@ -111,6 +111,44 @@ describe("install and dashboard", () => {
     });
   });
 
+  it("never says connected while the workspace the storefront asks holds nothing", async () => {
+    await prisma.shop.update({
+      where: { shopDomain: SHOP },
+      data: {
+        state: "active",
+        pauseReason: null,
+        secretKeyCiphertext: "sealed",
+        publishableKey: "svc_pk_test",
+        tier: "professional",
+      },
+    });
+    expect(await loadDashboard()).toMatchObject({
+      connection: {
+        kind: "storefront-empty",
+        message:
+          "Connected on the Professional plan, but the storefront chat asks workspace shop-example-com, which holds none of the catalogue yet: shoppers get no products until a sync has sent it there.",
+      },
+    });
+    await prisma.indexedItem.create({
+      data: {
+        shopDomain: SHOP,
+        workspaceId: "shop-example-com",
+        kind: "product",
+        itemId: "1",
+        contentHash: "h",
+        sentAt: new Date(),
+      },
+    });
+    expect(await loadDashboard()).toMatchObject({
+      connection: { kind: "connected", message: "Connected on the Professional plan." },
+    });
+    await prisma.indexedItem.deleteMany({ where: { shopDomain: SHOP } });
+    await prisma.shop.update({
+      where: { shopDomain: SHOP },
+      data: { secretKeyCiphertext: null, publishableKey: null, tier: null },
+    });
+  });
+
   it("a reinstall after an uninstall makes the shop active again with a fresh domain", async () => {
     await prisma.shop.update({
       where: { shopDomain: SHOP },

@@ -9,6 +9,7 @@ import {
   shopsPausedByService,
 } from "../shop/pause.server";
 import { formerWorkspaces, reindexedSince, removeWorkspaceItems } from "../shop/removal.server";
+import { followStorefront } from "../shop/storefront-follows.server";
 import { DOMAIN_CHANGE_TRIGGER } from "../shop/workspace-move.server";
 import { startLeasedShopSync } from "../shopify/run-leases.server";
 import type { WorkerContext } from "./worker-context";
@@ -62,7 +63,8 @@ async function forgetGoneShops(worker: WorkerContext): Promise<void> {
 
 /**
  * After a move to another workspace (shop/update, or a new domain or workspace saved another
- * way): the shop is first indexed in the new one, then its items leave the old one.
+ * way): the shop is first indexed in the new one, the storefront then asks the new one, and only
+ * then do its items leave the old one.
  */
 async function emptyFormerWorkspaces(
   worker: WorkerContext,
@@ -78,6 +80,14 @@ async function emptyFormerWorkspaces(
     return;
   }
   if (reindexed === "failed") return;
+  // The old workspace is what the storefront asks until the new one holds the whole catalogue
+  // (a spent quota can leave it short): emptied only once the storefront asks the new one.
+  try {
+    if (!(await followStorefront(shopDomain))) return;
+  } catch (error) {
+    worker.log(`${shopDomain}: the storefront could not be pointed at its new workspace`, error);
+    return;
+  }
   const lease = await worker.leases.hold(shopDomain);
   if (!lease) return;
   try {

@@ -1,4 +1,4 @@
-import { writeStorefrontConfig, type AdminGraphql } from "../../catalog";
+import type { AdminGraphql } from "../../catalog";
 import { config } from "../../config.server";
 import { InvalidDomainError, workspaceIdFromDomain } from "../../index-service/workspace-id";
 import { openSecret, SecretUnreadableError, sealSecret } from "../../models/secret-box.server";
@@ -12,6 +12,7 @@ import {
 } from "../../models/shops.server";
 import { ensureServiceWebhook } from "../../service-events/registration.server";
 import { checkServiceKeys, type KeyProblem } from "./service-keys.server";
+import { pointStorefrontAt } from "./storefront-follows.server";
 import { forgetReportedQuota } from "../../models/quota-usage.server";
 import { NothingChosenError, startShopSync } from "../shopify/shop-sync.server";
 import { RunInProgressError } from "../../models/sync-runs.server";
@@ -129,11 +130,11 @@ export async function saveSettings(
         : undefined,
   });
   if (moved && secretKey !== savedSecret) await forgetReportedQuota(shopDomain);
-  await writeStorefrontConfig(admin, {
-    apiUrl: env.indexApiUrl,
-    publishableKey: form.publishableKey.trim(),
-    workspaceId,
-  });
+  // A save that names no other place keeps the storefront where a domain change left it: on the
+  // old workspace while the new one is not yet filled (storefront-follows.server.ts).
+  const storefrontWorkspace =
+    workspaceId === savedWorkspace ? (shop.storefrontWorkspaceId ?? workspaceId) : workspaceId;
+  await pointStorefrontAt(admin, shop, form.publishableKey.trim(), storefrontWorkspace);
   await resumeShop(shopDomain);
   let waitsForRun = false;
   let started = false;

@@ -1,8 +1,7 @@
 import type { SyncRun } from "@prisma/client";
 import { readShopInfo } from "../../catalog";
 import prisma from "../../db.server";
-import { workspaceIdFromDomain } from "../../index-service/workspace-id";
-import { findShop, workspaceOf } from "../../models/shops.server";
+import { findShop, recordPrimaryDomain, workspaceOf } from "../../models/shops.server";
 import { adminFor } from "../../shopify-admin.server";
 import { NothingChosenError, startShopSync } from "../shopify/shop-sync.server";
 import { RunInProgressError, type SyncTrigger } from "../../models/sync-runs.server";
@@ -23,8 +22,10 @@ export type DomainChangeOutcome =
  * shop/update: the webhook only says "the shop changed"; the primary domain is read from the
  * Admin API (a late or repeated delivery with an old domain cannot move the shop back). When the
  * domain changed, the shop gets the new domain and the workspace id made from it, and a full sync
- * re-indexes it into that workspace; the live worker then removes the shop's items from the old
- * workspace (the ledger still lists them there).
+ * re-indexes it into that workspace. The storefront keeps asking the old workspace until the new
+ * one holds the whole catalogue (`followStorefront`, at the end of that sync or a later one);
+ * only then does the live worker remove the shop's items from the old workspace (the ledger still
+ * lists them there).
  */
 export async function applyShopUpdate(shopDomain: string): Promise<DomainChangeOutcome> {
   const shop = await findShop(shopDomain);
@@ -34,10 +35,7 @@ export async function applyShopUpdate(shopDomain: string): Promise<DomainChangeO
   if (primaryDomain === shop.primaryDomain) return { kind: "unchanged" };
 
   const before = workspaceOf(shop);
-  const updated = await prisma.shop.update({
-    where: { shopDomain },
-    data: { primaryDomain, workspaceId: workspaceIdFromDomain(primaryDomain) },
-  });
+  const updated = await recordPrimaryDomain(shop, primaryDomain);
   const after = workspaceOf(updated);
   const run = await resync(updated.shopDomain, updated.secretKeyCiphertext !== null && !!after);
   if (after && after !== before) return { kind: "moved", from: before, to: after, run };

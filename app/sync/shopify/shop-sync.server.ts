@@ -30,6 +30,7 @@ import {
   ShopNotConnectedError,
 } from "../shop/service-keys.server";
 import { leaveFormerPlace } from "../shop/removal.server";
+import { followStorefront } from "../shop/storefront-follows.server";
 import { detectTier } from "../engine/tier-detection";
 import {
   exportStopReason,
@@ -220,6 +221,7 @@ async function carryRun(
       },
     });
     if (shop.state === "paused") await resumeShop(shop.shopDomain);
+    await followStorefrontAfterRun(shop.shopDomain, admin);
   } catch (error) {
     // Another process took the shop over and carries the run on: this one leaves it as it is.
     if (error instanceof LeaseLostError) return;
@@ -227,6 +229,21 @@ async function carryRun(
     if (!(error instanceof SyncStoppedError) && !(error instanceof IndexServiceError))
       console.error(`Sync of ${shop.shopDomain} failed:`, error);
     await stop(run, reason);
+  }
+}
+
+/**
+ * A run that filled a workspace the storefront does not ask yet (a domain change) points the
+ * storefront at it. A refusal is retried by the live worker's maintenance; the run stays done.
+ */
+async function followStorefrontAfterRun(shopDomain: string, admin: AdminGraphql): Promise<void> {
+  try {
+    await followStorefront(shopDomain, admin);
+  } catch (error) {
+    console.error(
+      `[sync] the storefront of ${shopDomain} could not be pointed at its workspace`,
+      error,
+    );
   }
 }
 
