@@ -6,6 +6,7 @@
  * account's events must stop arriving.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signWebhookBody } from "../../app/index-service/webhook-signature";
 import { startFakeShopify } from "../../dev/fake-shopify/server";
 import { startMailSink, type RunningMailSink } from "../../dev/mail-sink/server";
 import { waitFor } from "../live/harness";
@@ -17,6 +18,7 @@ import {
   chat,
   connectShop,
   startEventsEnvironment,
+  workspaceOfShop,
   type EventsEnvironment,
 } from "./harness";
 
@@ -108,6 +110,60 @@ describe("shops that share a service account", () => {
     ]);
     expect(JSON.stringify(mailTo(SHOP_B))).not.toContain("ana@example.com");
     expect(JSON.stringify(mailTo(SHOP_A))).not.toContain("bo@example.com");
+  });
+
+  it("holds a contact form, which names no workspace, until its thread shows up in a shop's workspace, then delivers it to that shop only", async () => {
+    const { openSecret } = await import("../../app/models/secret-box.server");
+    const { config } = await import("../../app/config.server");
+    /** One event of the account, delivered to both shops' webhooks as the service does. */
+    const toEveryWebhook = async (payload: object) => {
+      const body = JSON.stringify(payload);
+      for (const shopDomain of [SHOP_A, SHOP_B]) {
+        const row = await env.prisma.serviceWebhook.findUniqueOrThrow({ where: { shopDomain } });
+        const secret = openSecret(row.secretCiphertext, config().encryptionKey);
+        const response = await fetch(row.url!, {
+          method: "POST",
+          headers: {
+            "Content-Type": "application/json",
+            "X-Webhook-Signature": signWebhookBody(secret, body),
+          },
+          body,
+        });
+        expect(response.status).toBe(200);
+      }
+    };
+    const now = new Date().toISOString();
+    await toEveryWebhook({
+      id: "evt_held_contact",
+      event_type: "contact.submitted",
+      created_at: now,
+      data: {
+        thread_id: "web_held",
+        name: "Hal Held",
+        email: "hal@example.com",
+        phone: "",
+        message: "Any news?",
+      },
+    });
+    const threadsOf = async (shopDomain: string) =>
+      (await inbox.listInbox(shopDomain)).map((entry) => entry.threadId);
+    expect(await threadsOf(SHOP_A)).not.toContain("web_held");
+    expect(await threadsOf(SHOP_B)).not.toContain("web_held");
+
+    await toEveryWebhook({
+      id: "evt_held_hello",
+      event_type: "chat.message_sent",
+      created_at: now,
+      data: { thread_id: "web_held", workspace_id: workspaceOfShop(SHOP_A), message: "Hello" },
+    });
+    expect(await inbox.listInbox(SHOP_A)).toContainEqual(
+      expect.objectContaining({ threadId: "web_held", name: "Hal Held", message: "Any news?" }),
+    );
+    expect(await threadsOf(SHOP_B)).not.toContain("web_held");
+    await waitFor("shop A's email", () =>
+      mailTo(SHOP_A).some((message) => message.subject === "New contact request from Hal Held"),
+    );
+    expect(JSON.stringify(mailTo(SHOP_B))).not.toContain("Hal Held");
   });
 
   it("after switching accounts in Settings, the former account's events no longer arrive", async () => {
