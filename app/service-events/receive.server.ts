@@ -3,9 +3,9 @@
  * checked against that shop's secret before the body is even parsed, the event kept only when it
  * is this shop's (./attribution.ts; held until its thread is known when it names no workspace)
  * and not of a shopper redacted since, then stored once (by its id) and the thread's Inbox entry
- * folded again from all its events. Nothing is asked of
- * the service or Shopify here, so the answer comes in milliseconds. Raw SQL only: Prisma's model
- * queries keep memory per call (docs/decisions/0001), and every chat message is an event.
+ * folded again from all its events. Nothing is asked of the service or Shopify here, so the answer
+ * comes in milliseconds. Raw SQL only: Prisma's model queries keep memory per call
+ * (docs/decisions/0001), and every chat message is an event.
  */
 import { Prisma } from "@prisma/client";
 import { config } from "../config.server";
@@ -32,7 +32,7 @@ const PUBLIC_ID_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
  * than this is refused (a replay window has to be bounded on both sides), and one dated up to
  * this long after a redaction is still taken as older than it.
  */
-export const ALLOWED_CLOCK_SKEW_MS = 5 * 60_000;
+const ALLOWED_CLOCK_SKEW_MS = 5 * 60_000;
 
 interface ServiceEventDelivery {
   publicId: string;
@@ -62,7 +62,7 @@ type ReceiveOutcome =
       newInboxEntry: boolean;
       /** A contact form for an entry that a handoff request had already opened. */
       contactAdded: boolean;
-      /** The delivery stored the shopper's contact form (the one that carries their message). */
+      /** The delivery is (or released) the shopper's contact form, the one with their message. */
       contactForm: boolean;
       threadId: string | null;
     };
