@@ -9,7 +9,7 @@
 import prisma, { retryWhileBusy } from "../db.server";
 
 /** Longer than the service's whole retry schedule (1 + 5 + 30 min + 2 h) with room to spare. */
-export const HELD_EVENT_HOURS = 24;
+const HELD_EVENT_HOURS = 24;
 
 interface HeldEvent {
   shopDomain: string;

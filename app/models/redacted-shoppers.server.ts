@@ -12,7 +12,7 @@ import prisma from "../db.server";
 import type { ShopperMark } from "../service-events/shopper-marks";
 import { openSecret, sealSecret, SecretUnreadableError } from "./secret-box.server";
 
-export const REDACTION_KEY_NAME = "redaction";
+const REDACTION_KEY_NAME = "redaction";
 
 /** The key never changes once made (re-sealing keeps its value), so a process reads it once. */
 let cachedKey: Buffer | undefined;
