@@ -27,6 +27,7 @@ const { values } = parseArgs({
 const EVENTS = Number(values.events);
 const CONCURRENCY = Number(values.concurrency);
 const SHOP = "bench-events.myshopify.com";
+const WORKSPACE = "bench-events-example-com";
 const SECRET = randomBytes(32).toString("hex");
 const sign = (body: string) => `sha256=${createHmac("sha256", SECRET).update(body).digest("hex")}`;
 
@@ -42,7 +43,11 @@ function bodies(count: number): string[] {
           id: `evt_${i}_${type.replace(".", "_")}`,
           event_type: type,
           created_at: at,
-          data: { thread_id: thread, ...data },
+          // Every event but the contact form names the workspace, as the service's do.
+          data:
+            type === "contact.submitted"
+              ? { thread_id: thread, ...data }
+              : { thread_id: thread, workspace_id: WORKSPACE, ...data },
         }),
       );
     event("chat.message_sent", { message: `Do you have item ${i % 37} in blue?` });
@@ -133,6 +138,9 @@ const prisma = (await import("../app/db.server")).default;
 const { sealSecret } = await import("../app/models/secret-box.server");
 const { config } = await import("../app/config.server");
 const publicId = randomBytes(18).toString("base64url");
+await prisma.shop.create({
+  data: { shopDomain: SHOP, primaryDomain: "bench-events.example.com", workspaceId: WORKSPACE },
+});
 await prisma.serviceWebhook.create({
   data: {
     shopDomain: SHOP,

@@ -12,7 +12,7 @@ export interface ReencryptionReport {
 
 /**
  * The middle step of a key rotation: every stored secret (shops' service keys, their former
- * place's key, the service-webhook signing secrets) that opens only with a previous key is sealed
+ * place's key, the service-webhook signing secrets, the app's own keys) that opens only with a previous key is sealed
  * again with the current one. `keys[0]` is the current key. Safe to run again at any time.
  */
 export async function reencryptSecrets(keys: readonly Buffer[]): Promise<ReencryptionReport> {
@@ -52,6 +52,12 @@ export async function reencryptSecrets(keys: readonly Buffer[]): Promise<Reencry
         where: { shopDomain: hook.shopDomain },
         data: { secretCiphertext: secret },
       });
+    }
+  }
+  for (const appKey of await prisma.appKey.findMany()) {
+    const ciphertext = reseal(appKey.ciphertext);
+    if (ciphertext) {
+      await prisma.appKey.update({ where: { name: appKey.name }, data: { ciphertext } });
     }
   }
   return report;

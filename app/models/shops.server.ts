@@ -131,6 +131,8 @@ export async function deleteAllShopData(shopDomain: string): Promise<void> {
     prisma.serviceWebhook.deleteMany({ where: { shopDomain } }),
     prisma.serviceEvent.deleteMany({ where: { shopDomain } }),
     prisma.inboxItem.deleteMany({ where: { shopDomain } }),
+    prisma.heldServiceEvent.deleteMany({ where: { shopDomain } }),
+    prisma.redactedShopper.deleteMany({ where: { shopDomain } }),
     prisma.shop.deleteMany({ where: { shopDomain } }),
   ]);
 }

@@ -1,36 +1,46 @@
 /**
- * What the app holds about one shopper (the Inbox entries the service's events made, and those
- * threads' events), found by email or phone: reported for customers/data_request, deleted for
- * customers/redact. Only the named shop's rows are ever read or deleted.
+ * What the app holds about one shopper (the Inbox entries the service's events made, those
+ * threads' events, and events held until they can be attributed), found by email or phone:
+ * reported for customers/data_request, deleted for customers/redact. The named shop's rows, and
+ * the copies of the same events under other shops (app/models/event-copies.server.ts). A
+ * redaction keeps keyed hashes of the shopper's email, phone and threads so that their older
+ * events, replayed, are refused (app/models/redacted-shoppers.server.ts).
  */
 import prisma from "../db.server";
+import { deleteEventCopies, findEventCopies } from "../models/event-copies.server";
+import {
+  countHeldEvents,
+  deleteHeldThreads,
+  heldThreadsWhere,
+} from "../models/held-service-events.server";
+import { recordRedactedShopper } from "../models/redacted-shoppers.server";
+import { emailKey, marksOfCustomer, phoneDigits } from "./shopper-marks";
 
 interface CustomerKeys {
   email?: string | null;
   phone?: string | null;
 }
 
-/** Digits only, so "555-625-1199" and "(555) 625 1199" match; too short to mean anything is none. */
-function phoneDigits(phone: string | null | undefined): string | null {
-  const digits = (phone ?? "").replace(/\D/g, "");
-  return digits.length >= 6 ? digits : null;
-}
-
 async function matchingThreads(shopDomain: string, keys: CustomerKeys): Promise<string[]> {
-  const email = keys.email?.trim().toLowerCase() || null;
+  const email = emailKey(keys.email);
   const phone = phoneDigits(keys.phone);
   if (!email && !phone) return [];
-  const candidates = await prisma.inboxItem.findMany({
-    where: { shopDomain, OR: [{ email: { not: null } }, { phone: { not: null } }] },
-    select: { threadId: true, email: true, phone: true },
-  });
-  return candidates
-    .filter(
-      (item) =>
-        (email !== null && item.email?.toLowerCase() === email) ||
-        (phone !== null && phoneDigits(item.phone) === phone),
-    )
+  const isTheirs = (e: unknown, p: unknown) =>
+    (email !== null && emailKey(e) === email) || (phone !== null && phoneDigits(p) === phone);
+  const [candidates, held] = await Promise.all([
+    prisma.inboxItem.findMany({
+      where: { shopDomain, OR: [{ email: { not: null } }, { phone: { not: null } }] },
+      select: { threadId: true, email: true, phone: true },
+    }),
+    heldThreadsWhere(shopDomain, (data) => {
+      const customer = (data.customer ?? {}) as Record<string, unknown>;
+      return isTheirs(data.email, data.phone) || isTheirs(customer.email, customer.phone);
+    }),
+  ]);
+  const inInbox = candidates
+    .filter((item) => isTheirs(item.email, item.phone))
     .map((item) => item.threadId);
+  return [...new Set([...inInbox, ...held])];
 }
 
 interface CustomerDataReport {
@@ -45,6 +55,10 @@ interface CustomerDataReport {
   }>;
   /** The service's events of those conversations (chat messages included), by type. */
   events: Record<string, number>;
+  /** Events of those conversations held until they can be attributed to the shop. */
+  heldEvents: number;
+  /** Copies of those events under other shops of the app (they are deleted with the rest). */
+  copies: { inboxEntries: number; events: number; heldEvents: number };
 }
 
 export async function customerDataReport(
@@ -52,13 +66,15 @@ export async function customerDataReport(
   keys: CustomerKeys,
 ): Promise<CustomerDataReport> {
   const threads = await matchingThreads(shopDomain, keys);
-  const [entries, events] = await Promise.all([
+  const [entries, events, heldEvents, copies] = await Promise.all([
     prisma.inboxItem.findMany({ where: { shopDomain, threadId: { in: threads } } }),
     prisma.serviceEvent.groupBy({
       by: ["eventType"],
       where: { shopDomain, threadId: { in: threads } },
       _count: { _all: true },
     }),
+    countHeldEvents(shopDomain, threads),
+    findEventCopies(shopDomain, threads),
   ]);
   return {
     inboxEntries: entries.map((entry) => ({
@@ -71,19 +87,46 @@ export async function customerDataReport(
       lastAt: entry.lastAt.toISOString(),
     })),
     events: Object.fromEntries(events.map((row) => [row.eventType, row._count._all])),
+    heldEvents,
+    copies: {
+      inboxEntries: copies.inboxEntries,
+      events: Object.values(copies.events).reduce((sum, count) => sum + count, 0),
+      heldEvents: copies.held,
+    },
   };
 }
 
-/** Deletes the shopper's Inbox entries and every event of those conversations. */
+/**
+ * Deletes the shopper's Inbox entries, every event of those conversations, held or stored, and
+ * their copies under other shops. What recognises the shopper's older events is recorded first,
+ * so that a delivery of one of them during the deletion cannot bring them back.
+ */
 export async function redactCustomer(
   shopDomain: string,
   keys: CustomerKeys,
-): Promise<{ inboxEntries: number; events: number }> {
+  redactedAt: Date = new Date(),
+): Promise<{ inboxEntries: number; events: number; copies: number }> {
   const threads = await matchingThreads(shopDomain, keys);
-  if (threads.length === 0) return { inboxEntries: 0, events: 0 };
+  const copyThreads = (await findEventCopies(shopDomain, threads)).threads;
+  await recordRedactedShopper(shopDomain, marksOfCustomer(keys, threads), redactedAt);
+  for (const copy of copyThreads) {
+    await recordRedactedShopper(
+      copy.shopDomain,
+      marksOfCustomer(keys, [copy.threadId]),
+      redactedAt,
+    );
+  }
+  if (threads.length === 0) return { inboxEntries: 0, events: 0, copies: 0 };
+  // Copies first: they are found through this shop's events.
+  const copies = await deleteEventCopies(shopDomain, threads);
   const [events, entries] = await prisma.$transaction([
     prisma.serviceEvent.deleteMany({ where: { shopDomain, threadId: { in: threads } } }),
     prisma.inboxItem.deleteMany({ where: { shopDomain, threadId: { in: threads } } }),
   ]);
-  return { inboxEntries: entries.count, events: events.count };
+  await deleteHeldThreads(shopDomain, threads);
+  return {
+    inboxEntries: entries.count,
+    events: events.count,
+    copies: copies.inboxEntries + copies.events + copies.held,
+  };
 }

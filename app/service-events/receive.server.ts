@@ -1,9 +1,11 @@
 /**
  * Takes one service event delivery (spec §6): the shop named by the URL's opaque id, the signature
- * checked against that shop's secret before the body is even parsed, then the event stored once
- * (by its id) and the thread's Inbox entry folded again from all its events. Nothing is asked of
- * the service or Shopify here, so the answer comes in milliseconds. Raw SQL only: Prisma's model
- * queries keep memory per call (docs/decisions/0001), and every chat message is an event.
+ * checked against that shop's secret before the body is even parsed, the event kept only when it
+ * is this shop's (./attribution.ts; held until its thread is known when it names no workspace)
+ * and not of a shopper redacted since, then stored once (by its id) and the thread's Inbox entry
+ * folded again from all its events. Nothing is asked of the service or Shopify here, so the answer
+ * comes in milliseconds. Raw SQL only: Prisma's model queries keep memory per call
+ * (docs/decisions/0001), and every chat message is an event.
  */
 import { Prisma } from "@prisma/client";
 import { config } from "../config.server";
@@ -11,14 +13,26 @@ import prisma, { retryWhileBusy } from "../db.server";
 import { verifyWebhookSignature } from "../index-service/webhook-signature";
 import { openSecret, SecretUnreadableError } from "../models/secret-box.server";
 import { MalformedEventError, parseServiceEventBody, type ServiceEventBody } from "./event-body";
+import {
+  holdServiceEvent,
+  releaseHeldEvents,
+  shopHasThread,
+} from "../models/held-service-events.server";
+import { redactedSince } from "../models/redacted-shoppers.server";
+import { attributionOf } from "./attribution";
 import { foldThread, INBOX_EVENT_TYPES } from "./inbox-fold";
+import { marksOfEvent } from "./shopper-marks";
 import { TEST_MARKER_FIELD } from "./test-event.server";
 
 /** The opaque id in the receiving URL: base64url, as made by newPublicId(). */
 const PUBLIC_ID_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
 
-/** An event claiming a time this far ahead of ours is stored as received now. */
-const FUTURE_TOLERANCE_MS = 5 * 60_000;
+/**
+ * The clock difference allowed between the service and the app: an event dated further ahead
+ * than this is refused (a replay window has to be bounded on both sides), and one dated up to
+ * this long after a redaction is still taken as older than it.
+ */
+const ALLOWED_CLOCK_SKEW_MS = 5 * 60_000;
 
 interface ServiceEventDelivery {
   publicId: string;
@@ -29,17 +43,26 @@ interface ServiceEventDelivery {
 
 type ReceiveOutcome =
   | { status: 401; reason: "unknown-shop" | "bad-signature" }
-  | { status: 400; reason: "malformed"; message: string }
+  | { status: 400; reason: "malformed" | "future"; message: string }
   | {
       status: 200;
-      reason: "stored" | "duplicate" | "expired";
+      reason:
+        | "stored"
+        | "duplicate"
+        | "expired"
+        /** Names another workspace (or nothing the shop can ever claim): not this shop's. */
+        | "not-this-shop"
+        /** Waits until its thread shows up in this shop's workspace (app/models/held-service-events). */
+        | "held"
+        /** Of a shopper redacted after it was made: refused, so their data never comes back. */
+        | "redacted";
       shopDomain: string;
       eventId: string;
       /** The delivery opened a new Inbox entry (the merchant gets an email for it). */
       newInboxEntry: boolean;
       /** A contact form for an entry that a handoff request had already opened. */
       contactAdded: boolean;
-      /** The delivery is the shopper's contact form (the one that carries their message). */
+      /** The delivery is (or released) the shopper's contact form, the one with their message. */
       contactForm: boolean;
       threadId: string | null;
     };
@@ -48,9 +71,13 @@ export async function receiveServiceEvent(delivery: ServiceEventDelivery): Promi
   const receivedAt = delivery.receivedAt ?? new Date();
   const env = config();
   if (!PUBLIC_ID_PATTERN.test(delivery.publicId)) return { status: 401, reason: "unknown-shop" };
-  const [hook] = await prisma.$queryRaw<{ shopDomain: string; secretCiphertext: string }[]>`
-    SELECT "shopDomain", "secretCiphertext" FROM "ServiceWebhook"
-    WHERE "publicId" = ${delivery.publicId}`;
+  const [hook] = await prisma.$queryRaw<
+    { shopDomain: string; secretCiphertext: string; workspace: string | null }[]
+  >`
+    SELECT w."shopDomain", w."secretCiphertext",
+      COALESCE(s."workspaceOverride", s."workspaceId") AS "workspace"
+    FROM "ServiceWebhook" w LEFT JOIN "Shop" s ON s."shopDomain" = w."shopDomain"
+    WHERE w."publicId" = ${delivery.publicId}`;
   if (!hook) return { status: 401, reason: "unknown-shop" };
   let secret: string;
   try {
@@ -72,49 +99,105 @@ export async function receiveServiceEvent(delivery: ServiceEventDelivery): Promi
     throw error;
   }
   const shopDomain = hook.shopDomain;
-  const base = { status: 200 as const, shopDomain, eventId: event.id, threadId: event.threadId };
-  // Older than what is kept: its id may have been pruned, so it could not be told from a replay.
-  const oldest = receivedAt.getTime() - env.serviceEvents.retentionDays * 86_400_000;
-  if (event.createdAt.getTime() < oldest) {
+  const nothing = {
+    status: 200 as const,
+    shopDomain,
+    eventId: event.id,
+    threadId: event.threadId,
+    newInboxEntry: false,
+    contactAdded: false,
+    contactForm: false,
+  };
+  // A replay window bounded on both sides: a future date would outlive the pruning of its id.
+  if (event.createdAt.getTime() > receivedAt.getTime() + ALLOWED_CLOCK_SKEW_MS) {
     return {
-      ...base,
-      reason: "expired",
-      newInboxEntry: false,
-      contactAdded: false,
-      contactForm: false,
+      status: 400,
+      reason: "future",
+      message: `created_at is more than ${ALLOWED_CLOCK_SKEW_MS / 60_000} minutes ahead of the app's clock`,
     };
   }
-  const occurredAt =
-    event.createdAt.getTime() > receivedAt.getTime() + FUTURE_TOLERANCE_MS
-      ? receivedAt
-      : event.createdAt;
+  // Older than what is kept: its id may have been pruned, so it could not be told from a replay.
+  const oldest = receivedAt.getTime() - env.serviceEvents.retentionDays * 86_400_000;
+  if (event.createdAt.getTime() < oldest) return { ...nothing, reason: "expired" };
   const test = typeof event.data[TEST_MARKER_FIELD] === "string";
-  const foldsIntoInbox =
+  const attribution = attributionOf(event, hook.workspace, test);
+  if (attribution === "another-workspace" || (attribution === "by-thread" && !event.threadId)) {
+    return { ...nothing, reason: "not-this-shop" };
+  }
+  if (
     !test &&
-    event.threadId !== null &&
-    (INBOX_EVENT_TYPES as readonly string[]).includes(event.eventType);
+    (await redactedSince(shopDomain, marksOfEvent(event), event.createdAt, ALLOWED_CLOCK_SKEW_MS))
+  ) {
+    return { ...nothing, reason: "redacted" };
+  }
+  const occurredAt =
+    event.createdAt.getTime() > receivedAt.getTime() ? receivedAt : event.createdAt;
+  const record = {
+    shopDomain,
+    eventId: event.id,
+    eventType: event.eventType,
+    occurredAt,
+    receivedAt,
+    data: JSON.stringify(event.data),
+  };
+  const threadId = event.threadId;
+
+  if (attribution === "by-thread" && threadId !== null) {
+    if (!(await shopHasThread(shopDomain, threadId))) {
+      await holdServiceEvent({ ...record, threadId });
+      // The thread may have shown up meanwhile, its delivery finding nothing held yet: look again.
+      if (!(await shopHasThread(shopDomain, threadId))) return { ...nothing, reason: "held" };
+      const released = await releaseHeldEvents(shopDomain, threadId);
+      return {
+        ...nothing,
+        reason: released.includes(event.eventType) ? "stored" : "duplicate",
+        ...(await refoldAfter(shopDomain, threadId, event.eventType, released)),
+      };
+    }
+  }
 
   const stored = await retryWhileBusy(
     () => prisma.$executeRaw`
       INSERT INTO "ServiceEvent" ("shopDomain", "eventId", "eventType", "occurredAt", "receivedAt", "threadId", "test", "data")
       VALUES (${shopDomain}, ${event.id}, ${event.eventType}, ${occurredAt}, ${receivedAt},
-        ${event.threadId}, ${test}, ${JSON.stringify(event.data)})
+        ${threadId}, ${test}, ${record.data})
       ON CONFLICT ("shopDomain", "eventId") DO NOTHING`,
   );
   const reason = stored > 0 ? ("stored" as const) : ("duplicate" as const);
-  // A duplicate folds too: a crash between storing an event and folding it is mended by the
-  // service's retry of the same event.
-  const newInboxEntry =
-    foldsIntoInbox && event.threadId !== null
-      ? await refoldThread(shopDomain, event.threadId)
-      : false;
-  const contactAdded =
-    foldsIntoInbox &&
-    reason === "stored" &&
-    !newInboxEntry &&
-    event.eventType === "contact.submitted";
-  const contactForm = foldsIntoInbox && event.eventType === "contact.submitted";
-  return { ...base, reason, newInboxEntry, contactAdded, contactForm };
+  if (test || threadId === null) return { ...nothing, reason };
+  // The thread is now the shop's: what was held for it is the shop's too. A duplicate folds
+  // too: a crash between storing an event and folding it is mended by the service's retry.
+  const released = await releaseHeldEvents(shopDomain, threadId);
+  const storedTypes = stored > 0 ? [event.eventType, ...released] : released;
+  const foldsIntoInbox = (INBOX_EVENT_TYPES as readonly string[]).includes(event.eventType);
+  if (!foldsIntoInbox && released.length === 0) return { ...nothing, reason };
+  return {
+    ...nothing,
+    reason,
+    ...(await refoldAfter(shopDomain, threadId, event.eventType, storedTypes)),
+  };
+}
+
+const CONTACT_FORM = "contact.submitted";
+
+/**
+ * Folds the thread again after a delivery of `eventType` that stored events of `storedTypes`
+ * (its own, and those released with it; none for a duplicate): whether it opened the Inbox entry,
+ * whether it added the contact form to an entry already there, and whether it carries the form.
+ */
+async function refoldAfter(
+  shopDomain: string,
+  threadId: string,
+  eventType: string,
+  storedTypes: readonly string[],
+): Promise<{ newInboxEntry: boolean; contactAdded: boolean; contactForm: boolean }> {
+  const newInboxEntry = await refoldThread(shopDomain, threadId);
+  const contactStored = storedTypes.includes(CONTACT_FORM);
+  return {
+    newInboxEntry,
+    contactAdded: contactStored && !newInboxEntry,
+    contactForm: contactStored || eventType === CONTACT_FORM,
+  };
 }
 
 function toDate(value: unknown): Date {

@@ -7,10 +7,12 @@ import { randomBytes } from "node:crypto";
 import type { Shop } from "@prisma/client";
 import { config } from "../config.server";
 import prisma from "../db.server";
-import { IndexServiceError } from "../index-service/errors";
+import { IndexServiceClient } from "../index-service/client";
+import { IndexServiceError, NotFoundError } from "../index-service/errors";
 import type { WebhookEventType } from "../index-service/protocol";
 import type { WebhookRecord } from "../index-service/types";
 import { openSecret, sealSecret } from "../models/secret-box.server";
+import { renewReceivingIdentity } from "../models/service-webhooks.server";
 import { findShop } from "../models/shops.server";
 import { serviceClientFor } from "../sync/shop/service-keys.server";
 
@@ -30,7 +32,7 @@ const SUBSCRIBED_EVENTS: readonly WebhookEventType[] = [
 
 const RECEIVING_PATH = "/service-events";
 
-/** How long uninstall and shop/redact wait for the service to delete the webhook. */
+/** How long uninstall, shop/redact and a key change wait for the service to delete the webhook. */
 const REMOVAL_TIMEOUT_MS = 1_500;
 
 function receivingUrl(appUrl: string, publicId: string): string {
@@ -46,18 +48,21 @@ type RegistrationResult =
   | { state: "not-connected" }
   | { state: "failed"; message: string };
 
+/** A new receiving address and signing secret: the opaque id and the sealed secret. */
+function newReceivingIdentity(): { publicId: string; secretCiphertext: string } {
+  return {
+    publicId: randomBytes(18).toString("base64url"),
+    secretCiphertext: sealSecret(randomBytes(32).toString("hex"), config().encryptionKey),
+  };
+}
+
 /** The shop's registration row, made (opaque id and sealed secret) on first use. */
 async function registrationRow(shopDomain: string) {
   const existing = await prisma.serviceWebhook.findUnique({ where: { shopDomain } });
   if (existing) return existing;
-  const secret = randomBytes(32).toString("hex");
   await prisma.serviceWebhook.upsert({
     where: { shopDomain },
-    create: {
-      shopDomain,
-      publicId: randomBytes(18).toString("base64url"),
-      secretCiphertext: sealSecret(secret, config().encryptionKey),
-    },
+    create: { shopDomain, ...newReceivingIdentity() },
     update: {},
   });
   return prisma.serviceWebhook.findUniqueOrThrow({ where: { shopDomain } });
@@ -166,6 +171,36 @@ export async function removeServiceWebhook(shopDomain: string): Promise<void> {
     console.warn(`[service-events] ${shopDomain}: the webhook could not be deleted`, error);
   }
   await prisma.serviceWebhook.deleteMany({ where: { shopDomain } });
+}
+
+/**
+ * Settings saved another secret key (perhaps another account): the service sends every event of
+ * an account to every webhook of the account, so the former account's webhook must go. The shop
+ * gets a new receiving address and secret first, so that whatever the former account still sends
+ * is refused even when the deletion below fails (the former key revoked, the service down); then
+ * the webhook is deleted with the former key, within a bound. The caller registers again with
+ * the new key. Never throws for the service.
+ */
+export async function retireServiceWebhook(
+  shopDomain: string,
+  former: { secretKey: string | null; workspaceId: string | null },
+): Promise<void> {
+  const renewed = await renewReceivingIdentity(shopDomain, newReceivingIdentity());
+  if (!renewed?.formerWebhookId || !former.secretKey || !former.workspaceId) return;
+  try {
+    await new IndexServiceClient({
+      baseUrl: config().indexApiUrl,
+      apiKey: former.secretKey,
+      workspaceId: former.workspaceId,
+    }).deleteWebhook(renewed.formerWebhookId, { timeoutMs: REMOVAL_TIMEOUT_MS });
+  } catch (error) {
+    if (error instanceof NotFoundError) return;
+    console.warn(
+      `[service-events] ${shopDomain}: the former account's webhook could not be deleted (its deliveries are refused): ${
+        error instanceof Error ? error.message : String(error)
+      }`,
+    );
+  }
 }
 
 /** Start-up: every connected shop whose registration is missing or differs is registered again. */

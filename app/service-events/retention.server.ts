@@ -1,5 +1,7 @@
 import { config } from "../config.server";
 import prisma from "../db.server";
+import { pruneHeldEvents } from "../models/held-service-events.server";
+import { pruneRedactedShoppers } from "../models/redacted-shoppers.server";
 
 const DAY_MS = 86_400_000;
 /** How often the app server prunes. */
@@ -8,12 +10,14 @@ const PRUNE_EVERY_MS = 60 * 60_000;
 /**
  * Deletes Inbox entries last active before the retention period (SERVICE_EVENTS_RETENTION_DAYS,
  * 90 by default) with their conversations' events, and every other event received before it. The
- * events of an entry that is still kept stay whole, so a later fold still sees all of them.
+ * events of an entry that is still kept stay whole, so a later fold still sees all of them. Held
+ * events that no shop claimed go after HELD_EVENT_HOURS; what recognises a redacted shopper goes
+ * after the retention period too (their older events are refused as expired by then).
  */
 export async function pruneServiceEvents(
   now: Date = new Date(),
   retentionDays: number = config().serviceEvents.retentionDays,
-): Promise<{ events: number; inboxEntries: number }> {
+): Promise<{ events: number; inboxEntries: number; held: number; redactions: number }> {
   const cutoff = new Date(now.getTime() - retentionDays * DAY_MS);
   const threadEvents = await prisma.$executeRaw`
     DELETE FROM "ServiceEvent" WHERE EXISTS (
@@ -25,7 +29,10 @@ export async function pruneServiceEvents(
     DELETE FROM "ServiceEvent" WHERE "receivedAt" < ${cutoff} AND NOT EXISTS (
       SELECT 1 FROM "InboxItem" i WHERE i."shopDomain" = "ServiceEvent"."shopDomain"
         AND i."threadId" = "ServiceEvent"."threadId")`;
-  return { events: threadEvents + otherEvents, inboxEntries };
+  const held = await pruneHeldEvents(now);
+  // A day beyond the cutoff: an event that old is refused as expired whatever its clock says.
+  const redactions = await pruneRedactedShoppers(new Date(cutoff.getTime() - DAY_MS));
+  return { events: threadEvents + otherEvents, inboxEntries, held, redactions };
 }
 
 /** Prunes now and then every hour; returns the function that stops it. */

@@ -28,20 +28,25 @@ export async function customerPrivacyAction({ request }: WebhookActionArgs): Pro
   let outcome: string;
   if (String(topic).toUpperCase() === "CUSTOMERS_REDACT") {
     const deleted = await redactCustomer(shop, customer);
-    outcome = `Deleted ${deleted.inboxEntries} Inbox entries and ${deleted.events} service events of this customer's conversations.`;
+    outcome = `Deleted ${deleted.inboxEntries} Inbox entries and ${deleted.events} service events of this customer's conversations, and ${deleted.copies} copies of them under other shops; only keyed hashes of the customer's email, phone and conversations are kept, to refuse their older events if sent again.`;
   } else {
     const report = await customerDataReport(shop, customer);
     const events = Object.entries(report.events)
       .map(([type, count]) => `${count} ${type}`)
       .join(", ");
+    const { copies } = report;
+    const elsewhere =
+      report.heldEvents + copies.inboxEntries + copies.events + copies.heldEvents === 0
+        ? ""
+        : ` Also ${report.heldEvents} events not yet attributed to the shop, and under other shops ${copies.inboxEntries} Inbox entries, ${copies.events} events and ${copies.heldEvents} held events copied from these conversations.`;
     outcome =
-      report.inboxEntries.length === 0
+      report.inboxEntries.length === 0 && elsewhere === ""
         ? "No data is held for this customer."
         : `Holds ${report.inboxEntries.length} Inbox entries for this customer (name, email, phone and message as they typed them in the chat; conversations ${report.inboxEntries
             .map((entry) => entry.threadId)
             .join(
               ", ",
-            )}; shown in the Inbox) and service events of those conversations: ${events || "none"}.`;
+            )}; shown in the Inbox) and service events of those conversations: ${events || "none"}.${elsewhere}`;
   }
   await recordComplianceRequest(shop, topic, webhookId, outcome);
   return new Response();

@@ -71,6 +71,19 @@ describe("ENCRYPTION_KEY rotation", () => {
     expect((await reencryptSecrets(config().decryptionKeys)).resealed).toBe(0);
   });
 
+  it("re-seals the key of the redaction hashes, so redactions made before the rotation still hold", async () => {
+    const hashKey = randomBytes(32).toString("hex");
+    await prisma.appKey.create({
+      data: { name: "redaction", ciphertext: box.sealSecret(hashKey, OLD) },
+    });
+    const { reencryptSecrets } = await import("../../app/models/reencrypt-secrets.server");
+    const { config } = await import("../../app/config.server");
+    expect((await reencryptSecrets(config().decryptionKeys)).resealed).toBe(1);
+    const after = await prisma.appKey.findUniqueOrThrow({ where: { name: "redaction" } });
+    expect(box.openSecret(after.ciphertext, [NEW])).toBe(hashKey);
+    await prisma.appKey.deleteMany();
+  });
+
   it("Settings saved with the key field empty asks for the key again instead of failing", async () => {
     await shopSealedWith(randomBytes(32));
     const { saveSettings, UNREADABLE_SECRET_MESSAGE } =

@@ -63,17 +63,29 @@ export async function startEventsEnvironment(
   return environment;
 }
 
-/** Installs a shop and saves its secret key through the app's own code (which registers the webhook). */
-export async function connectShop(shopDomain: keyof typeof KEYS): Promise<void> {
+/** The shop's workspace: named after its storefront domain, as the app names it. */
+export function workspaceOfShop(shopDomain: string): string {
+  return shopDomain.replace(".myshopify.com", "-example-com");
+}
+
+/**
+ * Installs a shop and saves its secret key (its own account's unless another is given) through
+ * the app's own code (which registers the webhook).
+ */
+export async function connectShop(
+  shopDomain: keyof typeof KEYS,
+  key: string = KEYS[shopDomain].secret,
+  contactEmail?: string,
+): Promise<void> {
   const { recordInstalledShop, saveServiceSettings } =
     await import("../../app/models/shops.server");
   const { sealSecret } = await import("../../app/models/secret-box.server");
   const { config } = await import("../../app/config.server");
   const { ensureServiceWebhook } = await import("../../app/service-events/registration.server");
-  const key = KEYS[shopDomain].secret;
   await recordInstalledShop({
     shopDomain,
     primaryDomain: shopDomain.replace(".myshopify.com", ".example.com"),
+    ...(contactEmail ? { contactEmail } : {}),
   });
   await saveServiceSettings(shopDomain, {
     sealedSecretKey: { sealed: sealSecret(key, config().encryptionKey), last4: key.slice(-4) },
@@ -86,18 +98,22 @@ export async function connectShop(shopDomain: keyof typeof KEYS): Promise<void> 
     throw new Error(`registration failed: ${JSON.stringify(result)}`);
 }
 
-/** A chat request to the emulator as the storefront widget sends it (not streamed). */
+/**
+ * A chat request to the emulator as the storefront widget sends it (not streamed), with the
+ * publishable key of the shop's account unless another secret key's account is given.
+ */
 export async function chat(
   emulatorUrl: string,
   shopDomain: keyof typeof KEYS,
   body: Record<string, unknown>,
+  secretKey: string = KEYS[shopDomain].secret,
 ): Promise<Record<string, unknown>> {
   const response = await fetch(`${emulatorUrl}/chat`, {
     method: "POST",
     headers: {
-      Authorization: `Bearer ${KEYS[shopDomain].secret.replace("_sk_", "_pk_")}`,
+      Authorization: `Bearer ${secretKey.replace("_sk_", "_pk_")}`,
       "Content-Type": "application/json",
-      "X-Workspace-ID": shopDomain.replace(".myshopify.com", "-example-com"),
+      "X-Workspace-ID": workspaceOfShop(shopDomain),
     },
     body: JSON.stringify({ stream: false, ...body }),
   });
@@ -111,11 +127,17 @@ export async function askForAPerson(
   shopDomain: keyof typeof KEYS,
   threadId: string,
   contact: { name: string; email: string; phone: string; message: string },
+  secretKey?: string,
 ): Promise<void> {
-  await chat(emulatorUrl, shopDomain, { threadId, message: "Can I talk to a person?" });
-  await chat(emulatorUrl, shopDomain, {
-    threadId,
-    message: "Send",
-    offerResponse: { domain: "live_agent", actionId: "submit", formData: contact },
-  });
+  await chat(emulatorUrl, shopDomain, { threadId, message: "Can I talk to a person?" }, secretKey);
+  await chat(
+    emulatorUrl,
+    shopDomain,
+    {
+      threadId,
+      message: "Send",
+      offerResponse: { domain: "live_agent", actionId: "submit", formData: contact },
+    },
+    secretKey,
+  );
 }

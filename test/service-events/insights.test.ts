@@ -13,6 +13,8 @@ const A: ShopName = "insights-a.myshopify.com";
 const B: ShopName = "insights-b.myshopify.com";
 const NOW = new Date("2026-11-22T15:00:00Z");
 const DAY = 86_400_000;
+/** The events name the shop's workspace, as the service's chat, handoff and feedback events do. */
+const workspaceOf = (shop: string) => shop.replaceAll(".", "-");
 
 let prisma: PrismaClient;
 type InsightsModule = typeof import("../../app/service-events/insights.server");
@@ -28,6 +30,9 @@ beforeAll(async () => {
   const { sealSecret } = await import("../../app/models/secret-box.server");
   const { config } = await import("../../app/config.server");
   for (const [shopDomain, { publicId, secret }] of Object.entries(SHOPS)) {
+    await prisma.shop.create({
+      data: { shopDomain, primaryDomain: shopDomain, workspaceId: workspaceOf(shopDomain) },
+    });
     await prisma.serviceWebhook.create({
       data: { shopDomain, publicId, secretCiphertext: sealSecret(secret, config().encryptionKey) },
     });
@@ -45,7 +50,7 @@ async function event(shop: ShopName, type: string, data: object, daysAgo: number
     id: `evt_ins_${sequence}`,
     event_type: type,
     created_at: at.toISOString(),
-    data,
+    data: { workspace_id: workspaceOf(shop), ...data },
   });
   const outcome = await receive({
     publicId: SHOPS[shop].publicId,

@@ -16,6 +16,7 @@ import {
   chat,
   connectShop,
   startEventsEnvironment,
+  workspaceOfShop,
   type EventsEnvironment,
 } from "./harness";
 
@@ -94,8 +95,17 @@ function postOnOwnConnection(url: string, body: string, signature: string): Prom
   });
 }
 
-async function deliverSigned(shopDomain: string, payload: unknown, secret?: string) {
-  const body = JSON.stringify(payload);
+/** Every event but the contact form names the shop's workspace, as the service's do. */
+async function deliverSigned(
+  shopDomain: string,
+  payload: { event_type: string; data: Record<string, unknown> },
+  secret?: string,
+) {
+  const named =
+    payload.event_type === "contact.submitted"
+      ? payload
+      : { ...payload, data: { workspace_id: workspaceOfShop(shopDomain), ...payload.data } };
+  const body = JSON.stringify(named);
   const row = await registration(shopDomain);
   return post(row.url!, body, signWebhookBody(secret ?? (await secretOf(shopDomain)), body));
 }

@@ -10,6 +10,7 @@ const SHOP = "retention.myshopify.com";
 const SECRET = "retention-test-secret";
 const PUBLIC_ID = "retentionPublicId0001";
 const DAY = 86_400_000;
+const WORKSPACE = "retention-myshopify-com";
 let prisma: PrismaClient;
 type Receive = typeof import("../../app/service-events/receive.server");
 let receive: Receive["receiveServiceEvent"];
@@ -20,6 +21,9 @@ beforeAll(async () => {
   receive = (await import("../../app/service-events/receive.server")).receiveServiceEvent;
   const { sealSecret } = await import("../../app/models/secret-box.server");
   const { config } = await import("../../app/config.server");
+  await prisma.shop.create({
+    data: { shopDomain: SHOP, primaryDomain: SHOP, workspaceId: WORKSPACE },
+  });
   await prisma.serviceWebhook.create({
     data: {
       shopDomain: SHOP,
@@ -33,8 +37,10 @@ afterAll(async () => {
   await prisma?.$disconnect();
 });
 
+/** Every event but the contact form names the shop's workspace, as the service's do. */
 async function deliver(id: string, type: string, data: object, at: Date) {
-  const body = JSON.stringify({ id, event_type: type, created_at: at.toISOString(), data });
+  const named = type === "contact.submitted" ? data : { workspace_id: WORKSPACE, ...data };
+  const body = JSON.stringify({ id, event_type: type, created_at: at.toISOString(), data: named });
   return receive({
     publicId: PUBLIC_ID,
     rawBody: body,
@@ -49,6 +55,12 @@ describe("retention", () => {
     const ago = (days: number) => new Date(now.getTime() - days * DAY);
     // An old conversation, an old chat message, a recent message, and an entry active on both sides
     // of the cutoff.
+    await deliver(
+      "evt_old_hello",
+      "chat.message_sent",
+      { thread_id: "t_old", message: "hi" },
+      ago(120),
+    );
     await deliver(
       "evt_old_contact",
       "contact.submitted",
@@ -76,7 +88,12 @@ describe("retention", () => {
     await deliver("evt_long_2", "handoff.accepted", { thread_id: "t_long" }, ago(10));
 
     const { pruneServiceEvents } = await import("../../app/service-events/retention.server");
-    expect(await pruneServiceEvents(now, 90)).toEqual({ events: 2, inboxEntries: 1 });
+    expect(await pruneServiceEvents(now, 90)).toEqual({
+      events: 3,
+      inboxEntries: 1,
+      held: 0,
+      redactions: 0,
+    });
     const left = await prisma.serviceEvent.findMany({ orderBy: { eventId: "asc" } });
     expect(left.map((e) => e.eventId)).toEqual(["evt_long_1", "evt_long_2", "evt_new_msg"]);
     expect(await prisma.inboxItem.findMany({ select: { threadId: true } })).toEqual([
@@ -91,24 +108,46 @@ describe("retention", () => {
 });
 
 describe("times the service claims", () => {
-  it("stores an event dated far in the future as received now, so the Inbox never shows a future time", async () => {
-    const now = new Date("2026-11-22T12:00:00Z");
+  async function deliverAt(id: string, createdAt: string, receivedAt: Date) {
     const body = JSON.stringify({
-      id: "evt_future",
-      event_type: "contact.submitted",
-      created_at: "2099-01-01T00:00:00Z",
-      data: { thread_id: "t_future", name: "Future", email: "f@x.io" },
+      id,
+      event_type: "handoff.requested",
+      created_at: createdAt,
+      data: { workspace_id: WORKSPACE, thread_id: `t_${id}`, customer: { name: "Future" } },
     });
-    const outcome = await receive({
+    return receive({
       publicId: PUBLIC_ID,
       rawBody: body,
       signature: signWebhookBody(SECRET, body),
-      receivedAt: now,
+      receivedAt,
     });
-    expect(outcome).toMatchObject({ status: 200, reason: "stored" });
-    const stored = await prisma.serviceEvent.findFirstOrThrow({ where: { eventId: "evt_future" } });
+  }
+
+  it("refuses an event dated beyond the allowed clock skew, so no replay window is open ahead", async () => {
+    const now = new Date("2026-11-22T12:00:00Z");
+    for (const [id, createdAt] of [
+      ["evt_far_future", "2099-01-01T00:00:00Z"],
+      ["evt_six_minutes", "2026-11-22T12:06:00Z"],
+    ] as const) {
+      expect(await deliverAt(id, createdAt, now)).toMatchObject({
+        status: 400,
+        reason: "future",
+        message: "created_at is more than 5 minutes ahead of the app's clock",
+      });
+      expect(await prisma.serviceEvent.count({ where: { eventId: id } })).toBe(0);
+      expect(await prisma.inboxItem.count({ where: { threadId: `t_${id}` } })).toBe(0);
+    }
+  });
+
+  it("takes an event dated within the skew as received now, so the Inbox never shows a future time", async () => {
+    const now = new Date("2026-11-22T12:00:00Z");
+    expect(await deliverAt("evt_skewed", "2026-11-22T12:04:00Z", now)).toMatchObject({
+      status: 200,
+      reason: "stored",
+    });
+    const stored = await prisma.serviceEvent.findFirstOrThrow({ where: { eventId: "evt_skewed" } });
     expect(stored.occurredAt).toEqual(now);
-    const entry = await prisma.inboxItem.findFirstOrThrow({ where: { threadId: "t_future" } });
+    const entry = await prisma.inboxItem.findFirstOrThrow({ where: { threadId: "t_evt_skewed" } });
     expect(entry.lastAt).toEqual(now);
   });
 });

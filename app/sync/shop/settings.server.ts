@@ -10,7 +10,10 @@ import {
   saveSyncChoices,
   type SyncChoices,
 } from "../../models/shops.server";
-import { ensureServiceWebhook } from "../../service-events/registration.server";
+import {
+  ensureServiceWebhook,
+  retireServiceWebhook,
+} from "../../service-events/registration.server";
 import { checkServiceKeys, type KeyProblem } from "./service-keys.server";
 import { pointStorefrontAt } from "./storefront-follows.server";
 import { forgetReportedQuota } from "../../models/quota-usage.server";
@@ -62,7 +65,8 @@ function readSavedSecret(
  * Saves the Settings form: both keys are checked against the service first, the secret key is
  * stored encrypted, the storefront configuration (publishable key only) is written where the
  * widget reads it, a pause for a key problem is lifted, a first connection starts the first
- * full sync, and the service's event webhook is registered (or brought up to date).
+ * full sync, and the service's event webhook is registered (or brought up to date; after a key
+ * change, the former key's webhook is deleted and the receiving address renewed first).
  */
 export async function saveSettings(
   shopDomain: string,
@@ -130,6 +134,10 @@ export async function saveSettings(
         : undefined,
   });
   if (moved && secretKey !== savedSecret) await forgetReportedQuota(shopDomain);
+  // Another key may be another account, whose events would otherwise keep arriving here.
+  if (saved === UNREADABLE || (savedSecret !== null && secretKey !== savedSecret)) {
+    await retireServiceWebhook(shopDomain, { secretKey: savedSecret, workspaceId: savedWorkspace });
+  }
   // A save that names no other place keeps the storefront where a domain change left it: on the
   // old workspace while the new one is not yet filled (storefront-follows.server.ts).
   const storefrontWorkspace =
