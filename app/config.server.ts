@@ -63,6 +63,11 @@ export interface MailSettings {
    * contact form before its email goes alone (the form's email says everything, once).
    */
   handoffMailWaitMs: number;
+  /**
+   * MAIL_RETRY_SECONDS: the wait after a failed send; it doubles with each failure of the same
+   * email, up to an hour.
+   */
+  retryBaseMs: number;
 }
 
 export interface BackgroundSettings {
@@ -298,7 +303,20 @@ function readMailSettings(
       `HANDOFF_MAIL_WAIT_SECONDS must be a number of seconds from 0 to 3600, got "${waitRaw}"`,
     );
   }
-  return { smtpUrl, from, notifyTo, handoffMailWaitMs: Math.round(wait * 1000) };
+  const retryRaw = env.MAIL_RETRY_SECONDS?.trim() || "30";
+  const retry = Number(retryRaw);
+  if (!Number.isFinite(retry) || retry < 0.1 || retry > 3600) {
+    problems.push(
+      `MAIL_RETRY_SECONDS must be a number of seconds from 0.1 to 3600, got "${retryRaw}"`,
+    );
+  }
+  return {
+    smtpUrl,
+    from,
+    notifyTo,
+    handoffMailWaitMs: Math.round(wait * 1000),
+    retryBaseMs: Math.round(retry * 1000),
+  };
 }
 
 function readBackgroundSettings(

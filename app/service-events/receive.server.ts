@@ -12,6 +12,7 @@ import { verifyWebhookSignature } from "../index-service/webhook-signature";
 import { openSecret, SecretUnreadableError } from "../models/secret-box.server";
 import { MalformedEventError, parseServiceEventBody, type ServiceEventBody } from "./event-body";
 import { foldThread, INBOX_EVENT_TYPES } from "./inbox-fold";
+import { oweInboxNotification } from "./notify.server";
 import { TEST_MARKER_FIELD } from "./test-event.server";
 
 /** The opaque id in the receiving URL: base64url, as made by newPublicId(). */
@@ -35,12 +36,8 @@ type ReceiveOutcome =
       reason: "stored" | "duplicate" | "expired";
       shopDomain: string;
       eventId: string;
-      /** The delivery opened a new Inbox entry (the merchant gets an email for it). */
+      /** The delivery opened a new Inbox entry. */
       newInboxEntry: boolean;
-      /** A contact form for an entry that a handoff request had already opened. */
-      contactAdded: boolean;
-      /** The delivery is the shopper's contact form (the one that carries their message). */
-      contactForm: boolean;
       threadId: string | null;
     };
 
@@ -76,13 +73,7 @@ export async function receiveServiceEvent(delivery: ServiceEventDelivery): Promi
   // Older than what is kept: its id may have been pruned, so it could not be told from a replay.
   const oldest = receivedAt.getTime() - env.serviceEvents.retentionDays * 86_400_000;
   if (event.createdAt.getTime() < oldest) {
-    return {
-      ...base,
-      reason: "expired",
-      newInboxEntry: false,
-      contactAdded: false,
-      contactForm: false,
-    };
+    return { ...base, reason: "expired", newInboxEntry: false };
   }
   const occurredAt =
     event.createdAt.getTime() > receivedAt.getTime() + FUTURE_TOLERANCE_MS
@@ -108,13 +99,18 @@ export async function receiveServiceEvent(delivery: ServiceEventDelivery): Promi
     foldsIntoInbox && event.threadId !== null
       ? await refoldThread(shopDomain, event.threadId)
       : false;
-  const contactAdded =
-    foldsIntoInbox &&
-    reason === "stored" &&
-    !newInboxEntry &&
-    event.eventType === "contact.submitted";
-  const contactForm = foldsIntoInbox && event.eventType === "contact.submitted";
-  return { ...base, reason, newInboxEntry, contactAdded, contactForm };
+  // Owed before the 200, on duplicates too: a retry after a crash owes what the first could not.
+  if (foldsIntoInbox && event.threadId !== null) {
+    await oweInboxNotification({
+      shopDomain,
+      threadId: event.threadId,
+      eventId: event.id,
+      eventType: event.eventType,
+      receivedAt,
+      newInboxEntry,
+    });
+  }
+  return { ...base, reason, newInboxEntry };
 }
 
 function toDate(value: unknown): Date {

@@ -1,5 +1,6 @@
 import { config } from "../config.server";
 import prisma from "../db.server";
+import { pruneMailsWithoutEntry } from "../models/notification-mails.server";
 
 const DAY_MS = 86_400_000;
 /** How often the app server prunes. */
@@ -25,6 +26,8 @@ export async function pruneServiceEvents(
     DELETE FROM "ServiceEvent" WHERE "receivedAt" < ${cutoff} AND NOT EXISTS (
       SELECT 1 FROM "InboxItem" i WHERE i."shopDomain" = "ServiceEvent"."shopDomain"
         AND i."threadId" = "ServiceEvent"."threadId")`;
+  // The outbox's rows of entries gone (here, or by a redaction or uninstall since).
+  await pruneMailsWithoutEntry();
   return { events: threadEvents + otherEvents, inboxEntries };
 }
 
