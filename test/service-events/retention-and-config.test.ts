@@ -163,15 +163,20 @@ describe("service events and mail configuration", () => {
       from: "Catalog Chat <inbox@example.com>",
       notifyTo: undefined,
       handoffMailWaitMs: 20_000,
+      retryBaseMs: 30_000,
     });
     const problems = problemsOf({
       SMTP_URL: "http://inbox:s3cret-pw@mail",
       NOTIFY_EMAIL: "nope",
       HANDOFF_MAIL_WAIT_SECONDS: "soon",
+      MAIL_RETRY_SECONDS: "0",
     });
-    expect(problems).toHaveLength(4);
+    expect(problems).toHaveLength(5);
     expect(problems).toContain(
       'HANDOFF_MAIL_WAIT_SECONDS must be a number of seconds from 0 to 3600, got "soon"',
+    );
+    expect(problems).toContain(
+      'MAIL_RETRY_SECONDS must be a number of seconds from 0.1 to 3600, got "0"',
     );
     expect(problems.join("\n")).not.toContain("s3cret-pw");
   });
