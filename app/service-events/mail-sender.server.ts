@@ -20,12 +20,19 @@ import { notificationContent } from "./notification-mail";
 
 /** How often the outbox is looked at when nothing nudges the sender. */
 const POLL_MS = 2_000;
-/** How long a claim holds: longer than the mail server's timeouts below allow a send to take. */
-const CLAIM_MS = 5 * 60_000;
 // One at a time: a claim is not held while other emails are sent.
 const CLAIMED_AT_ONCE = 1;
 const MAX_RETRY_MS = 60 * 60_000;
-const SMTP_TIMEOUTS = { connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 60_000 };
+
+/** The mail server's timeouts, within a claim (MAIL_LEASE_SECONDS) so a send ends before it. */
+function smtpTimeouts(leaseMs: number) {
+  const quarter = Math.floor(leaseMs / 4);
+  return {
+    connectionTimeout: Math.min(15_000, quarter),
+    greetingTimeout: Math.min(15_000, quarter),
+    socketTimeout: Math.min(60_000, quarter),
+  };
+}
 
 export interface MailSender {
   /** Looks at the outbox now (a mail was just owed). */
@@ -50,7 +57,10 @@ export function startMailSender(now: () => Date = () => new Date()): MailSender 
   let stopped = false;
   let wake: (() => void) | undefined;
   let nudged = false;
-  const transporter = nodemailer.createTransport({ url: mail.smtpUrl, ...SMTP_TIMEOUTS });
+  const transporter = nodemailer.createTransport({
+    url: mail.smtpUrl,
+    ...smtpTimeouts(mail.leaseMs),
+  });
 
   const loop = (async () => {
     while (!stopped) {
@@ -94,7 +104,7 @@ export function startMailSender(now: () => Date = () => new Date()): MailSender 
 
 async function sendDue(mail: MailSettings, transporter: Transporter, now: () => Date) {
   for (;;) {
-    const claims = await claimDueMails(now(), CLAIM_MS, CLAIMED_AT_ONCE);
+    const claims = await claimDueMails(now(), mail.leaseMs, CLAIMED_AT_ONCE);
     if (claims.length === 0) return;
     for (const claim of claims) await sendClaimed(claim, mail, transporter, now);
   }
