@@ -1,4 +1,5 @@
 import { config, type AppEnvironment } from "./config.server";
+import { startMailSender } from "./service-events/mail-sender.server";
 import { ensureAllServiceWebhooks } from "./service-events/registration.server";
 import { schedulePruning } from "./service-events/retention.server";
 import { processLeases } from "./models/shop-leases.server";
@@ -24,7 +25,8 @@ type WithBackground = typeof globalThis & { [KEY]?: BackgroundWork };
  * Starts the app server's background work once per process: the live worker (unless it runs as
  * its own process, LIVE_WORKER=separate), the full syncs a stopped process left unfinished, the
  * scheduled reconciliation, the service's event webhooks (registered again where missing or
- * different) and the pruning of old service events. BACKGROUND_WORK=off turns it all off (tests).
+ * different), the pruning of old service events and the sending of notification emails.
+ * BACKGROUND_WORK=off turns it all off (tests).
  */
 export function ensureBackgroundWork(): BackgroundWork | null {
   const env = config();
@@ -60,6 +62,7 @@ export function startBackgroundWork(
     console.error("[background] the service's event webhooks could not be checked", error),
   );
   const stopPruning = schedulePruning();
+  const mailSender = startMailSender();
   const stopReconciling =
     env.background.reconcileEveryHours > 0
       ? scheduleReconciliation(leases, env.background.reconcileEveryHours)
@@ -76,7 +79,7 @@ export function startBackgroundWork(
       stopPruning();
       stopReconciling();
       stopChecking();
-      await worker?.stop();
+      await Promise.all([worker?.stop(), mailSender?.stop()]);
     },
   };
 }

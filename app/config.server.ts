@@ -63,6 +63,16 @@ export interface MailSettings {
    * contact form before its email goes alone (the form's email says everything, once).
    */
   handoffMailWaitMs: number;
+  /**
+   * MAIL_RETRY_SECONDS: the wait after a failed send; it doubles with each failure of the same
+   * email, up to an hour.
+   */
+  retryBaseMs: number;
+  /**
+   * MAIL_LEASE_SECONDS: how long a sender's claim on an email holds; a sender killed mid-send
+   * keeps its email from the others this long (the SMTP timeouts are kept within it).
+   */
+  leaseMs: number;
 }
 
 export interface BackgroundSettings {
@@ -298,7 +308,28 @@ function readMailSettings(
       `HANDOFF_MAIL_WAIT_SECONDS must be a number of seconds from 0 to 3600, got "${waitRaw}"`,
     );
   }
-  return { smtpUrl, from, notifyTo, handoffMailWaitMs: Math.round(wait * 1000) };
+  const retryRaw = env.MAIL_RETRY_SECONDS?.trim() || "30";
+  const retry = Number(retryRaw);
+  if (!Number.isFinite(retry) || retry < 0.1 || retry > 3600) {
+    problems.push(
+      `MAIL_RETRY_SECONDS must be a number of seconds from 0.1 to 3600, got "${retryRaw}"`,
+    );
+  }
+  const leaseRaw = env.MAIL_LEASE_SECONDS?.trim() || "120";
+  const lease = Number(leaseRaw);
+  if (!Number.isFinite(lease) || lease < 4 || lease > 3600) {
+    problems.push(
+      `MAIL_LEASE_SECONDS must be a number of seconds from 4 to 3600, got "${leaseRaw}"`,
+    );
+  }
+  return {
+    smtpUrl,
+    from,
+    notifyTo,
+    handoffMailWaitMs: Math.round(wait * 1000),
+    retryBaseMs: Math.round(retry * 1000),
+    leaseMs: Math.round(lease * 1000),
+  };
 }
 
 function readBackgroundSettings(

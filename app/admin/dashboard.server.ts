@@ -14,6 +14,7 @@ import {
   type ConnectionState,
 } from "../models/connection-state";
 import { unreadInboxCount } from "../models/inbox.server";
+import { mailStanding } from "../models/notification-mails.server";
 import { findShop, storefrontWorkspaceOf, workspaceOf } from "../models/shops.server";
 import { CONTENT_KINDS, indexedCount, type ContentKind } from "../models/ledger.server";
 import { nextQuotaReset, quotaStanding } from "../models/quota-usage.server";
@@ -45,10 +46,11 @@ export async function dashboardOf(shopDomain: string, admin: AdminGraphql, now: 
   // over, its ending (and a pause it made) shows in them, so the page does not stop refreshing on
   // a state half written (reads in parallel may run on different connections, in any order).
   const active = await unfinishedRun(shopDomain);
-  const [shop, runs, inboxUnread, live, checks] = await Promise.all([
+  const [shop, runs, inboxUnread, mail, live, checks] = await Promise.all([
     findShop(shopDomain),
     recentRuns(shopDomain, RUNS_LISTED + 1),
     unreadInboxCount(shopDomain),
+    mailStanding(shopDomain),
     liveStatus(shopDomain, now),
     reconcileStatus(shopDomain, now),
   ]);
@@ -81,6 +83,9 @@ export async function dashboardOf(shopDomain: string, admin: AdminGraphql, now: 
     connection,
     pauseUrl: shop?.pauseUrl ?? null,
     inboxUnread,
+    mailTrouble: mail.failing
+      ? `Notification emails are failing since ${formatMoment(mail.failing.since)}: ${mail.failing.reason}. ${mail.waiting} waiting; they are sent as soon as the mail server takes them.`
+      : null,
     checklist,
     themeEditorUrl: themeEditorUrl(shopDomain),
     indexedLine: `In the index: ${countOf(indexed.product, "product")}, ${countOf(indexed.post, "page or article", "pages and articles")}.`,

@@ -40,15 +40,26 @@ export async function shopHasThread(shopDomain: string, threadId: string): Promi
   return row !== undefined;
 }
 
+export interface CopiedHeldEvent {
+  eventId: string;
+  eventType: string;
+  /** This call stored it (a concurrent or earlier copy of the same event stores it once, by id). */
+  stored: boolean;
+}
+
 /**
- * Moves the shop's held events of a thread into its events; returns the types of those this call
- * stored (a concurrent release of the same events stores each once, by its id).
+ * Copies the shop's held events of a thread into its events, keeping the held rows: the caller
+ * forgets them (forgetHeldEvents) only once what they owe (the Inbox fold, the mail) is recorded,
+ * so a crash in between is mended by the service's retry, which finds them still held.
  */
-export async function releaseHeldEvents(shopDomain: string, threadId: string): Promise<string[]> {
+export async function copyHeldEvents(
+  shopDomain: string,
+  threadId: string,
+): Promise<CopiedHeldEvent[]> {
   const held = await prisma.$queryRaw<HeldEvent[]>`
     SELECT "shopDomain", "eventId", "eventType", "occurredAt", "receivedAt", "threadId", "data"
     FROM "HeldServiceEvent" WHERE "shopDomain" = ${shopDomain} AND "threadId" = ${threadId}`;
-  const stored: string[] = [];
+  const copied: CopiedHeldEvent[] = [];
   for (const event of held) {
     const inserted = await retryWhileBusy(
       () => prisma.$executeRaw`
@@ -57,14 +68,23 @@ export async function releaseHeldEvents(shopDomain: string, threadId: string): P
           ${toDate(event.receivedAt)}, ${threadId}, false, ${event.data})
         ON CONFLICT ("shopDomain", "eventId") DO NOTHING`,
     );
+    copied.push({ eventId: event.eventId, eventType: event.eventType, stored: inserted > 0 });
+  }
+  return copied;
+}
+
+/** Forgets held events once copyHeldEvents' caller has recorded what they owe. */
+export async function forgetHeldEvents(
+  shopDomain: string,
+  eventIds: readonly string[],
+): Promise<void> {
+  for (const eventId of eventIds) {
     await retryWhileBusy(
       () => prisma.$executeRaw`
         DELETE FROM "HeldServiceEvent"
-        WHERE "shopDomain" = ${shopDomain} AND "eventId" = ${event.eventId}`,
+        WHERE "shopDomain" = ${shopDomain} AND "eventId" = ${eventId}`,
     );
-    if (inserted > 0) stored.push(event.eventType);
   }
-  return stored;
 }
 
 /** Drops what was held longer than HELD_EVENT_HOURS before `now`: it was never the shop's. */

@@ -265,7 +265,7 @@ export default function Dashboard() {
           </Layout.Section>
           <Layout.Section variant="oneThird">
             <BlockStack gap="400">
-              <InboxSummaryCard unread={data.inboxUnread} />
+              <InboxSummaryCard unread={data.inboxUnread} mailTrouble={data.mailTrouble} />
               <Card>
                 <BlockStack gap="200">
                   <Text as="h2" variant="headingMd">

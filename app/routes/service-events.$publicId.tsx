@@ -1,6 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { WEBHOOK_SIGNATURE_HEADER } from "../index-service/protocol";
-import { notifyInboxEntry } from "../service-events/notify.server";
 import { receiveServiceEvent } from "../service-events/receive.server";
 import { readBodyWithinLimit } from "../webhooks/body-limit.server";
 
@@ -19,9 +18,6 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
   });
   if (outcome.status === 401) return new Response("Unauthorized", { status: 401 });
   if (outcome.status === 400) return new Response(outcome.message, { status: 400 });
-  if ((outcome.newInboxEntry || outcome.contactAdded) && outcome.threadId) {
-    notifyInboxEntry(outcome.shopDomain, outcome.threadId, outcome.contactForm);
-  }
   return new Response(null, { status: 200 });
 };
 

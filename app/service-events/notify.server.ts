@@ -1,84 +1,52 @@
 /**
- * An email to the merchant for each new Inbox entry, when outgoing mail is configured (SMTP_URL,
- * MAIL_FROM). Sent after the delivery is answered: a slow or failing mail server never delays the
- * service's webhook, and the entry is in the Inbox either way.
+ * Owing the merchant an email for an Inbox entry, when outgoing mail is configured (SMTP_URL,
+ * MAIL_FROM). The service event's intake calls this before it answers 200, so an answered delivery
+ * means the email is in the outbox; the mail sender (mail-sender.server.ts) sends it, retrying
+ * until the mail server takes it. A repeated delivery owes nothing new, and one that follows a
+ * crash owes what the first one could not record.
  */
-import nodemailer, { type Transporter } from "nodemailer";
-import { config, type MailSettings } from "../config.server";
-import prisma from "../db.server";
+import { config } from "../config.server";
+import { oweNotificationMail } from "../models/notification-mails.server";
+import { nudgeMailSender } from "./mail-sender.server";
 
-let transport: { settings: MailSettings; transporter: Transporter } | undefined;
-
-function transporterFor(settings: MailSettings): Transporter {
-  if (transport?.settings !== settings) {
-    transport = { settings, transporter: nodemailer.createTransport(settings.smtpUrl) };
-  }
-  return transport.transporter;
+export interface InboxEvent {
+  shopDomain: string;
+  threadId: string;
+  eventId: string;
+  eventType: string;
+  receivedAt: Date;
+  /** The delivery created the thread's Inbox entry. */
+  newInboxEntry: boolean;
 }
 
 /**
- * Fire and forget: the route does not wait; failures are logged without the SMTP settings. The
- * shopper's contact form is mailed at once. A request to talk to a person waits a little for the
- * form that usually follows it (the service sends them as separate deliveries): if the form came,
- * the form's own delivery sends the one email; if not, the request is mailed alone. Which delivery
- * mails is decided by its kind, not by reading the entry first: two deliveries that both found the
- * form stored would both have mailed. The check after the wait reads the stored entry, so it holds
- * across app instances.
+ * The shopper's contact form is owed an email at once (each form its own). A request to talk to a
+ * person is owed one per thread, due after HANDOFF_MAIL_WAIT_SECONDS: the form that usually follows
+ * it (the service sends them as separate deliveries) says everything, and the sender skips the
+ * request's email when the entry has the form by then. Which email is owed is decided by the
+ * event's kind, not by reading the entry, so two deliveries at once on two app instances cannot
+ * both decide to mail.
  */
-export function notifyInboxEntry(shopDomain: string, threadId: string, contactForm: boolean): void {
-  notifyOnce(shopDomain, threadId, contactForm).catch((error: unknown) => {
-    console.warn(
-      `[inbox] ${shopDomain}: the notification email could not be sent: ${
-        error instanceof Error ? error.message : String(error)
-      }`,
-    );
-  });
-}
-
-async function notifyOnce(shopDomain: string, threadId: string, contactForm: boolean) {
+export async function oweInboxNotification(event: InboxEvent): Promise<void> {
   const mail = config().mail;
   if (!mail) return;
-  if (!contactForm) {
-    await new Promise((resolve) => setTimeout(resolve, mail.handoffMailWaitMs));
-    if ((await entryOf(shopDomain, threadId))?.contactSubmitted) return;
+  const base = { shopDomain: event.shopDomain, threadId: event.threadId };
+  if (event.eventType === "contact.submitted") {
+    await oweNotificationMail({
+      ...base,
+      kind: "contact",
+      key: event.eventId,
+      notBefore: event.receivedAt,
+    });
+    nudgeMailSender();
+    return;
   }
-  await sendInboxNotification(shopDomain, threadId);
-}
-
-function entryOf(shopDomain: string, threadId: string) {
-  return prisma.inboxItem.findUnique({
-    where: { shopDomain_threadId: { shopDomain, threadId } },
+  if (event.eventType !== "handoff.requested" && !event.newInboxEntry) return;
+  await oweNotificationMail({
+    ...base,
+    kind: "handoff",
+    key: event.threadId,
+    notBefore: new Date(event.receivedAt.getTime() + mail.handoffMailWaitMs),
   });
-}
-
-/** Sends the notification of one Inbox entry; false when mail is off or there is no recipient. */
-async function sendInboxNotification(shopDomain: string, threadId: string): Promise<boolean> {
-  const env = config();
-  if (!env.mail) return false;
-  const [shop, entry] = await Promise.all([
-    prisma.shop.findUnique({ where: { shopDomain } }),
-    prisma.inboxItem.findUnique({ where: { shopDomain_threadId: { shopDomain, threadId } } }),
-  ]);
-  const to = env.mail.notifyTo ?? shop?.contactEmail;
-  if (!entry || !to) return false;
-  const who = entry.name ?? entry.email ?? "A shopper";
-  const kind = entry.contactSubmitted ? "contact request" : "request to talk to a person";
-  const lines = [
-    `${who} sent a ${kind} through the chat on your store.`,
-    "",
-    `Name: ${entry.name ?? "(not given)"}`,
-    `Email: ${entry.email ?? "(not given)"}`,
-    `Phone: ${entry.phone ?? "(not given)"}`,
-    `Message: ${entry.message ?? "(none)"}`,
-    "",
-    `Open the Inbox: ${env.appUrl}/app/inbox`,
-  ];
-  await transporterFor(env.mail).sendMail({
-    from: env.mail.from,
-    to,
-    ...(entry.email ? { replyTo: entry.email } : {}),
-    subject: `New ${kind} from ${who}`.replace(/[\r\n]+/g, " ").slice(0, 200),
-    text: lines.join("\n"),
-  });
-  return true;
+  if (mail.handoffMailWaitMs === 0) nudgeMailSender();
 }

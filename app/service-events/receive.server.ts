@@ -14,13 +14,16 @@ import { verifyWebhookSignature } from "../index-service/webhook-signature";
 import { openSecret, SecretUnreadableError } from "../models/secret-box.server";
 import { MalformedEventError, parseServiceEventBody, type ServiceEventBody } from "./event-body";
 import {
+  copyHeldEvents,
+  type CopiedHeldEvent,
+  forgetHeldEvents,
   holdServiceEvent,
-  releaseHeldEvents,
   shopHasThread,
 } from "../models/held-service-events.server";
 import { redactedSince } from "../models/redacted-shoppers.server";
 import { attributionOf } from "./attribution";
 import { foldThread, INBOX_EVENT_TYPES } from "./inbox-fold";
+import { oweInboxNotification } from "./notify.server";
 import { marksOfEvent } from "./shopper-marks";
 import { TEST_MARKER_FIELD } from "./test-event.server";
 
@@ -58,12 +61,8 @@ type ReceiveOutcome =
         | "redacted";
       shopDomain: string;
       eventId: string;
-      /** The delivery opened a new Inbox entry (the merchant gets an email for it). */
+      /** The delivery opened a new Inbox entry. */
       newInboxEntry: boolean;
-      /** A contact form for an entry that a handoff request had already opened. */
-      contactAdded: boolean;
-      /** The delivery is (or released) the shopper's contact form, the one with their message. */
-      contactForm: boolean;
       threadId: string | null;
     };
 
@@ -105,8 +104,6 @@ export async function receiveServiceEvent(delivery: ServiceEventDelivery): Promi
     eventId: event.id,
     threadId: event.threadId,
     newInboxEntry: false,
-    contactAdded: false,
-    contactForm: false,
   };
   // A replay window bounded on both sides: a future date would outlive the pruning of its id.
   if (event.createdAt.getTime() > receivedAt.getTime() + ALLOWED_CLOCK_SKEW_MS) {
@@ -147,12 +144,14 @@ export async function receiveServiceEvent(delivery: ServiceEventDelivery): Promi
       await holdServiceEvent({ ...record, threadId });
       // The thread may have shown up meanwhile, its delivery finding nothing held yet: look again.
       if (!(await shopHasThread(shopDomain, threadId))) return { ...nothing, reason: "held" };
-      const released = await releaseHeldEvents(shopDomain, threadId);
-      return {
-        ...nothing,
-        reason: released.includes(event.eventType) ? "stored" : "duplicate",
-        ...(await refoldAfter(shopDomain, threadId, event.eventType, released)),
-      };
+      const { released, newInboxEntry } = await settleThread(
+        shopDomain,
+        threadId,
+        receivedAt,
+        null,
+      );
+      const own = released.find((copied) => copied.eventId === event.id);
+      return { ...nothing, reason: own?.stored ? "stored" : "duplicate", newInboxEntry };
     }
   }
 
@@ -165,39 +164,50 @@ export async function receiveServiceEvent(delivery: ServiceEventDelivery): Promi
   );
   const reason = stored > 0 ? ("stored" as const) : ("duplicate" as const);
   if (test || threadId === null) return { ...nothing, reason };
-  // The thread is now the shop's: what was held for it is the shop's too. A duplicate folds
+  // The thread is now the shop's: what was held for it is the shop's too. A duplicate settles
   // too: a crash between storing an event and folding it is mended by the service's retry.
-  const released = await releaseHeldEvents(shopDomain, threadId);
-  const storedTypes = stored > 0 ? [event.eventType, ...released] : released;
-  const foldsIntoInbox = (INBOX_EVENT_TYPES as readonly string[]).includes(event.eventType);
-  if (!foldsIntoInbox && released.length === 0) return { ...nothing, reason };
-  return {
-    ...nothing,
-    reason,
-    ...(await refoldAfter(shopDomain, threadId, event.eventType, storedTypes)),
-  };
+  const settled = await settleThread(shopDomain, threadId, receivedAt, {
+    eventId: event.id,
+    eventType: event.eventType,
+  });
+  return { ...nothing, reason, newInboxEntry: settled.newInboxEntry };
 }
 
-const CONTACT_FORM = "contact.submitted";
+const foldsIntoInbox = (eventType: string) =>
+  (INBOX_EVENT_TYPES as readonly string[]).includes(eventType);
 
 /**
- * Folds the thread again after a delivery of `eventType` that stored events of `storedTypes`
- * (its own, and those released with it; none for a duplicate): whether it opened the Inbox entry,
- * whether it added the contact form to an entry already there, and whether it carries the form.
+ * After a delivery of the shop's thread (`own`, or none when the delivery was itself released
+ * from holding): copies what was held for the thread into the shop's events, folds the Inbox
+ * entry again when an Inbox event is among them, owes the merchant's emails for them (before the
+ * 200, on duplicates too: a retry after a crash owes what the first could not), and only then
+ * forgets the held copies.
  */
-async function refoldAfter(
+async function settleThread(
   shopDomain: string,
   threadId: string,
-  eventType: string,
-  storedTypes: readonly string[],
-): Promise<{ newInboxEntry: boolean; contactAdded: boolean; contactForm: boolean }> {
-  const newInboxEntry = await refoldThread(shopDomain, threadId);
-  const contactStored = storedTypes.includes(CONTACT_FORM);
-  return {
-    newInboxEntry,
-    contactAdded: contactStored && !newInboxEntry,
-    contactForm: contactStored || eventType === CONTACT_FORM,
-  };
+  receivedAt: Date,
+  own: { eventId: string; eventType: string } | null,
+): Promise<{ released: CopiedHeldEvent[]; newInboxEntry: boolean }> {
+  const released = await copyHeldEvents(shopDomain, threadId);
+  const owing = [...(own ? [own] : []), ...released].filter((e) => foldsIntoInbox(e.eventType));
+  const newInboxEntry = owing.length > 0 ? await refoldThread(shopDomain, threadId) : false;
+  for (const [index, owed] of owing.entries()) {
+    await oweInboxNotification({
+      shopDomain,
+      threadId,
+      eventId: owed.eventId,
+      eventType: owed.eventType,
+      receivedAt,
+      // The entry was opened by this delivery's first Inbox event.
+      newInboxEntry: newInboxEntry && index === 0,
+    });
+  }
+  await forgetHeldEvents(
+    shopDomain,
+    released.map((copied) => copied.eventId),
+  );
+  return { released, newInboxEntry };
 }
 
 function toDate(value: unknown): Date {

@@ -2,6 +2,7 @@ import { config } from "../config.server";
 import prisma from "../db.server";
 import { pruneHeldEvents } from "../models/held-service-events.server";
 import { pruneRedactedShoppers } from "../models/redacted-shoppers.server";
+import { pruneMailsWithoutEntry } from "../models/notification-mails.server";
 
 const DAY_MS = 86_400_000;
 /** How often the app server prunes. */
@@ -32,6 +33,8 @@ export async function pruneServiceEvents(
   const held = await pruneHeldEvents(now);
   // A day beyond the cutoff: an event that old is refused as expired whatever its clock says.
   const redactions = await pruneRedactedShoppers(new Date(cutoff.getTime() - DAY_MS));
+  // The outbox's rows of entries gone (here, or by a redaction or uninstall since).
+  await pruneMailsWithoutEntry();
   return { events: threadEvents + otherEvents, inboxEntries, held, redactions };
 }
 

@@ -105,6 +105,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     host,
     httpPort: options.mailPort ?? 0,
     smtpPort: options.smtpPort ?? 0,
+    log,
   });
   const work = mkdtempSync(join(tmpdir(), "catalog-chat-demo-"));
   // The demo's database and store live here (or its database in PostgreSQL); they go when the
@@ -112,8 +113,13 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
   const database = options.postgresUrl
     ? await createPostgresDatabase(options.postgresUrl, "catalog_chat_demo")
     : { url: `file:${join(work, "demo.db")}`, drop: async () => undefined };
+  // However the process ends (a crash, Ctrl-C during start-up), the folder with the demo
+  // shoppers' data goes with it; close() removes it earlier and drops a PostgreSQL database too.
+  const removeFolder = () => rmSync(work, { recursive: true, force: true });
+  process.once("exit", removeFolder);
   const removeWork = async () => {
-    rmSync(work, { recursive: true, force: true });
+    process.off("exit", removeFolder);
+    removeFolder();
     await database.drop();
   };
   // The storefront preview serves the store's pictures, so its port is known before the store.

@@ -34,6 +34,15 @@ function postgresServer(url: string | undefined): string | undefined {
   return url && isPostgresUrl(url.trim()) ? url.trim() : undefined;
 }
 
+// Stopping removes the demo's temporary folder and its database. A stop before the demo is up
+// (or during its first sync) stops it too: the folder goes with the process either way.
+let stopping: Promise<void> | undefined;
+const started: { demo?: Awaited<ReturnType<typeof startDemo>> } = {};
+for (const signal of ["SIGINT", "SIGTERM"] as const)
+  process.on(signal, () => {
+    stopping ??= (started.demo?.close() ?? Promise.resolve()).finally(() => process.exit(0));
+  });
+
 const demo = await startDemo({
   appPort: portFromEnv("PORT", 3000),
   emulatorPort: portFromEnv("EMULATOR_PORT", 4010),
@@ -48,6 +57,7 @@ const demo = await startDemo({
   postgresUrl: postgresServer(process.env.DATABASE_URL),
   log: (line) => console.log(line),
 });
+started.demo = demo;
 console.log(`Admin: ${demo.adminUrl}`);
 console.log(
   `Service emulator: ${demo.emulatorUrl} (inspection: ${demo.emulatorUrl}/__emulator/state)`,
@@ -59,6 +69,8 @@ console.log(
   `Database: ${demo.databaseUrl.replace(/\/\/[^@]*@/, "//***@")} (removed when the demo stops)`,
 );
 const result = await demo.firstSync;
+// Stopped during the first sync: the stop ends the process once the demo is closed.
+if (stopping) await stopping;
 const prisma = (await import("../../app/db.server")).default;
 const { runCounts } = await import("../../app/models/sync-runs.server");
 const run = await prisma.syncRun.findFirstOrThrow({ orderBy: { startedAt: "asc" } });
@@ -73,6 +85,3 @@ if (process.argv.includes("--exit")) {
   process.exit(result.state === "succeeded" ? 0 : 1);
 }
 console.log("Press Ctrl-C to stop.");
-// Stopping removes the demo's temporary folder and its database too.
-for (const signal of ["SIGINT", "SIGTERM"] as const)
-  process.on(signal, () => void demo.close().then(() => process.exit(0)));

@@ -12,6 +12,8 @@ interface CaughtMail {
   from: string;
   to: string;
   replyTo: string;
+  /** The Message-ID header: the app's is the same at every attempt of one notification. */
+  messageId: string;
   subject: string;
   text: string;
   at: string;
@@ -57,9 +59,16 @@ ${items || "<p>No mail yet.</p>"}
 }
 
 export async function startMailSink(
-  options: { host?: string; smtpPort?: number; httpPort?: number } = {},
+  options: {
+    host?: string;
+    smtpPort?: number;
+    httpPort?: number;
+    /** Where a failed connection is reported (default: nowhere). */
+    log?: (line: string) => void;
+  } = {},
 ): Promise<RunningMailSink> {
   const host = options.host ?? "127.0.0.1";
+  const log = options.log ?? (() => undefined);
   if (!LOOPBACK.test(host)) throw new Error(`The mail sink binds to loopback only, not ${host}.`);
   const messages: CaughtMail[] = [];
   const smtp = new SMTPServer({
@@ -77,6 +86,7 @@ export async function startMailSink(
             from: mail.from?.text ?? "",
             to: addresses(mail.to),
             replyTo: mail.replyTo?.text ?? "",
+            messageId: mail.messageId ?? "",
             subject: mail.subject ?? "",
             text: mail.text ?? "",
             at: (mail.date ?? new Date()).toISOString(),
@@ -88,8 +98,16 @@ export async function startMailSink(
   });
   await new Promise<void>((resolve, reject) => {
     smtp.once("error", reject);
-    smtp.listen(options.smtpPort ?? 0, host, () => resolve());
+    smtp.listen(options.smtpPort ?? 0, host, () => {
+      smtp.off("error", reject);
+      resolve();
+    });
   });
+  // A client that resets its connection mid-message (a killed app, a test) is that connection's
+  // end, not the sink's: without a listener the error event would stop the whole demo.
+  smtp.on("error", (error: NodeJS.ErrnoException) =>
+    log(`[mail-sink] a connection failed: ${error.code ?? error.message}`),
+  );
   const smtpPort = (smtp.server.address() as AddressInfo).port;
   const http: Server = createHttpServer((req, res) => {
     if (req.url === "/messages.json") {

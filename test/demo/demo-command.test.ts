@@ -1,9 +1,13 @@
 /**
  * `npm run demo` as a person runs it: every port from its environment variable, every URL printed
  * (the fake Shopify Admin API's too) and answering, a clean stop on SIGTERM, and a port that is
- * not a number refused with the variable's name.
+ * not a number refused with the variable's name; a mail client that resets its connection does not
+ * stop the demo, and stopping leaves no temporary folder behind.
  */
 import { spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { connect } from "node:net";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { demoPostgresUrl } from "../support/demo-browser";
@@ -46,6 +50,35 @@ function runDemo(env: Record<string, string>) {
         check();
       }),
   };
+}
+
+/** An SMTP client that starts a message and then resets the connection (as a killed app does). */
+async function resetMidMessage(port: number): Promise<void> {
+  const socket = connect(port, "127.0.0.1");
+  let received = "";
+  const reply = (code: string) =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (new RegExp(`^${code} `, "m").test(received)) {
+          socket.off("data", onData);
+          received = "";
+          resolve();
+        }
+      };
+      const onData = (chunk: Buffer) => {
+        received += chunk.toString();
+        check();
+      };
+      socket.on("data", onData);
+      socket.once("error", reject);
+    });
+  await reply("220");
+  socket.write("EHLO client.test\r\n");
+  await reply("250");
+  socket.write("MAIL FROM:<shopper@example.com>\r\n");
+  await reply("250");
+  socket.resetAndDestroy();
+  await new Promise((resolve) => socket.once("close", resolve));
 }
 
 describe("npm run demo", () => {
@@ -94,6 +127,42 @@ describe("npm run demo", () => {
       demo.child.kill("SIGTERM");
     }
     expect(await demo.exited).toBe(0);
+  }, 240_000);
+
+  it("keeps running when a mail client resets its connection, and leaves no folder when stopped", async () => {
+    const temporary = mkdtempSync(path.join(tmpdir(), "demo-command-"));
+    const smtpPort = await freePort();
+    const demoFolders = () =>
+      readdirSync(temporary).filter((name) => name.startsWith("catalog-chat-demo-"));
+    const demo = runDemo({
+      ...Object.fromEntries(
+        ["PORT", "EMULATOR_PORT", "FAKE_SHOPIFY_PORT", "STOREFRONT_PORT", "MAIL_PORT"].map(
+          (name) => [name, "0"],
+        ),
+      ),
+      SMTP_PORT: String(smtpPort),
+      DEMO_PRODUCTS: "10",
+      TMPDIR: temporary,
+    });
+    try {
+      const out = await demo.until("Mail the app sent (caught locally): ");
+      const mailPage = /^Mail the app sent \(caught locally\): (\S+)/m.exec(out)?.[1];
+      expect(mailPage, demo.errors()).toBeDefined();
+      expect(demoFolders()).toHaveLength(1);
+      // Two resets in the middle of a message: the sink's first error listener was a start-up one.
+      await resetMidMessage(smtpPort);
+      await resetMidMessage(smtpPort);
+      expect((await fetch(mailPage!)).status).toBe(200);
+      expect(demo.child.exitCode).toBeNull();
+    } finally {
+      demo.child.kill("SIGTERM");
+    }
+    try {
+      expect(await demo.exited, demo.errors()).toBe(0);
+      expect(demoFolders()).toEqual([]);
+    } finally {
+      rmSync(temporary, { recursive: true, force: true });
+    }
   }, 240_000);
 
   it("refuses a port that is not a number, naming the variable", async () => {

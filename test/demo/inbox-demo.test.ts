@@ -83,7 +83,9 @@ describe("the Inbox in the demo", () => {
     // details and message reach the merchant's mailbox in one email, with no empty one before it
     // (the service delivers the handoff request and the contact form apart).
     const withMessage = () =>
-      session.demo.mail.messages().filter((m) => m.text.includes("Message: Do you ship to Porto?"));
+      session.demo.mail
+        .messages()
+        .filter((m) => m.text.includes('Message: "Do you ship to Porto?"'));
     await expect.poll(() => withMessage().length, { timeout: 15_000 }).toBe(1);
     expect(session.demo.mail.messages().map((m) => m.subject)).toEqual([
       "New contact request from Ana Lima",
@@ -94,7 +96,7 @@ describe("the Inbox in the demo", () => {
     const text = await mail.locator("article", { hasText: "Do you ship to Porto?" }).innerText();
     expect(text).toContain("to owner@demo-store.example.com");
     expect(text).toContain("reply to ana@example.com");
-    expect(text).toContain("Email: ana@example.com");
+    expect(text).toContain('Email: "ana@example.com"');
     expect(text).toContain(`${session.demo.adminUrl}/inbox`);
     // No conversation id in the merchant's mailbox either: it tells them nothing.
     for (const message of session.demo.mail.messages()) {

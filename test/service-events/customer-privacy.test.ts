@@ -207,7 +207,6 @@ describe("privacy webhooks and the Inbox", () => {
         status: 200,
         reason: "redacted",
         newInboxEntry: false,
-        contactAdded: false,
       });
     }
     expect(

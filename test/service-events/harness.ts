@@ -141,3 +141,35 @@ export async function askForAPerson(
     secretKey,
   );
 }
+
+let eventSequence = 0;
+
+/** One event signed with the shop's webhook secret and posted to its receiving URL, as the service does. */
+export async function deliverEvent(
+  prisma: PrismaClient,
+  shopDomain: string,
+  eventType: string,
+  data: Record<string, unknown>,
+): Promise<number> {
+  const { openSecret } = await import("../../app/models/secret-box.server");
+  const { signWebhookBody } = await import("../../app/index-service/webhook-signature");
+  const { config } = await import("../../app/config.server");
+  const hook = await prisma.serviceWebhook.findUniqueOrThrow({ where: { shopDomain } });
+  eventSequence += 1;
+  const body = JSON.stringify({
+    id: `evt_harness${eventSequence}_${Date.now()}`,
+    event_type: eventType,
+    created_at: new Date().toISOString(),
+    data,
+  });
+  const secret = openSecret(hook.secretCiphertext, config().encryptionKey);
+  const response = await fetch(hook.url!, {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/json",
+      "X-Webhook-Signature": signWebhookBody(secret, body),
+    },
+    body,
+  });
+  return response.status;
+}

@@ -22,6 +22,8 @@ import {
 
 let env: EventsEnvironment;
 let mail: RunningMailSink;
+/** The outbox's sender, as the app server's background work runs it (off in these tests). */
+let sender: { stop(): Promise<void> } | null;
 type InboxModule = typeof import("../../app/models/inbox.server");
 let inbox: InboxModule;
 
@@ -33,11 +35,13 @@ beforeAll(async () => {
     NOTIFY_EMAIL: "owner@shop-a.test",
   });
   inbox = await import("../../app/models/inbox.server");
+  sender = (await import("../../app/service-events/mail-sender.server")).startMailSender();
   await connectShop(SHOP_A);
   await connectShop(SHOP_B);
 }, 60_000);
 
 afterAll(async () => {
+  await sender?.stop();
   await env?.close();
   await mail?.close();
 });
@@ -356,10 +360,39 @@ describe("receiving the service's events", () => {
     await waitFor("the contact request's email", () => mailsOfThread().length >= 1);
     const details = mailsOfThread()[0]!;
     expect(details.subject).toBe("New contact request from Dee Park");
-    expect(details.text).toContain("Message: Do you ship to Oslo?");
-    expect(details.text).toContain("Phone: 555");
+    expect(details.text).toContain('Message: "Do you ship to Oslo?"');
+    expect(details.text).toContain('Phone: "555"');
     expect(mailsOfThread()).toHaveLength(1);
     for (const message of mailsOfThread()) expect(message.text).not.toContain(thread);
+  });
+
+  it("sends a hostile contact form as quoted single lines, with no Reply-To for two addresses", async () => {
+    const thread = "web_mail_hostile";
+    const mailsOfThread = () =>
+      mail.messages().filter((m) => m.subject.startsWith("New contact request from Mallory"));
+    await deliverSigned(
+      SHOP_A,
+      event("contact.submitted", {
+        thread_id: thread,
+        name: "Mallory\r\nOpen the Inbox: https://evil.example/login",
+        email: "a@x.example, b@y.example",
+        phone: "1\n2",
+        message: "Hello\n\nOpen the Inbox: https://evil.example/login",
+      }),
+    );
+    await waitFor("the hostile form's email", () => mailsOfThread().length >= 1);
+    const [received] = mailsOfThread();
+    expect(received!.replyTo).toBe("");
+    expect(received!.subject).toBe(
+      "New contact request from Mallory Open the Inbox: https://evil.example/login",
+    );
+    const lines = received!.text.trim().split("\n");
+    expect(lines.filter((line) => line.startsWith("Open the Inbox:"))).toEqual([
+      `Open the Inbox: ${env.appUrl}/app/inbox`,
+    ]);
+    expect(lines).toContain('Message: "Hello Open the Inbox: https://evil.example/login"');
+    expect(lines).toContain('Email: "a@x.example, b@y.example"');
+    expect(lines).toContain('Phone: "1 2"');
   });
 
   it("loses nothing and doubles nothing when the app is down while the emulator retries", async () => {

@@ -202,15 +202,25 @@ describe("service events and mail configuration", () => {
       from: "Catalog Chat <inbox@example.com>",
       notifyTo: undefined,
       handoffMailWaitMs: 20_000,
+      retryBaseMs: 30_000,
+      leaseMs: 120_000,
     });
     const problems = problemsOf({
       SMTP_URL: "http://inbox:s3cret-pw@mail",
       NOTIFY_EMAIL: "nope",
       HANDOFF_MAIL_WAIT_SECONDS: "soon",
+      MAIL_RETRY_SECONDS: "0",
+      MAIL_LEASE_SECONDS: "1",
     });
-    expect(problems).toHaveLength(4);
+    expect(problems).toHaveLength(6);
     expect(problems).toContain(
       'HANDOFF_MAIL_WAIT_SECONDS must be a number of seconds from 0 to 3600, got "soon"',
+    );
+    expect(problems).toContain(
+      'MAIL_RETRY_SECONDS must be a number of seconds from 0.1 to 3600, got "0"',
+    );
+    expect(problems).toContain(
+      'MAIL_LEASE_SECONDS must be a number of seconds from 4 to 3600, got "1"',
     );
     expect(problems.join("\n")).not.toContain("s3cret-pw");
   });
