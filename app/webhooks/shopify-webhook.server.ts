@@ -56,9 +56,11 @@ function signedByShopify(rawBody: string, hmacHeader: string | null, secret: str
 
 /**
  * Every Shopify webhook route starts here: the body is read within the size limit (413 over it),
- * the signature checked (401), then what can never succeed is refused with 400 so that Shopify
- * stops retrying it: an empty body, a missing Shopify header, a shop header that is not one
- * hostname, a body that is not a JSON object, a body naming another shop than the header. The
+ * the signature checked (401), then what can never succeed is refused with 400: an empty body, a
+ * missing Shopify header, a shop header that is not one hostname, a body that is not a JSON
+ * object, a body naming another shop than the header. A 400 does not stop Shopify: it retries any
+ * answer but a 2xx, 8 times over 4 hours. Kept anyway (docs/webhook-limits.md, "Why 400 and not
+ * 200"): each retry is refused before any database work, and the failure stays visible. The
  * signature covers the body only, so the header's shop is trusted only where the signed body
  * agrees with it. Everything refused is thrown as a Response; nothing is touched before this
  * returns, and nothing is read from the database.
