@@ -8,6 +8,11 @@ export interface AppEnvironment {
   nodeEnv: "development" | "production" | "test";
   shopifyApiKey: string;
   shopifyApiSecret: string;
+  /**
+   * Secrets a Shopify webhook may be signed with: SHOPIFY_API_SECRET first, then
+   * SHOPIFY_API_SECRET_PREVIOUS (during a client secret rotation, see docs/key-rotation.md).
+   */
+  webhookSecrets: string[];
   appUrl: string;
   scopes: string[];
   databaseUrl: string;
@@ -160,6 +165,10 @@ export function readConfig(
     "SHOPIFY_API_SECRET",
     "the app's client secret from the Partner Dashboard",
   );
+  const previousSecrets = (env.SHOPIFY_API_SECRET_PREVIOUS ?? "")
+    .split(",")
+    .map((secret) => secret.trim())
+    .filter(Boolean);
   const appUrl = url(
     "SHOPIFY_APP_URL",
     "the public https URL the app is served from (the Shopify CLI sets it during `shopify app dev`)",
@@ -212,6 +221,7 @@ export function readConfig(
     nodeEnv,
     shopifyApiKey,
     shopifyApiSecret,
+    webhookSecrets: [shopifyApiSecret, ...previousSecrets],
     appUrl,
     scopes,
     databaseUrl,
