@@ -16,6 +16,9 @@ export class MalformedLookupWebhookError extends Error {
 const TOPICS: Readonly<Record<string, LookupKind>> = {
   "inventory_levels/update": "inventory-item",
   INVENTORY_LEVELS_UPDATE: "inventory-item",
+  // A new collection, a smart one above all, gathers products without a products/update for them.
+  "collections/create": "collection",
+  COLLECTIONS_CREATE: "collection",
   "collections/update": "collection",
   COLLECTIONS_UPDATE: "collection",
   "collections/delete": "collection-delete",
