@@ -17,8 +17,10 @@
  * product in the store, while the service answers 5xx and 429 (retryAfter 2 s) in bursts and
  * drops connections (`POST /__emulator/faults`), and the app process (and the worker) is killed
  * with SIGKILL and started again. On SQLite another process (python3's sqlite3) also takes the
- * database's write lock now and then and holds it for --lock-s seconds (longer than the app's
- * 5 s busy timeout, so writes fail while it lasts); nothing may stay wedged after it. A delivery not answered 2xx is sent again, the same body and
+ * database's write lock, after the last kill (a restart would clear a wedge), and holds it for
+ * --lock-s seconds (longer than the app's 5 s busy timeout, so writes fail while it lasts); when
+ * it lets go, an app/scopes_update (a flow that writes in a transaction) is delivered, and it and
+ * every later delivery must be answered: nothing may stay wedged. A delivery not answered 2xx is sent again, the same body and
  * webhook id, as Shopify retries. Reconciliation is off (RECONCILE_EVERY_HOURS=0): it would hide a
  * lost change. LIVE_LEASE_MS is 5 s instead of 60 s so that a killed worker's shops are free
  * again within the drill.
@@ -73,6 +75,8 @@ const BURSTS = Number(values.bursts);
 /** A PostgreSQL database has no file lock to take. */
 const LOCKS = onPostgres() ? 0 : Number(values.locks);
 const LOCK_SECONDS = Number(values["lock-s"]);
+/** What installShop records (test/live/harness.ts). */
+const SHOP_SCOPES = ["read_products", "read_online_store_pages", "read_inventory"];
 const LEASE_MS = Number(values["lease-ms"]);
 const CONVERGE_MS = Number(values["converge-s"]) * 1000;
 /** Deliveries in flight at once, as Shopify sends several. */
@@ -286,6 +290,25 @@ async function drill(mode: Mode, round: number) {
       await sleep(RESEND_AFTER_MS);
     }
   };
+  /** app/scopes_update with the scopes the shop has: changes nothing, in a transaction. */
+  let scopesUpdatesAnswered = 0;
+  const deliverScopesUpdate = async (webhookId: string) => {
+    const payload = {
+      id: 1,
+      previous: SHOP_SCOPES,
+      current: SHOP_SCOPES,
+      updated_at: new Date().toISOString(),
+    };
+    while (performance.now() < giveUpAt) {
+      const answer = await shopify.state.sendWebhook("app/scopes_update", payload, { webhookId });
+      if (answer.status >= 200 && answer.status < 300) {
+        scopesUpdatesAnswered += 1;
+        return;
+      }
+      nonOk.set(answer.status, (nonOk.get(answer.status) ?? 0) + 1);
+      await sleep(RESEND_AFTER_MS);
+    }
+  };
   let next = 0;
   const lane = async () => {
     for (let k = next++; k < WEBHOOKS; k = next++) {
@@ -305,7 +328,11 @@ async function drill(mode: Mode, round: number) {
   const chaos = async () => {
     const events = [
       ...Array.from({ length: BURSTS }, (_, i) => ({ at: (i + 0.5) / BURSTS, kind: "burst", i })),
-      ...Array.from({ length: LOCKS }, (_, i) => ({ at: (i + 0.3) / LOCKS, kind: "lock", i })),
+      ...Array.from({ length: LOCKS }, (_, i) => ({
+        at: 0.82 + (0.15 * i) / LOCKS,
+        kind: "lock",
+        i,
+      })),
       ...Array.from({ length: KILLS }, (_, i) => ({
         at: (i + 0.7) / (KILLS + 0.4),
         kind: "kill",
@@ -326,7 +353,9 @@ async function drill(mode: Mode, round: number) {
         continue;
       }
       if (event.kind === "lock") {
-        locksHeld.push(holdSqliteLock());
+        locksHeld.push(
+          holdSqliteLock().then(() => deliverScopesUpdate(`drill-${round}-scopes-${event.i}`)),
+        );
         continue;
       }
       // With a separate worker: the app, then the worker, then both at once, in turn.
@@ -374,6 +403,7 @@ async function drill(mode: Mode, round: number) {
     convergedMs,
     kills,
     locks: locksHeld.length,
+    scopesUpdatesAnswered,
     faultsFired: faultsInjected - faultsLeft,
     faultsInjected,
   };
@@ -423,10 +453,11 @@ try {
     );
     console.log(
       `${pad}  faults met ${r.faultsFired} of ${r.faultsInjected} injected; kill -9: ${r.kills.join(", ") || "none"}; ` +
-        `SQLite locks held by another process: ${r.locks}`,
+        `SQLite locks held by another process: ${r.locks}, app/scopes_update after each answered: ${r.scopesUpdatesAnswered} of ${r.locks}`,
     );
     console.log(`${pad}  converged ${seconds} after the last delivery`);
     if (r.lost > 0 || r.differences > 0 || r.delivered < WEBHOOKS) failed = true;
+    if (r.scopesUpdatesAnswered < r.locks) failed = true;
   }
   for (const role of ["app", "worker"] as const) {
     if (trouble[role].length > 0) {
