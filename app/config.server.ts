@@ -8,6 +8,11 @@ export interface AppEnvironment {
   nodeEnv: "development" | "production" | "test";
   shopifyApiKey: string;
   shopifyApiSecret: string;
+  /**
+   * Secrets a Shopify webhook may be signed with: SHOPIFY_API_SECRET first, then
+   * SHOPIFY_API_SECRET_PREVIOUS (during a client secret rotation, see docs/key-rotation.md).
+   */
+  webhookSecrets: string[];
   appUrl: string;
   scopes: string[];
   databaseUrl: string;
@@ -116,6 +121,18 @@ export class ConfigurationError extends Error {
 
 const NODE_ENVS = ["development", "production", "test"] as const;
 
+/**
+ * A URL as a configuration message may show it: any user and password, and every query value,
+ * replaced by `***` (a URL that does not parse is masked the same way by pattern), so that a
+ * message printed to a log never carries a credential.
+ */
+function redactUrl(value: string): string {
+  return value
+    .replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^/?#]*@/i, "$1***@")
+    .replace(/([?&;][^=&;#]*)=[^&;#]*/g, "$1=***")
+    .replace(/#.*$/, (fragment) => (fragment.length > 1 ? "#***" : fragment));
+}
+
 export function readConfig(
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): AppEnvironment {
@@ -139,7 +156,7 @@ export function readConfig(
       if (parsed.protocol !== "https:" && parsed.protocol !== "http:") throw new Error();
       return value.replace(/\/+$/, "");
     } catch {
-      problems.push(`${name} must be an http(s) URL, got "${value}": ${fix}`);
+      problems.push(`${name} must be an http(s) URL, got "${redactUrl(value)}": ${fix}`);
       return "";
     }
   };
@@ -158,6 +175,10 @@ export function readConfig(
     "SHOPIFY_API_SECRET",
     "the app's client secret from the Partner Dashboard",
   );
+  const previousSecrets = (env.SHOPIFY_API_SECRET_PREVIOUS ?? "")
+    .split(",")
+    .map((secret) => secret.trim())
+    .filter(Boolean);
   const appUrl = url(
     "SHOPIFY_APP_URL",
     "the public https URL the app is served from (the Shopify CLI sets it during `shopify app dev`)",
@@ -177,7 +198,7 @@ export function readConfig(
   const databaseUrl = databaseUrlFrom(env);
   if (!/^file:/.test(databaseUrl) && !isPostgresUrl(databaseUrl)) {
     problems.push(
-      `DATABASE_URL must be a SQLite file URL such as "file:./prisma/app.db" or a PostgreSQL URL such as "postgresql://user:password@host:5432/db", got "${databaseUrl.replace(/\/\/[^@]*@/, "//***@")}"`,
+      `DATABASE_URL must be a SQLite file URL such as "file:./prisma/app.db" or a PostgreSQL URL such as "postgresql://user:password@host:5432/db", got "${redactUrl(databaseUrl)}"`,
     );
   }
 
@@ -195,7 +216,7 @@ export function readConfig(
   );
   if (nodeEnv === "production" && indexApiUrl.startsWith("http:") && !isLoopback(indexApiUrl)) {
     problems.push(
-      `INDEX_API_URL must use https in production (the shops' secret keys travel with every request), got "${indexApiUrl}"; plain http is allowed to loopback only`,
+      `INDEX_API_URL must use https in production (the shops' secret keys travel with every request), got "${redactUrl(indexApiUrl)}"; plain http is allowed to loopback only`,
     );
   }
 
@@ -210,6 +231,7 @@ export function readConfig(
     nodeEnv,
     shopifyApiKey,
     shopifyApiSecret,
+    webhookSecrets: [shopifyApiSecret, ...previousSecrets],
     appUrl,
     scopes,
     databaseUrl,

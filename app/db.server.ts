@@ -1,53 +1,8 @@
 import { createRequire } from "node:module";
-import { PrismaLibSQL } from "@prisma/adapter-libsql";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { Prisma, PrismaClient } from "@prisma/client";
 import { databaseUrlFrom, isPostgresUrl } from "./database-url";
-
-/** How long a connection waits for another process's commit before SQLite reports it busy. */
-export const BUSY_TIMEOUT_MS = 5_000;
-
-/**
- * libSQL's connections wait 0 ms for a lock by default, and a new connection is opened after every
- * transaction: each one gets the busy timeout before its first statement, so the app server and
- * `npm run worker` can share one SQLite file under load.
- */
-type Config = ConstructorParameters<typeof PrismaLibSQL>[0];
-type Client = ReturnType<PrismaLibSQL["createClient"]>;
-
-class BusyWaitingLibSQL extends PrismaLibSQL {
-  override createClient(config: Config): Client {
-    const client = super.createClient(config);
-    let fresh = true;
-    const prepare = async () => {
-      if (!fresh) return;
-      fresh = false;
-      await client.execute(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
-    };
-    return new Proxy(client, {
-      get(target, property) {
-        if (property === "execute" || property === "batch" || property === "executeMultiple") {
-          return async (...args: unknown[]) => {
-            await prepare();
-            return (target[property] as (...a: unknown[]) => unknown).apply(target, args);
-          };
-        }
-        if (property === "transaction") {
-          return async (...args: unknown[]) => {
-            await prepare();
-            const transaction = await (
-              target.transaction as (...a: unknown[]) => Promise<unknown>
-            ).apply(target, args);
-            fresh = true; // the client hands this connection over and opens another
-            return transaction;
-          };
-        }
-        const value = Reflect.get(target, property, target) as unknown;
-        return typeof value === "function" ? value.bind(target) : value;
-      },
-    });
-  }
-}
+import { SqliteAdapter } from "./sqlite-connections.server";
 
 /**
  * One Prisma client for the URL's database: SQLite through libSQL (the embedded default) or
@@ -56,7 +11,7 @@ class BusyWaitingLibSQL extends PrismaLibSQL {
  * node_modules/.prisma/postgresql-client and loaded only when it is used.
  */
 export function createPrismaClient(url: string = databaseUrlFrom(process.env)): PrismaClient {
-  if (!isPostgresUrl(url)) return new PrismaClient({ adapter: new BusyWaitingLibSQL({ url }) });
+  if (!isPostgresUrl(url)) return new PrismaClient({ adapter: new SqliteAdapter({ url }) });
   const { PrismaClient: PostgresClient } = createRequire(import.meta.url)(
     ".prisma/postgresql-client",
   ) as { PrismaClient: typeof PrismaClient };

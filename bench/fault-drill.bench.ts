@@ -2,7 +2,8 @@
  * The standing fault drill (printed; exits 1 when a change was lost or the index differs from the
  * store in the end):
  *   npm run build && npx tsx bench/fault-drill.bench.ts [--modes in-app,separate] [--products 40]
- *     [--webhooks 150] [--seconds 40] [--kills 3] [--bursts 6] [--lease-ms 5000] [--converge-s 120]
+ *     [--webhooks 150] [--seconds 40] [--kills 3] [--bursts 6] [--locks 2] [--lock-s 6]
+ *     [--lease-ms 5000] [--converge-s 120]
  * A run takes about two minutes with the defaults; raise --webhooks, --seconds, --kills and
  * --bursts for a longer one. SQLite file by default; with TEST_POSTGRES_URL (a PostgreSQL server
  * URL, see test/support/postgres-setup.ts) each run gets a new PostgreSQL database instead.
@@ -15,7 +16,11 @@
  * in each mode, a stream of signed products/update deliveries, each after a real change of its
  * product in the store, while the service answers 5xx and 429 (retryAfter 2 s) in bursts and
  * drops connections (`POST /__emulator/faults`), and the app process (and the worker) is killed
- * with SIGKILL and started again. A delivery not answered 2xx is sent again, the same body and
+ * with SIGKILL and started again. On SQLite another process (python3's sqlite3) also takes the
+ * database's write lock, after the last kill (a restart would clear a wedge), and holds it for
+ * --lock-s seconds (longer than the app's 5 s busy timeout, so writes fail while it lasts); when
+ * it lets go, an app/scopes_update (a flow that writes in a transaction) is delivered, and it and
+ * every later delivery must be answered: nothing may stay wedged. A delivery not answered 2xx is sent again, the same body and
  * webhook id, as Shopify retries. Reconciliation is off (RECONCILE_EVERY_HOURS=0): it would hide a
  * lost change. LIVE_LEASE_MS is 5 s instead of 60 s so that a killed worker's shops are free
  * again within the drill.
@@ -52,6 +57,8 @@ const { values } = parseArgs({
     seconds: { type: "string", default: "40" },
     kills: { type: "string", default: "3" },
     bursts: { type: "string", default: "6" },
+    locks: { type: "string", default: "2" },
+    "lock-s": { type: "string", default: "6" },
     "lease-ms": { type: "string", default: "5000" },
     "converge-s": { type: "string", default: "120" },
   },
@@ -65,6 +72,11 @@ const WEBHOOKS = Number(values.webhooks);
 const SECONDS = Number(values.seconds);
 const KILLS = Number(values.kills);
 const BURSTS = Number(values.bursts);
+/** A PostgreSQL database has no file lock to take. */
+const LOCKS = onPostgres() ? 0 : Number(values.locks);
+const LOCK_SECONDS = Number(values["lock-s"]);
+/** What installShop records (test/live/harness.ts). */
+const SHOP_SCOPES = ["read_products", "read_online_store_pages", "read_inventory"];
 const LEASE_MS = Number(values["lease-ms"]);
 const CONVERGE_MS = Number(values["converge-s"]) * 1000;
 /** Deliveries in flight at once, as Shopify sends several. */
@@ -214,6 +226,28 @@ async function outboxRows(): Promise<number> {
   }
 }
 
+/** Python's sqlite3 in a process of its own: takes the write lock, writes, holds it, commits. */
+const HOLD_LOCK = `
+import sqlite3, sys, time
+db = sqlite3.connect(sys.argv[1], isolation_level=None, timeout=60)
+db.execute("BEGIN IMMEDIATE")
+db.execute('UPDATE "Shop" SET "updatedAt" = "updatedAt"')
+time.sleep(float(sys.argv[2]))
+db.execute("COMMIT")
+`;
+
+function holdSqliteLock(): Promise<void> {
+  const path = (process.env.DATABASE_URL ?? "").replace(/^file:/, "");
+  const holder = spawn("python3", ["-c", HOLD_LOCK, path, String(LOCK_SECONDS)], {
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  return new Promise((resolve, reject) =>
+    holder.once("exit", (code) =>
+      code === 0 ? resolve() : reject(new Error(`the SQLite lock holder exited with ${code}`)),
+    ),
+  );
+}
+
 // ── One mode: the stream, the faults, the kills; then quiet ──────────────────────────────────
 type Mode = "in-app" | "separate";
 
@@ -256,6 +290,25 @@ async function drill(mode: Mode, round: number) {
       await sleep(RESEND_AFTER_MS);
     }
   };
+  /** app/scopes_update with the scopes the shop has: changes nothing, in a transaction. */
+  let scopesUpdatesAnswered = 0;
+  const deliverScopesUpdate = async (webhookId: string) => {
+    const payload = {
+      id: 1,
+      previous: SHOP_SCOPES,
+      current: SHOP_SCOPES,
+      updated_at: new Date().toISOString(),
+    };
+    while (performance.now() < giveUpAt) {
+      const answer = await shopify.state.sendWebhook("app/scopes_update", payload, { webhookId });
+      if (answer.status >= 200 && answer.status < 300) {
+        scopesUpdatesAnswered += 1;
+        return;
+      }
+      nonOk.set(answer.status, (nonOk.get(answer.status) ?? 0) + 1);
+      await sleep(RESEND_AFTER_MS);
+    }
+  };
   let next = 0;
   const lane = async () => {
     for (let k = next++; k < WEBHOOKS; k = next++) {
@@ -265,12 +318,21 @@ async function drill(mode: Mode, round: number) {
     }
   };
 
-  /** Bursts and kills, spread over the stream; a kill takes its process down for a second. */
+  /**
+   * Bursts, kills and SQLite locks, spread over the stream; a kill takes its process down for a
+   * second, a lock is held while the rest goes on.
+   */
   const kills: string[] = [];
   let burstsSent = 0;
+  const locksHeld: Promise<void>[] = [];
   const chaos = async () => {
     const events = [
       ...Array.from({ length: BURSTS }, (_, i) => ({ at: (i + 0.5) / BURSTS, kind: "burst", i })),
+      ...Array.from({ length: LOCKS }, (_, i) => ({
+        at: 0.82 + (0.15 * i) / LOCKS,
+        kind: "lock",
+        i,
+      })),
       ...Array.from({ length: KILLS }, (_, i) => ({
         at: (i + 0.7) / (KILLS + 0.4),
         kind: "kill",
@@ -290,6 +352,12 @@ async function drill(mode: Mode, round: number) {
         burstsSent += 1;
         continue;
       }
+      if (event.kind === "lock") {
+        locksHeld.push(
+          holdSqliteLock().then(() => deliverScopesUpdate(`drill-${round}-scopes-${event.i}`)),
+        );
+        continue;
+      }
       // With a separate worker: the app, then the worker, then both at once, in turn.
       const victims: Role[] =
         mode === "in-app"
@@ -303,6 +371,7 @@ async function drill(mode: Mode, round: number) {
   };
 
   await Promise.all([...Array.from({ length: LANES }, lane), chaos()]);
+  await Promise.all(locksHeld);
   const streamEnded = performance.now();
 
   let convergedMs = NaN;
@@ -333,6 +402,8 @@ async function drill(mode: Mode, round: number) {
     nonOk,
     convergedMs,
     kills,
+    locks: locksHeld.length,
+    scopesUpdatesAnswered,
     faultsFired: faultsInjected - faultsLeft,
     faultsInjected,
   };
@@ -353,7 +424,7 @@ try {
   console.log(
     `Fault drill: ${PRODUCTS} products; per mode ${WEBHOOKS} products/update deliveries over ${SECONDS} s ` +
       `(${LANES} in flight), ${BURSTS} fault bursts on the service's writes (${BURST_KINDS.map((b) => b.label).join(", ")} in turn), ` +
-      `${KILLS} kill -9; Personal limits; ${onPostgres() ? "PostgreSQL" : "SQLite file"}; LIVE_LEASE_MS ${LEASE_MS}; logs in ${work}`,
+      `${KILLS} kill -9, ${LOCKS} SQLite write locks of ${LOCK_SECONDS} s by another process; Personal limits; ${onPostgres() ? "PostgreSQL" : "SQLite file"}; LIVE_LEASE_MS ${LEASE_MS}; logs in ${work}`,
   );
   for (const [round, mode] of MODES.entries()) {
     const r = await drill(mode, round + 1);
@@ -381,10 +452,12 @@ try {
         `answered: ${r.delivered} of ${WEBHOOKS} delivered`,
     );
     console.log(
-      `${pad}  faults met ${r.faultsFired} of ${r.faultsInjected} injected; kill -9: ${r.kills.join(", ") || "none"}`,
+      `${pad}  faults met ${r.faultsFired} of ${r.faultsInjected} injected; kill -9: ${r.kills.join(", ") || "none"}; ` +
+        `SQLite locks held by another process: ${r.locks}, app/scopes_update after each answered: ${r.scopesUpdatesAnswered} of ${r.locks}`,
     );
     console.log(`${pad}  converged ${seconds} after the last delivery`);
     if (r.lost > 0 || r.differences > 0 || r.delivered < WEBHOOKS) failed = true;
+    if (r.scopesUpdatesAnswered < r.locks) failed = true;
   }
   for (const role of ["app", "worker"] as const) {
     if (trouble[role].length > 0) {

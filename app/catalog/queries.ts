@@ -237,6 +237,7 @@ export const SHOP_QUERY = `query ShopDomains {
  * (scope read_themes). Only the live theme counts: it is the one shoppers see.
  */
 export const MAIN_THEME_SETTINGS_QUERY = `query MainThemeSettings {
+  currentAppInstallation { app { handle } }
   themes(first: 1, roles: [MAIN]) {
     nodes {
       name
@@ -246,6 +247,7 @@ export const MAIN_THEME_SETTINGS_QUERY = `query MainThemeSettings {
           body {
             ... on OnlineStoreThemeFileBodyText { content }
             ... on OnlineStoreThemeFileBodyBase64 { contentBase64 }
+            ... on OnlineStoreThemeFileBodyUrl { url }
           }
         }
       }
@@ -254,11 +256,15 @@ export const MAIN_THEME_SETTINGS_QUERY = `query MainThemeSettings {
 }`;
 
 export interface MainThemeSettingsData {
+  currentAppInstallation: { app: { handle: string | null } | null } | null;
   themes: {
     nodes: {
       name: string;
       files: {
-        nodes: { filename: string; body: { content?: string; contentBase64?: string } }[];
+        nodes: {
+          filename: string;
+          body: { content?: string; contentBase64?: string; url?: string };
+        }[];
       } | null;
     }[];
   };

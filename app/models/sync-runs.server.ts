@@ -177,6 +177,11 @@ export interface RunCounts {
   posts: KindCounts;
   /** Items still owed to the service. */
   pending: number;
+  /**
+   * Variant, collection and media lines of Shopify's export that came before their product (or
+   * without it): left out of the products (absent from runs kept before it was counted).
+   */
+  orphanLines?: number;
 }
 
 /**
@@ -184,7 +189,7 @@ export interface RunCounts {
  * once it finished, as kept on it then.
  */
 export async function runCounts(
-  run: Pick<SyncRun, "id" | "productsUnchanged" | "postsUnchanged" | "counts">,
+  run: Pick<SyncRun, "id" | "productsUnchanged" | "postsUnchanged" | "counts" | "orphanLines">,
 ): Promise<RunCounts> {
   if (run.counts !== null) return JSON.parse(run.counts) as RunCounts;
   const groups = await prisma.syncItem.groupBy({
@@ -193,7 +198,12 @@ export async function runCounts(
     _count: { _all: true },
   });
   const empty = (): KindCounts => ({ sent: 0, unchanged: 0, deleted: 0, overQuota: 0, failed: 0 });
-  const counts: RunCounts = { products: empty(), posts: empty(), pending: 0 };
+  const counts: RunCounts = {
+    products: empty(),
+    posts: empty(),
+    pending: 0,
+    orphanLines: run.orphanLines,
+  };
   counts.products.unchanged = run.productsUnchanged;
   counts.posts.unchanged = run.postsUnchanged;
   for (const group of groups) {

@@ -195,6 +195,11 @@ export default function Dashboard() {
                         </Banner>
                       ) : null}
                       <Counts counts={last.counts} />
+                      {last.counts.orphanLines ? (
+                        <Text as="p" tone="caution">
+                          {`${last.counts.orphanLines} variant, collection or media line(s) of Shopify's export came before their product and were left out of it.`}
+                        </Text>
+                      ) : null}
                     </BlockStack>
                   ) : (
                     <Text as="p">No sync has run yet.</Text>

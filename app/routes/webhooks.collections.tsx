@@ -1,5 +1,8 @@
 import { answerLookupWebhook } from "../webhooks/lookup-webhook.server";
 import type { WebhookActionArgs } from "../webhooks/shopify-webhook.server";
 
-/** collections/update, collections/delete: the collection goes to the lookup outbox, answered at once. */
+/**
+ * collections/create, collections/update, collections/delete: the collection goes to the lookup
+ * outbox, answered at once.
+ */
 export const action = ({ request }: WebhookActionArgs) => answerLookupWebhook(request);

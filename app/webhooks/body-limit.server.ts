@@ -34,6 +34,20 @@ function tooLarge(limit: number): Response {
   });
 }
 
+/**
+ * The sender closed the connection before its body ended (a timeout on its side, a reset): nobody
+ * is left to read an answer, and nothing went wrong in the app, so one short line is logged, not
+ * an error with its stack (a burst of such connections once printed 1,501 stack traces).
+ */
+function cutOff(received: number, error: unknown): Response {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  const reason = (typeof code === "string" ? code : String(message ?? error)).split("\n")[0];
+  console.warn(
+    `Webhook connection closed by its sender after ${received} bytes of body (${reason})`,
+  );
+  return new Response("Webhook body cut off", { status: 400, headers: { Connection: "close" } });
+}
+
 /** Reads and discards the rest of a body, holding nothing, until it ends or a drain bound is hit. */
 async function discardUntil(reader: ReadableStreamDefaultReader<Uint8Array>, deadline: number) {
   // Releasing the lock rejects a read that is waiting on a sender who went quiet. (Racing each
@@ -87,7 +101,13 @@ export async function readBodyWithinLimit(
   const chunks: Uint8Array[] = [];
   let received = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let chunk: ReadableStreamReadResult<Uint8Array>;
+    try {
+      chunk = await reader.read();
+    } catch (error) {
+      throw cutOff(received, error);
+    }
+    const { done, value } = chunk;
     if (done) break;
     received += value.byteLength;
     if (received > limit) {

@@ -8,7 +8,8 @@ import { authenticateShopifyWebhook } from "./shopify-webhook.server";
 /**
  * inventory_levels/update and collections/update|delete: the inventory item or collection goes to
  * the lookup outbox and the delivery is answered at once; a payload that can never be taken is a
- * 400, so Shopify does not retry it.
+ * 400 (Shopify still retries it 8 times over 4 hours: docs/webhook-limits.md, "Why 400 and not
+ * 200").
  */
 export async function answerLookupWebhook(request: WebhookRequest): Promise<Response> {
   const webhook = await authenticateShopifyWebhook(request);

@@ -42,23 +42,31 @@ const REQUIRED_HEADERS = [
 ] as const;
 
 /**
- * Shopify's signature: base64 HMAC-SHA256 of the raw body keyed with the app's secret, compared
- * in constant time. Done here rather than by the Shopify library's `authenticate.webhook`, which
+ * Shopify's signature: base64 HMAC-SHA256 of the raw body keyed with the app's secret (or, during
+ * a client secret rotation, the previous one: docs/key-rotation.md), compared in constant time. Done here rather than by the Shopify library's `authenticate.webhook`, which
  * also reads (and may refresh) the shop's offline session on every delivery: a database read per
  * webhook that no route uses (the routes look the shop up themselves).
  */
-function signedByShopify(rawBody: string, hmacHeader: string | null, secret: string): boolean {
+function signedByShopify(
+  rawBody: string,
+  hmacHeader: string | null,
+  secrets: readonly string[],
+): boolean {
   if (!hmacHeader) return false;
   const given = Buffer.from(hmacHeader, "base64");
-  const expected = createHmac("sha256", secret).update(rawBody, "utf8").digest();
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return secrets.some((secret) => {
+    const expected = createHmac("sha256", secret).update(rawBody, "utf8").digest();
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
 }
 
 /**
  * Every Shopify webhook route starts here: the body is read within the size limit (413 over it),
- * the signature checked (401), then what can never succeed is refused with 400 so that Shopify
- * stops retrying it: an empty body, a missing Shopify header, a shop header that is not one
- * hostname, a body that is not a JSON object, a body naming another shop than the header. The
+ * the signature checked (401), then what can never succeed is refused with 400: an empty body, a
+ * missing Shopify header, a shop header that is not one hostname, a body that is not a JSON
+ * object, a body naming another shop than the header. A 400 does not stop Shopify: it retries any
+ * answer but a 2xx, 8 times over 4 hours. Kept anyway (docs/webhook-limits.md, "Why 400 and not
+ * 200"): each retry is refused before any database work, and the failure stays visible. The
  * signature covers the body only, so the header's shop is trusted only where the signed body
  * agrees with it. Everything refused is thrown as a Response; nothing is touched before this
  * returns, and nothing is read from the database.
@@ -77,7 +85,7 @@ export async function authenticateShopifyWebhook(
   if (rawBody.length === 0) throw refuse(400, "Webhook body is empty");
   const hmac = headers.get("X-Shopify-Hmac-Sha256");
   if (!hmac) throw refuse(400, "X-Shopify-Hmac-Sha256 is missing");
-  if (!signedByShopify(rawBody, hmac, config().shopifyApiSecret)) {
+  if (!signedByShopify(rawBody, hmac, config().webhookSecrets)) {
     throw new Response(undefined, { status: 401, statusText: "Unauthorized" });
   }
   const missing = REQUIRED_HEADERS.filter((name) => !headers.get(name));

@@ -34,6 +34,7 @@ const ENDPOINTS = [
   "GET    /__fake/metafields                  metafields",
   "GET    /__fake/theme/app-embed             {enabled}: the chat's app embed in the published theme",
   "POST   /__fake/theme/app-embed             {enabled: true|false}: the theme editor's toggle",
+  "POST   /__fake/theme/file-bodies           {bodies: text|url|left-out}: how theme files come",
   "GET    /__fake/throttle                    the cost bucket",
   "POST   /__fake/throttle                    {currentlyAvailable}",
   "GET    /__fake/faults                      pending faults",
@@ -155,6 +156,12 @@ async function route(
       if (typeof body.enabled !== "boolean") throw new ControlError(400, "Send {enabled: boolean}");
       control.setChatEmbed(body.enabled);
       return ok({ enabled: control.chatEmbedEnabled() });
+    case "POST /theme/file-bodies":
+      if (body.bodies !== "text" && body.bodies !== "url" && body.bodies !== "left-out") {
+        throw new ControlError(400, 'Send {bodies: "text" | "url" | "left-out"}');
+      }
+      control.setThemeFileBodies(body.bodies);
+      return ok({ bodies: body.bodies });
     case "GET /throttle":
       return ok(control.throttleStatus());
     case "POST /throttle":

@@ -19,6 +19,7 @@ import {
   type EventOptions,
   type StockChange,
 } from "./shop-events";
+import type { ThemeFileBodies } from "./themes";
 import type { ThrottleStatus } from "./throttle";
 import type { SendWebhookOptions, WebhookDelivery } from "./webhooks";
 
@@ -79,6 +80,11 @@ export class FakeShopifyControl {
 
   chatEmbedEnabled(): boolean {
     return this.core.themes.chatEmbedEnabled();
+  }
+
+  /** How theme files' bodies come: as text, as a short-lived URL, or left out of `files`. */
+  setThemeFileBodies(bodies: ThemeFileBodies): void {
+    this.core.themes.fileBodies = bodies;
   }
 
   // ——— Catalogue ———

@@ -501,7 +501,11 @@ export function queryRoot(core: FakeShopifyCore): Json {
       return operation ? bulkOperationView(operation) : null;
     },
     currentAppInstallation: () => appInstallationView(core),
-    ...themeQueries(core.themes, () => core.scopes),
+    ...themeQueries(
+      core.themes,
+      () => core.scopes,
+      () => core.baseUrl,
+    ),
     appInstallation: ({ id }: { id?: string | null }) =>
       id === undefined || id === null || id === core.appInstallationId
         ? appInstallationView(core)

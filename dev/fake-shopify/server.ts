@@ -12,6 +12,7 @@ import { CONTROL_PREFIX, handleControl } from "./control-routes";
 import { FakeShopifyControl } from "./control";
 import { FakeShopifyCore, type FakeShopifyOptions } from "./core";
 import { GRAPHQL_PATH, handleGraphql } from "./graphql-endpoint";
+import { THEME_FILES_PREFIX } from "./themes";
 import { closeServer, httpUrl, listen, sendJson } from "../http";
 
 export type { FakeShopifyOptions, RequestLogEntry } from "./core";
@@ -66,6 +67,13 @@ async function handle(
     }
     if (method === "GET" && url.pathname.startsWith(RESULTS_PREFIX)) {
       return await serveResult(core, res, url);
+    }
+    if (method === "GET" && url.pathname.startsWith(THEME_FILES_PREFIX)) {
+      const content = core.themes.fileAtUrl(url.pathname.slice(THEME_FILES_PREFIX.length));
+      if (content === undefined) return sendJson(res, 404, { errors: "Not Found" });
+      res.writeHead(200, { "Content-Type": "application/octet-stream" });
+      res.end(content);
+      return;
     }
     if (method === "POST" && url.pathname === GRAPHQL_PATH) {
       return await handleGraphql(core, req, res);

@@ -5,13 +5,23 @@
  * block id, with `type` "shopify://apps/<app handle>/blocks/<block handle>/<uuid>" and `disabled`;
  * the file starts with the comment Shopify writes at its top. Switching the chat's embed on or
  * off rewrites the MAIN theme's file, as the theme editor's toggle does.
+ *
+ * A file's body comes in one of the forms Shopify's schema has for it (`setFileBodies`): text
+ * (`OnlineStoreThemeFileBodyText`), a short-lived URL to fetch without credentials
+ * (`OnlineStoreThemeFileBodyUrl`, served under /theme-files/), or the file left out of `files`,
+ * as `first` allows ("fewer than n files may be returned to stay within the payload size limit").
  */
+import { randomUUID } from "node:crypto";
 import { connection, type ConnectionArgs } from "./connection";
 import { gid } from "./gid";
 
 type Json = Record<string, unknown>;
 
 export const SETTINGS_DATA = "config/settings_data.json";
+export const THEME_FILES_PREFIX = "/theme-files/";
+
+/** How the `files` field answers: each file's body as text, as a URL, or files left out. */
+export type ThemeFileBodies = "text" | "url" | "left-out";
 const EMBED_BLOCK_ID = "17000000000000000001";
 
 const SETTINGS_COMMENT = `/*
@@ -43,6 +53,9 @@ export interface AppEmbedOptions {
 
 export class ThemeStore {
   readonly themes: FakeTheme[];
+  fileBodies: ThemeFileBodies = "text";
+  /** Short-lived file URLs handed out: token → the file's content when it was asked for. */
+  readonly #urls = new Map<string, string>();
 
   constructor(
     now: string,
@@ -84,6 +97,18 @@ export class ThemeStore {
     this.#writeSettings(this.mainTheme(), { enabled, installed: true }, now);
   }
 
+  /** A URL for this content, as `OnlineStoreThemeFileBodyUrl` gives one. */
+  fileUrl(baseUrl: string, content: string): string {
+    const token = randomUUID();
+    this.#urls.set(token, content);
+    return `${baseUrl}${THEME_FILES_PREFIX}${token}`;
+  }
+
+  /** What a file URL serves, or undefined for one never handed out. */
+  fileAtUrl(token: string): string | undefined {
+    return this.#urls.get(token);
+  }
+
   chatEmbedEnabled(): boolean {
     const text = this.mainTheme().files.get(SETTINGS_DATA) ?? "";
     return text.includes(`"disabled": false`);
@@ -109,7 +134,17 @@ export class ThemeStore {
   }
 }
 
-function fileView(theme: FakeTheme, filename: string, content: string): Json {
+function fileView(
+  store: ThemeStore,
+  baseUrl: string,
+  theme: FakeTheme,
+  filename: string,
+  content: string,
+): Json {
+  const body =
+    store.fileBodies === "url"
+      ? { __typename: "OnlineStoreThemeFileBodyUrl", url: store.fileUrl(baseUrl, content) }
+      : { __typename: "OnlineStoreThemeFileBodyText", content };
   return {
     __typename: "OnlineStoreThemeFile",
     filename,
@@ -118,7 +153,7 @@ function fileView(theme: FakeTheme, filename: string, content: string): Json {
     checksumMd5: null,
     createdAt: theme.createdAt,
     updatedAt: theme.updatedAt,
-    body: { __typename: "OnlineStoreThemeFileBodyText", content },
+    body,
   };
 }
 
@@ -128,7 +163,7 @@ function matches(pattern: string, filename: string): boolean {
   return new RegExp(`^${expression}$`).test(filename);
 }
 
-function themeView(theme: FakeTheme): Json {
+function themeView(store: ThemeStore, baseUrl: string, theme: FakeTheme): Json {
   return {
     __typename: "OnlineStoreTheme",
     id: gid("OnlineStoreTheme", theme.id),
@@ -144,11 +179,13 @@ function themeView(theme: FakeTheme): Json {
     files: (args: ConnectionArgs & { filenames?: string[] | null }) => {
       const wanted = args.filenames;
       const files = [...theme.files.entries()].filter(
-        ([filename]) => !wanted || wanted.some((pattern) => matches(pattern, filename)),
+        ([filename]) =>
+          store.fileBodies !== "left-out" &&
+          (!wanted || wanted.some((pattern) => matches(pattern, filename))),
       );
       return {
         ...connection(files, { first: args.first ?? 50, after: args.after }, ([name, content]) =>
-          fileView(theme, name, content),
+          fileView(store, baseUrl, theme, name, content),
         ),
         userErrors: [],
       };
@@ -165,7 +202,11 @@ class AccessDeniedError extends Error {
 }
 
 /** The query root's theme fields; refused without the read_themes scope. */
-export function themeQueries(store: ThemeStore, scopes: () => readonly string[]): Json {
+export function themeQueries(
+  store: ThemeStore,
+  scopes: () => readonly string[],
+  baseUrl: () => string,
+): Json {
   const allowed = (field: string) => {
     if (!scopes().includes("read_themes") && !scopes().includes("write_themes"))
       throw new AccessDeniedError(field);
@@ -178,12 +219,12 @@ export function themeQueries(store: ThemeStore, scopes: () => readonly string[])
           (!args.roles || args.roles.includes(theme.role)) &&
           (!args.names || args.names.some((pattern) => matches(pattern, theme.name))),
       );
-      return connection(themes, args, themeView);
+      return connection(themes, args, (theme) => themeView(store, baseUrl(), theme));
     },
     theme: ({ id }: { id: string }) => {
       allowed("theme");
       const theme = store.themes.find((candidate) => gid("OnlineStoreTheme", candidate.id) === id);
-      return theme ? themeView(theme) : null;
+      return theme ? themeView(store, baseUrl(), theme) : null;
     },
   };
 }

@@ -38,6 +38,7 @@ export const DEFAULT_WEBHOOK_PATHS: Readonly<Record<string, string>> = {
   "products/create": "/webhooks/products",
   "products/update": "/webhooks/products",
   "products/delete": "/webhooks/products",
+  "collections/create": "/webhooks/collections",
   "collections/update": "/webhooks/collections",
   "collections/delete": "/webhooks/collections",
 };

@@ -42,6 +42,7 @@ describe("shopify.app.toml", () => {
         "app/scopes_update",
         "app/uninstalled",
         "bulk_operations/finish",
+        "collections/create",
         "collections/delete",
         "collections/update",
         "inventory_levels/update",

@@ -127,6 +127,30 @@ describe("production refuses what would expose the shops' secret keys", () => {
   });
 });
 
+describe("a configuration message never shows a credential", () => {
+  const messageOf = (env: Record<string, string>): string => {
+    try {
+      readConfig(env);
+    } catch (error) {
+      return (error as ConfigurationError).message;
+    }
+    throw new Error("the configuration was accepted");
+  };
+
+  it.each([
+    ["INDEX_API_URL", "http://svc-user:hunter2@api.service.example/v1?token=sk_live_9&x=1"],
+    ["INDEX_API_URL", "ftp://svc-user:hunter2@api.service.example/?api_key=sk_live_9"],
+    ["INDEX_API_URL", "svc-user:hunter2@api.service.example?token=sk_live_9"],
+    ["SHOPIFY_APP_URL", "ws://admin:hunter2@app.example.com/#sk_live_9"],
+    ["DATABASE_URL", "mysql://u:hunter2@h/db?password=sk_live_9"],
+  ])("%s = %s", (name, value) => {
+    const message = messageOf({ ...valid, [name]: value });
+    expect(message).toContain(name);
+    expect(message).not.toMatch(/hunter2|sk_live_9|svc-user/);
+    expect(message).toMatch(/\*\*\*/);
+  });
+});
+
 describe("the offline demo's configuration", () => {
   it("can never be switched on in production", () => {
     expect(() =>

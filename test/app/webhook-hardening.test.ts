@@ -35,6 +35,7 @@ beforeAll(async () => {
   await load("bulk_operations/finish", "webhooks.bulk_operations.finish");
   await load("products/update", "webhooks.products");
   await load("inventory_levels/update", "webhooks.inventory_levels.update");
+  await load("collections/create", "webhooks.collections");
   await load("collections/update", "webhooks.collections");
   await load("collections/delete", "webhooks.collections");
 });
@@ -211,6 +212,19 @@ describe("what can never succeed is a 400, not a 500 that Shopify retries for ho
     expect(rows.map((row) => [row.kind, row.resourceId])).toEqual([["inventory-item", big]]);
     // A webhook names an item, never a product: nothing reaches the product outbox yet.
     expect(await prisma.pendingChange.count()).toBe(0);
+  });
+
+  it("collections/create is taken: a new collection's products are looked up", async () => {
+    // A new smart collection gathers products by its rules with no products/update for them.
+    const created = {
+      id: 482865238,
+      title: "Smart iPods",
+      updated_at: "2026-11-25T10:00:00-05:00",
+      admin_graphql_api_id: "gid://shopify/Collection/482865238",
+    };
+    expect((await deliver("collections/create", SHOP_A, JSON.stringify(created))).status).toBe(200);
+    const rows = await prisma.pendingLookup.findMany();
+    expect(rows.map((row) => [row.kind, row.resourceId])).toEqual([["collection", "482865238"]]);
   });
 
   it("collections/update and collections/delete are taken by the collection's id", async () => {

@@ -52,6 +52,29 @@ describe("the chat's app embed in the live theme", () => {
     expect(refused.status).toBe(400);
   });
 
+  it("reads the file when Shopify gives its body as a short-lived URL", async () => {
+    fake.state.setChatEmbed(true);
+    fake.state.setThemeFileBodies("url");
+    try {
+      expect(await readChatEmbedState(adminOf(fake))).toBe("on");
+      fake.state.setChatEmbed(false);
+      expect(await readChatEmbedState(adminOf(fake))).toBe("off");
+    } finally {
+      fake.state.setThemeFileBodies("text");
+    }
+  });
+
+  it("says unknown, not off, when Shopify leaves the file out of its answer", async () => {
+    fake.state.setChatEmbed(true);
+    fake.state.setThemeFileBodies("left-out");
+    try {
+      expect(await readChatEmbedState(adminOf(fake))).toBe("unknown");
+    } finally {
+      fake.state.setThemeFileBodies("text");
+      fake.state.setChatEmbed(false);
+    }
+  });
+
   it("says no-access, not off, when the app was not granted read_themes", async () => {
     withoutScope.state.setChatEmbed(true);
     expect(await readChatEmbedState(adminOf(withoutScope))).toBe("no-access");
@@ -61,24 +84,35 @@ describe("the chat's app embed in the live theme", () => {
 describe("settings_data.json as the store holds it", () => {
   const block = (type: string, disabled: unknown) =>
     JSON.stringify({ current: { blocks: { "1": { type, disabled, settings: {} } } } });
-  const CHAT = "shopify://apps/catalog-chat/blocks/chat-widget/0b6f3d2e";
+  const APP = "catalog-chat";
+  const CHAT =
+    "shopify://apps/catalog-chat/blocks/chat-widget/0b6f3d2e-3c1a-4f5e-9d3b-7a1c2e4f5a6b";
+  const on = (text: string) => chatEmbedOn(text, APP);
 
   it("reads past Shopify's comment header", () => {
-    expect(chatEmbedOn(`/*\n * IMPORTANT: auto-generated\n */\n${block(CHAT, false)}`)).toBe("on");
+    expect(on(`/*\n * IMPORTANT: auto-generated\n */\n${block(CHAT, false)}`)).toBe("on");
   });
 
-  it("counts only the chat's own block, switched on explicitly", () => {
-    expect(chatEmbedOn(block(CHAT, true))).toBe("off");
-    expect(chatEmbedOn(block(CHAT, undefined))).toBe("off");
-    expect(chatEmbedOn(block(CHAT, "false"))).toBe("off");
-    expect(chatEmbedOn(block("shopify://apps/other-app/blocks/reviews/1234", false))).toBe("off");
-    expect(chatEmbedOn(block("/blocks/chat-widget/ in a theme section", false))).toBe("off");
+  it("an entry without a disabled key is on, as Shopify means it", () => {
+    expect(on(block(CHAT, undefined))).toBe("on");
+  });
+
+  it("counts only this app's chat block, not switched off", () => {
+    expect(on(block(CHAT, true))).toBe("off");
+    expect(on(block(CHAT, "false"))).toBe("off");
+    expect(on(block("shopify://apps/other-app/blocks/reviews/1234", false))).toBe("off");
+    expect(on(block("/blocks/chat-widget/ in a theme section", false))).toBe("off");
+    // Another app's embed block of the same name, and a handle that only starts like this one's.
+    expect(on(block("shopify://apps/other-chat/blocks/chat-widget/9f8e7d6c", false))).toBe("off");
+    expect(on(block("shopify://apps/catalog-chat-2/blocks/chat-widget/9f8e7d6c", false))).toBe(
+      "off",
+    );
   });
 
   it("a preset name as current, no blocks, or a file that is not JSON", () => {
-    expect(chatEmbedOn(JSON.stringify({ current: "Default" }))).toBe("off");
-    expect(chatEmbedOn(JSON.stringify({ current: { blocks: null } }))).toBe("off");
-    expect(chatEmbedOn(JSON.stringify(null))).toBe("off");
-    expect(chatEmbedOn("{ not json")).toBeUndefined();
+    expect(on(JSON.stringify({ current: "Default" }))).toBe("off");
+    expect(on(JSON.stringify({ current: { blocks: null } }))).toBe("off");
+    expect(on(JSON.stringify(null))).toBe("off");
+    expect(on("{ not json")).toBeUndefined();
   });
 });

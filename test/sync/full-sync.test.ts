@@ -1,5 +1,5 @@
 import type { PrismaClient } from "@prisma/client";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   compareProductPriority,
   fileSource,
@@ -110,6 +110,34 @@ describe("a first sync", () => {
       failed: 0,
     });
     expect(result.run.state).toBe("succeeded");
+  });
+});
+
+describe("an export whose child line comes before its product", () => {
+  it("leaves the line out, and says so: counted on the run and logged", async () => {
+    const shop = newShop();
+    const store = generatedStore({ products: 20, pages: 1, articles: 1, seed: 13 });
+    const variantAt = store.findIndex((line) => /\/ProductVariant\//.test(line.id));
+    const [variant] = store.splice(variantAt, 1);
+    const parentAt = store.findIndex((line) => line.id === variant!.__parentId);
+    store.splice(parentAt, 0, variant!);
+    const warnings: string[] = [];
+    const warn = vi.spyOn(console, "warn").mockImplementation((...args: unknown[]) => {
+      warnings.push(args.join(" "));
+    });
+    try {
+      const result = await shop.sync([writeExport(store)]);
+      expect(result.run.state).toBe("succeeded");
+      expect(result.counts.orphanLines).toBe(1);
+      expect((await runs.runCounts(result.run)).orphanLines).toBe(1);
+    } finally {
+      warn.mockRestore();
+    }
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /1 variant, collection or media line\(s\) of Shopify's export came before their product .*left out/,
+      ),
+    ]);
   });
 });
 

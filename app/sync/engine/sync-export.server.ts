@@ -165,9 +165,16 @@ export async function runFullSync(options: FullSyncOptions): Promise<FullSyncRes
         context: { primaryDomain: options.primaryDomain },
         onProgress: ({ done, total }) => progress("export", done, total),
       });
+      const orphanLines = exports.reduce((n, e) => n + e.stats.orphans, 0);
+      if (orphanLines > 0) {
+        console.warn(
+          `Sync ${run.id} of ${run.shopDomain}: ${orphanLines} variant, collection or media line(s) of Shopify's export came before their product (or without it) and were left out`,
+        );
+      }
       run = await updateRun(run.id, {
         phase: "plan",
         exportComplete: options.exportComplete ?? true,
+        orphanLines,
       });
     }
     if (run.phase === "plan") {

@@ -16,6 +16,9 @@ export class MalformedLookupWebhookError extends Error {
 const TOPICS: Readonly<Record<string, LookupKind>> = {
   "inventory_levels/update": "inventory-item",
   INVENTORY_LEVELS_UPDATE: "inventory-item",
+  // A new collection, a smart one above all, gathers products without a products/update for them.
+  "collections/create": "collection",
+  COLLECTIONS_CREATE: "collection",
   "collections/update": "collection",
   COLLECTIONS_UPDATE: "collection",
   "collections/delete": "collection-delete",
@@ -54,7 +57,7 @@ function resourceIdOf(kind: LookupKind, payload: Record<string, unknown>): strin
 }
 
 /**
- * Reads an inventory_levels/update or collections/update|delete delivery: what it names and as of
+ * Reads an inventory_levels/update or collections/create|update|delete delivery: what it names and as of
  * when (X-Shopify-Triggered-At, else the payload's updated_at, else the time of receipt). Throws
  * MalformedLookupWebhookError for what can never succeed (answered 400).
  */
@@ -90,7 +93,7 @@ export interface LookupWebhook {
 }
 
 /**
- * A verified inventory_levels/update or collections/update|delete delivery: "inventory item (or
+ * A verified inventory_levels/update or collections/create|update|delete delivery: "inventory item (or
  * collection) X changed at T" goes to the lookup outbox, once per delivery id. Which products it
  * concerns is asked of Shopify later, by the worker, in batches.
  */

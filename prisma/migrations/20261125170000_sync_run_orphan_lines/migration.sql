@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "SyncRun" ADD COLUMN "orphanLines" INTEGER NOT NULL DEFAULT 0;
