@@ -156,11 +156,16 @@ export async function deliverEvent(
   const { config } = await import("../../app/config.server");
   const hook = await prisma.serviceWebhook.findUniqueOrThrow({ where: { shopDomain } });
   eventSequence += 1;
+  // Every event but the contact form names the shop's workspace, as the service's do.
+  const named =
+    eventType === "contact.submitted"
+      ? data
+      : { workspace_id: workspaceOfShop(shopDomain), ...data };
   const body = JSON.stringify({
     id: `evt_harness${eventSequence}_${Date.now()}`,
     event_type: eventType,
     created_at: new Date().toISOString(),
-    data,
+    data: named,
   });
   const secret = openSecret(hook.secretCiphertext, config().encryptionKey);
   const response = await fetch(hook.url!, {

@@ -32,6 +32,8 @@ let mail: RunningMailSink;
 let shopify: Awaited<ReturnType<typeof startFakeShopify>>;
 type InboxModule = typeof import("../../app/models/inbox.server");
 let inbox: InboxModule;
+/** The outbox's sender, as the app server's background work runs it (off in these tests). */
+let sender: { stop(): Promise<void> } | null = null;
 
 beforeAll(async () => {
   mail = await startMailSink();
@@ -45,11 +47,13 @@ beforeAll(async () => {
     DEMO_ADMIN_GRAPHQL_URL: shopify.graphqlUrl,
   });
   inbox = await import("../../app/models/inbox.server");
+  sender = (await import("../../app/service-events/mail-sender.server")).startMailSender();
   await connectShop(SHOP_A, SHARED_KEY, MERCHANT[SHOP_A]);
   await connectShop(SHOP_B, SHARED_KEY, MERCHANT[SHOP_B]);
 }, 60_000);
 
 afterAll(async () => {
+  await sender?.stop();
   await env?.close();
   await shopify?.close();
   await mail?.close();
