@@ -708,7 +708,7 @@ try {
         `contact requests mailed as two different emails ${m.split}`,
     );
     console.log(
-      `${pad}  mail server down ${(r.mailDownMs / 1000).toFixed(1)} s, ${r.mailSendsFailed} sends failed and retried; ` +
+      `${pad}  mail server down ${(r.mailDownMs / 1000).toFixed(1)} s, ${r.mailSendsFailed} sends failed; ` +
         `emails still owed ${r.mailsLeft}; service event deliveries ${r.serviceDeliveries}, given up after 5 attempts ${r.deliveriesGivenUp}`,
     );
     console.log(`${pad}  converged ${seconds} after the last delivery`);
