@@ -2,8 +2,8 @@
  * The standing fault drill (printed; exits 1 when a change was lost or the index differs from the
  * store in the end):
  *   npm run build && npx tsx bench/fault-drill.bench.ts [--modes in-app,separate] [--products 40]
- *     [--webhooks 150] [--seconds 40] [--kills 3] [--bursts 6] [--locks 2] [--lock-s 6]
- *     [--lease-ms 5000] [--converge-s 120]
+ *     [--webhooks 150] [--shoppers 20] [--seconds 40] [--kills 3] [--bursts 6] [--locks 2]
+ *     [--lock-s 6] [--lease-ms 5000] [--converge-s 120]
  * A run takes about two minutes with the defaults; raise --webhooks, --seconds, --kills and
  * --bursts for a longer one. SQLite file by default; with TEST_POSTGRES_URL (a PostgreSQL server
  * URL, see test/support/postgres-setup.ts) each run gets a new PostgreSQL database instead.
@@ -25,6 +25,19 @@
  * lost change. LIVE_LEASE_MS is 5 s instead of 60 s so that a killed worker's shops are free
  * again within the drill.
  *
+ * Notification emails ride the same faults. The shop's service webhook is registered as Settings
+ * does it (installShop saves the keys), and the mail server is a mail sink (dev/mail-sink) in this
+ * process. Interleaved with the deliveries, --shoppers shoppers per mode ask the emulator's chat
+ * for a person and fill the contact form; the service's deliveries of their events to the app
+ * fail while it is down (or the database locked), and the drill runs the emulator's retries
+ * every few seconds while the app is up (the service retries over hours; its 5 attempts would run
+ * out if run at once). The mail sink is stopped from 35 % of the stream until a send has failed and
+ * 62 % has passed, a stretch that spans a kill, and started again on its port. Each contact
+ * request owes its merchant one email: owed ones never received are lost (exit 1); extra copies
+ * of one Message-ID are duplicates, at most one per sender killed (or claim outlasted, logged)
+ * while it sent (docs/service-events.md), more is a failure too. A request to talk to a person whose form came
+ * after HANDOFF_MAIL_WAIT_SECONDS (5 s here) has an email of its own, by design: counted apart.
+ *
  * Printed per mode, once the stream has ended and the app is left alone (bursts not yet met by a
  * write still fire then): the outbox (rows
  * left), the index against the store (products that differ), changes lost (products changed in
@@ -38,13 +51,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import type { FaultSpec } from "../dev/emulator/server";
+import { startMailSink, type RunningMailSink } from "../dev/mail-sink/server";
 import {
   ACCOUNT,
   expectedProducts,
   indexableProduct,
   indexedProducts,
   installShop,
+  PUBLISHABLE_KEY,
+  SHOP,
   startLiveServices,
+  WORKSPACE,
 } from "../test/live/harness";
 import { onPostgres } from "../test/support/test-database";
 import { freePort } from "../test/support/free-port";
@@ -54,6 +71,7 @@ const { values } = parseArgs({
     modes: { type: "string", default: "in-app,separate" },
     products: { type: "string", default: "40" },
     webhooks: { type: "string", default: "150" },
+    shoppers: { type: "string", default: "20" },
     seconds: { type: "string", default: "40" },
     kills: { type: "string", default: "3" },
     bursts: { type: "string", default: "6" },
@@ -69,6 +87,7 @@ const MODES = values.modes.split(",").map((mode) => {
 });
 const PRODUCTS = Number(values.products);
 const WEBHOOKS = Number(values.webhooks);
+const SHOPPERS = Number(values.shoppers);
 const SECONDS = Number(values.seconds);
 const KILLS = Number(values.kills);
 const BURSTS = Number(values.bursts);
@@ -91,18 +110,51 @@ const BURST_KINDS: { label: string; fault: FaultSpec }[] = [
   { label: "500", fault: { status: 500, count: 3 } },
 ];
 
+/** Where the mail outage begins and, once a send has failed, ends: fractions of the stream. */
+const MAIL_DOWN_AT = 0.35;
+const MAIL_UP_AT = 0.62;
+/** How often the service's retries of failed event deliveries are run while the app is up. */
+const SERVICE_RETRY_EVERY_MS = 3_000;
+const HANDOFF_WAIT_SECONDS = 5;
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const work = mkdtempSync(join(tmpdir(), "fault-drill-"));
 const port = await freePort();
 const appUrl = `http://127.0.0.1:${port}`;
+
+// ── The mail server: a mail sink on a fixed port, stopped and started again ──────────────────
+const smtpPort = await freePort();
+let mailSink: RunningMailSink | null = await startMailSink({ smtpPort });
+type CaughtMail = ReturnType<RunningMailSink["messages"]>[number];
+/** What the sinks stopped so far caught: a sink started again begins empty. */
+const caughtEarlier: CaughtMail[] = [];
+const caughtMail = () => [...caughtEarlier, ...(mailSink?.messages() ?? [])];
+async function stopMailSink() {
+  if (!mailSink) return;
+  const sink = mailSink;
+  mailSink = null;
+  await sink.close();
+  caughtEarlier.push(...sink.messages());
+}
+
 const services = await startLiveServices({
   products: PRODUCTS,
   logBodies: true,
-  appEnvironment: { SHOPIFY_APP_URL: appUrl },
+  appEnvironment: {
+    SHOPIFY_APP_URL: appUrl,
+    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+    MAIL_FROM: "Catalog Chat <inbox@catalog-chat.test>",
+    NOTIFY_EMAIL: "merchant@live-store.test",
+    HANDOFF_MAIL_WAIT_SECONDS: String(HANDOFF_WAIT_SECONDS),
+    MAIL_RETRY_SECONDS: "0.5",
+    // A killed sender's claimed email is free again after 6 s (120 s by default).
+    MAIL_LEASE_SECONDS: "6",
+  },
 });
 const { emulator, shopify, prisma, catalog } = services;
 shopify.state.setApp({ appUrl });
+const { mailStanding } = await import("../app/models/notification-mails.server");
 
 // ── The processes: the app server and `npm run worker`, killed and started again ──────────────
 type Role = "app" | "worker";
@@ -115,6 +167,13 @@ const logs = {
   worker: createWriteStream(join(work, "worker.log")),
 };
 const trouble: Record<Role, string[]> = { app: [], worker: [] };
+/** The senders' "[mail] … could not be sent" lines, both processes together. */
+let mailSendsFailed = 0;
+/**
+ * Emails sent after their claim ran out (MAIL_LEASE_SECONDS, e.g. while another process held the
+ * SQLite lock): another sender may have taken and sent them too, the other case of a second copy.
+ */
+let claimsOutlasted = 0;
 /** Every process started, so that none outlives the drill, however it ends. */
 const children = new Set<ChildProcess>();
 process.once("exit", () => {
@@ -144,6 +203,8 @@ function startProcess(role: Role, mode: Mode): Promise<ChildProcess> {
       for (const line of text.split("\n")) {
         if (/database is locked|SQLITE_BUSY|Unhandled|uncaught/i.test(line))
           trouble[role].push(line);
+        if (/notification email could not be sent/.test(line)) mailSendsFailed += 1;
+        if (/notification was sent after its claim ran out/.test(line)) claimsOutlasted += 1;
       }
       output += text;
       if (ENTRY[role].ready.test(output)) resolve(child);
@@ -226,6 +287,18 @@ async function outboxRows(): Promise<number> {
   }
 }
 
+/** The shop's notification emails still owed; retried like outboxRows. */
+async function mailsOwed(): Promise<number> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return (await mailStanding(SHOP)).waiting;
+    } catch (error) {
+      if (attempt >= 20) throw error;
+      await sleep(100);
+    }
+  }
+}
+
 /** Python's sqlite3 in a process of its own: takes the write lock, writes, holds it, commits. */
 const HOLD_LOCK = `
 import sqlite3, sys, time
@@ -248,12 +321,102 @@ function holdSqliteLock(): Promise<void> {
   );
 }
 
+// ── Shoppers: a request for a person and its contact form, through the service's chat ────────
+async function chat(body: Record<string, unknown>): Promise<void> {
+  for (;;) {
+    const answer = await fetch(`${emulator.url}/chat`, {
+      method: "POST",
+      headers: {
+        Authorization: `Bearer ${PUBLISHABLE_KEY}`,
+        "Content-Type": "application/json",
+        "X-Workspace-ID": WORKSPACE,
+      },
+      body: JSON.stringify({ stream: false, ...body }),
+    });
+    // The account's rate limit counts the shoppers' chats with the app's writes: try again later.
+    if (answer.status === 429) {
+      await answer.body?.cancel();
+      await sleep(Number(answer.headers.get("retry-after") ?? "1") * 1000);
+      continue;
+    }
+    if (!answer.ok) throw new Error(`chat answered ${answer.status}: ${await answer.text()}`);
+    await answer.body?.cancel();
+    return;
+  }
+}
+
+const shopperName = (round: number, k: number) => `Shopper ${round}-${String(k).padStart(3, "0")}`;
+
+async function askForAPerson(round: number, k: number): Promise<void> {
+  const threadId = `drill_${round}_${k}`;
+  await chat({ threadId, message: "Can I talk to a person?" });
+  await chat({
+    threadId,
+    message: "Send",
+    offerResponse: {
+      domain: "live_agent",
+      actionId: "submit",
+      formData: {
+        name: shopperName(round, k),
+        email: `shopper-${round}-${k}@example.com`,
+        phone: "",
+        message: `Question ${k}`,
+      },
+    },
+  });
+}
+
+/** The emails this mode's shoppers caused, against one owed per contact request. */
+function countMail(round: number, secondCopiesAllowed: number) {
+  // By name, or by address when an entry had no name yet (a handoff email before its form).
+  const ours = caughtMail().filter(
+    (m) =>
+      m.subject.includes(` from Shopper ${round}-`) ||
+      m.subject.includes(` from shopper-${round}-`),
+  );
+  const contactIds = new Map<number, Set<string>>();
+  for (const m of ours) {
+    const k = /^New contact request from Shopper \d+-(\d+)$/.exec(m.subject);
+    if (!k) continue;
+    const ids = contactIds.get(Number(k[1])) ?? new Set<string>();
+    contactIds.set(Number(k[1]), ids.add(m.messageId));
+  }
+  const distinct = new Set(ours.map((m) => m.messageId)).size;
+  let lost = 0;
+  let split = 0;
+  for (let k = 0; k < SHOPPERS; k++) {
+    const ids = contactIds.get(k)?.size ?? 0;
+    if (ids === 0) lost += 1;
+    if (ids > 1) split += 1;
+  }
+  return {
+    owed: SHOPPERS,
+    received: ours.length,
+    distinct,
+    handoffMails: ours.filter((m) => m.subject.startsWith("New request to talk to a person"))
+      .length,
+    lost,
+    split,
+    duplicates: ours.length - distinct,
+    secondCopiesAllowed,
+  };
+}
+
 // ── One mode: the stream, the faults, the kills; then quiet ──────────────────────────────────
 type Mode = "in-app" | "separate";
 
 async function drill(mode: Mode, round: number) {
   const processes: Partial<Record<Role, ChildProcess>> = {};
-  const start = async (role: Role) => (processes[role] = await startProcess(role, mode));
+  /** The app takes the service's deliveries: not while it is down or the database locked. */
+  let appListening = false;
+  let locksActive = 0;
+  const sendsFailedBefore = mailSendsFailed;
+  const outlastedBefore = claimsOutlasted;
+  const deliveriesBefore = emulator.state.deliveries().length;
+  const start = async (role: Role) => {
+    processes[role] = await startProcess(role, mode);
+    if (role === "app") appListening = true;
+  };
   await start("app");
   if (mode === "separate") await start("worker");
 
@@ -317,6 +480,23 @@ async function drill(mode: Mode, round: number) {
       await deliver(k);
     }
   };
+  /** The shoppers, one after another, spread over the stream like the deliveries. */
+  const shoppers = async () => {
+    for (let k = 0; k < SHOPPERS; k++) {
+      const due = began + ((k + 0.5) * SECONDS * 1000) / SHOPPERS;
+      await sleep(Math.max(0, due - performance.now()));
+      await askForAPerson(round, k);
+    }
+  };
+  /** The service's retries of failed event deliveries, run while the app can take them. */
+  let streaming = true;
+  const serviceRetries = async () => {
+    while (streaming) {
+      await sleep(SERVICE_RETRY_EVERY_MS);
+      if (appListening && locksActive === 0) emulator.state.flushWebhookRetries();
+    }
+  };
+  let mailDownMs = 0;
 
   /**
    * Bursts, kills and SQLite locks, spread over the stream; a kill takes its process down for a
@@ -338,7 +518,15 @@ async function drill(mode: Mode, round: number) {
         kind: "kill",
         i,
       })),
+      ...(SHOPPERS > 0
+        ? [
+            { at: MAIL_DOWN_AT, kind: "mail-down", i: 0 },
+            { at: MAIL_UP_AT, kind: "mail-up", i: 0 },
+          ]
+        : []),
     ].sort((a, b) => a.at - b.at);
+    let mailDownAt = 0;
+    let failedBefore = 0;
     for (const event of events) {
       await sleep(Math.max(0, began + event.at * SECONDS * 1000 - performance.now()));
       if (event.kind === "burst") {
@@ -353,9 +541,26 @@ async function drill(mode: Mode, round: number) {
         continue;
       }
       if (event.kind === "lock") {
+        locksActive += 1;
         locksHeld.push(
-          holdSqliteLock().then(() => deliverScopesUpdate(`drill-${round}-scopes-${event.i}`)),
+          holdSqliteLock()
+            .finally(() => (locksActive -= 1))
+            .then(() => deliverScopesUpdate(`drill-${round}-scopes-${event.i}`)),
         );
+        continue;
+      }
+      if (event.kind === "mail-down") {
+        failedBefore = mailSendsFailed;
+        mailDownAt = performance.now();
+        await stopMailSink();
+        continue;
+      }
+      if (event.kind === "mail-up") {
+        // Not before a send has met the outage (bounded: with no shopper due, none may).
+        const until = performance.now() + 20_000;
+        while (mailSendsFailed === failedBefore && performance.now() < until) await sleep(100);
+        mailSink = await startMailSink({ smtpPort });
+        mailDownMs = performance.now() - mailDownAt;
         continue;
       }
       // With a separate worker: the app, then the worker, then both at once, in turn.
@@ -363,6 +568,7 @@ async function drill(mode: Mode, round: number) {
         mode === "in-app"
           ? ["app"]
           : ([["app"], ["worker"], ["app", "worker"]] as Role[][])[event.i % 3]!;
+      if (victims.includes("app")) appListening = false;
       for (const role of victims) await exited(processes[role]!, "SIGKILL");
       kills.push(victims.join("+"));
       await sleep(1000);
@@ -370,18 +576,41 @@ async function drill(mode: Mode, round: number) {
     }
   };
 
-  await Promise.all([...Array.from({ length: LANES }, lane), chaos()]);
+  const retrying = serviceRetries();
+  await Promise.all([...Array.from({ length: LANES }, lane), shoppers(), chaos()]);
   await Promise.all(locksHeld);
+  streaming = false;
+  await retrying;
   const streamEnded = performance.now();
 
+  /** The service's deliveries still to succeed; those it gave up on (5 attempts) are lost to it. */
+  const deliveriesOpen = () =>
+    emulator.state.deliveries().filter((d) => d.state === "pending" || d.state === "delivering")
+      .length;
   let convergedMs = NaN;
+  let lastRetries = 0;
   while (performance.now() < streamEnded + CONVERGE_MS) {
-    if ((await outboxRows()) === 0 && (await compareIndex(changed)).differences === 0) {
+    if (performance.now() - lastRetries > 1000) {
+      emulator.state.flushWebhookRetries();
+      lastRetries = performance.now();
+    }
+    if (
+      (await outboxRows()) === 0 &&
+      (await compareIndex(changed)).differences === 0 &&
+      deliveriesOpen() === 0 &&
+      (await mailsOwed()) === 0 &&
+      countMail(round, 0).lost === 0
+    ) {
       convergedMs = performance.now() - streamEnded;
       break;
     }
     await sleep(100);
   }
+  const serviceDeliveries = emulator.state.deliveries().slice(deliveriesBefore);
+  const deliveriesGivenUp = serviceDeliveries.filter((d) => d.state === "failed").length;
+  const mailsLeft = await mailsOwed();
+  const killedSenders = kills.reduce((sum, kill) => sum + kill.split("+").length, 0);
+  const outlasted = claimsOutlasted - outlastedBefore;
   // Faults a burst injected that no write met (the app sent nothing more) are taken back now.
   const faultsLeft = emulator.state.faults().reduce((sum, fault) => sum + fault.remaining, 0);
   const faultsInjected = burstsInjected(burstsSent);
@@ -404,6 +633,14 @@ async function drill(mode: Mode, round: number) {
     kills,
     locks: locksHeld.length,
     scopesUpdatesAnswered,
+    mail: countMail(round, killedSenders + outlasted),
+    killedSenders,
+    outlasted,
+    mailsLeft,
+    mailDownMs,
+    mailSendsFailed: mailSendsFailed - sendsFailedBefore,
+    serviceDeliveries: serviceDeliveries.length,
+    deliveriesGivenUp,
     faultsFired: faultsInjected - faultsLeft,
     faultsInjected,
   };
@@ -420,11 +657,16 @@ function burstsInjected(bursts: number): number {
 let failed = false;
 try {
   await installShop(services);
+  // Saving the keys registered the shop's service webhook, as Settings does: its events reach the app.
+  const hook = await prisma.serviceWebhook.findUnique({ where: { shopDomain: SHOP } });
+  if (!hook?.webhookId || !hook.url?.startsWith(appUrl))
+    throw new Error(`the shop's service webhook is not registered at ${appUrl}`);
   countWrites(); // the first sync: what the service holds before the drill
   console.log(
     `Fault drill: ${PRODUCTS} products; per mode ${WEBHOOKS} products/update deliveries over ${SECONDS} s ` +
       `(${LANES} in flight), ${BURSTS} fault bursts on the service's writes (${BURST_KINDS.map((b) => b.label).join(", ")} in turn), ` +
-      `${KILLS} kill -9, ${LOCKS} SQLite write locks of ${LOCK_SECONDS} s by another process; Personal limits; ${onPostgres() ? "PostgreSQL" : "SQLite file"}; LIVE_LEASE_MS ${LEASE_MS}; logs in ${work}`,
+      `${KILLS} kill -9, ${LOCKS} SQLite write locks of ${LOCK_SECONDS} s by another process; ` +
+      `${SHOPPERS} shoppers' contact requests through the service's chat, the mail server down from ${MAIL_DOWN_AT * 100} % of the stream until a send failed and ${MAIL_UP_AT * 100} % passed; Personal limits; ${onPostgres() ? "PostgreSQL" : "SQLite file"}; LIVE_LEASE_MS ${LEASE_MS}; logs in ${work}`,
   );
   for (const [round, mode] of MODES.entries()) {
     const r = await drill(mode, round + 1);
@@ -455,8 +697,24 @@ try {
       `${pad}  faults met ${r.faultsFired} of ${r.faultsInjected} injected; kill -9: ${r.kills.join(", ") || "none"}; ` +
         `SQLite locks held by another process: ${r.locks}, app/scopes_update after each answered: ${r.scopesUpdatesAnswered} of ${r.locks}`,
     );
+    const m = r.mail;
+    console.log(
+      `${pad}  notifications owed ${m.owed} (one per contact request), emails received ${m.received}, ` +
+        `distinct Message-IDs ${m.distinct}${m.handoffMails > 0 ? ` (${m.handoffMails} for a request to talk to a person whose form came after the ${HANDOFF_WAIT_SECONDS} s wait, as designed)` : ""}`,
+    );
+    console.log(
+      `${pad}  notifications lost ${m.lost} (owed, never received; must be 0); duplicates ${m.duplicates} ` +
+        `(extra copies of one Message-ID; at most one per sender killed or claim outlasted: ${r.killedSenders} killed, ${r.outlasted} outlasted); ` +
+        `contact requests mailed as two different emails ${m.split}`,
+    );
+    console.log(
+      `${pad}  mail server down ${(r.mailDownMs / 1000).toFixed(1)} s, ${r.mailSendsFailed} sends failed; ` +
+        `emails still owed ${r.mailsLeft}; service event deliveries ${r.serviceDeliveries}, given up after 5 attempts ${r.deliveriesGivenUp}`,
+    );
     console.log(`${pad}  converged ${seconds} after the last delivery`);
     if (r.lost > 0 || r.differences > 0 || r.delivered < WEBHOOKS) failed = true;
+    if (m.lost > 0 || m.split > 0 || m.duplicates > m.secondCopiesAllowed) failed = true;
+    if (r.mailsLeft > 0 || r.deliveriesGivenUp > 0) failed = true;
     if (r.scopesUpdatesAnswered < r.locks) failed = true;
   }
   for (const role of ["app", "worker"] as const) {
@@ -467,6 +725,7 @@ try {
     }
   }
 } finally {
+  await stopMailSink();
   await services.close();
   await prisma.$disconnect();
   logs.app.end();

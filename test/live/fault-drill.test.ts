@@ -1,7 +1,9 @@
 /**
  * The standing fault drill (bench/fault-drill.bench.ts) in a tiny configuration, so that it keeps
- * running: a dozen deliveries, one fault burst, one kill -9 and (on SQLite) one write lock held
- * by another process in each mode, in-app and separate worker. It exits 1 when a change was lost or the index differs from the store.
+ * running: a dozen deliveries, one fault burst, one kill -9, (on SQLite) one write lock held
+ * by another process, and four shoppers' contact requests with the mail server down for a stretch
+ * in each mode, in-app and separate worker. It exits 1 when a change or a notification email was
+ * lost or the index differs from the store.
  */
 import { spawn } from "node:child_process";
 import { join } from "node:path";
@@ -21,11 +23,13 @@ const TINY = [
   "1",
   "--locks",
   "1",
+  "--shoppers",
+  "4",
   "--seconds",
   "6",
 ];
 
-it("the fault drill, tiny: nothing lost, the index equals the store, in both modes", async () => {
+it("the fault drill, tiny: no change and no notification email lost, the index equals the store, in both modes", async () => {
   requireCurrentBuild();
   const drill = spawn(
     process.execPath,
@@ -46,6 +50,11 @@ it("the fault drill, tiny: nothing lost, the index equals the store, in both mod
     );
   }
   expect(output).toMatch(/12 of 12 delivered/);
+  // Every shopper's contact request reached the merchant's mailbox, in both modes, though the
+  // mail server was down while at least one email was due.
+  expect(output.match(/notifications owed 4 \(one per contact request\)/g)).toHaveLength(2);
+  expect(output.match(/notifications lost 0 \(/g)).toHaveLength(2);
+  expect(output.match(/mail server down [\d.]+ s, [1-9]\d* sends failed/g)).toHaveLength(2);
   expect(output).toMatch(/kill -9: app\b/);
   expect(output).toMatch(/faults met [1-9]\d* of/);
   // On SQLite another process held the write lock past the busy timeout: nothing stayed wedged.
