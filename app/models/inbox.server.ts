@@ -34,6 +34,11 @@ export async function listInbox(shopDomain: string, filter: InboxFilter = "all")
   });
 }
 
+/** One thread's Inbox entry, or null when it is gone (pruned, redacted, uninstalled). */
+export function inboxEntryOf(shopDomain: string, threadId: string) {
+  return prisma.inboxItem.findUnique({ where: { shopDomain_threadId: { shopDomain, threadId } } });
+}
+
 export function unreadInboxCount(shopDomain: string): Promise<number> {
   return prisma.inboxItem.count({ where: { shopDomain, handledAt: null } });
 }

@@ -9,13 +9,14 @@
 import { createHash } from "node:crypto";
 import nodemailer, { type Transporter } from "nodemailer";
 import { config, type MailSettings } from "../config.server";
-import prisma from "../db.server";
 import {
   claimDueMails,
   failMail,
   settleMail,
   type Claim,
 } from "../models/notification-mails.server";
+import { inboxEntryOf } from "../models/inbox.server";
+import { findShop } from "../models/shops.server";
 import { notificationContent } from "./notification-mail";
 
 /** How often the outbox is looked at when nothing nudges the sender. */
@@ -118,8 +119,8 @@ async function sendClaimed(
 ): Promise<void> {
   const { shopDomain, threadId } = claim.mail;
   const [shop, entry] = await Promise.all([
-    prisma.shop.findUnique({ where: { shopDomain }, select: { contactEmail: true } }),
-    prisma.inboxItem.findUnique({ where: { shopDomain_threadId: { shopDomain, threadId } } }),
+    findShop(shopDomain),
+    inboxEntryOf(shopDomain, threadId),
   ]);
   const to = mail.notifyTo ?? shop?.contactEmail;
   // Gone (pruned, redacted, uninstalled), nobody to tell, or a handoff request whose contact form
