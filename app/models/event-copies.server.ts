@@ -35,7 +35,10 @@ export async function findEventCopies(
   shopDomain: string,
   threadIds: readonly string[],
 ): Promise<EventCopies> {
-  const eventIds = await eventIdsOf(shopDomain, threadIds);
+  return copiesOfEvents(shopDomain, await eventIdsOf(shopDomain, threadIds));
+}
+
+async function copiesOfEvents(shopDomain: string, eventIds: string[]): Promise<EventCopies> {
   if (eventIds.length === 0) return { threads: [], inboxEntries: 0, held: 0, events: {} };
   const elsewhere = { eventId: { in: eventIds }, shopDomain: { not: shopDomain } };
   const [stored, held] = await Promise.all([
@@ -71,7 +74,7 @@ export async function deleteEventCopies(
   threadIds: readonly string[],
 ): Promise<{ copies: EventCopies; inboxEntries: number; events: number; held: number }> {
   const eventIds = await eventIdsOf(shopDomain, threadIds);
-  const copies = await findEventCopies(shopDomain, threadIds);
+  const copies = await copiesOfEvents(shopDomain, eventIds);
   let inboxEntries = 0;
   let events = 0;
   const held =
