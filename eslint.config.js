@@ -50,7 +50,15 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ["@shopify/*", "**/catalog/**", "**/sync/**", "**/models/**", "**/dev/**"],
+              group: [
+                "@shopify/*",
+                "**/catalogue/**",
+                "**/shopify/**",
+                "**/shop/**",
+                "**/sync/**",
+                "**/models/**",
+                "**/dev/**",
+              ],
               message:
                 "index-service/ is the service's client: it knows nothing of Shopify or the catalogue.",
             },
@@ -60,15 +68,43 @@ export default tseslint.config(
     },
   },
   {
-    files: ["app/catalog/**"],
+    files: ["app/catalogue/**", "app/shopify/**"],
     rules: {
       "no-restricted-imports": [
         "error",
         {
           patterns: [
             {
-              group: ["**/index-service/**", "**/sync/**", "**/dev/**"],
-              message: "catalog/ is the Shopify side: it knows nothing of the service's client.",
+              group: ["**/index-service/**", "**/sync/**", "**/shop/**", "**/dev/**"],
+              message:
+                "catalogue/ and shopify/ are the Shopify side: they know nothing of the service's client.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // A rule of its own name, so that it adds to the folder rules above instead of replacing them.
+    files: ["app/**"],
+    ignores: ["app/models/**"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: [
+                "**/models/db.server",
+                "@prisma/client",
+                "@prisma/adapter-*",
+                "@libsql/*",
+                "pg",
+                "@shopify/shopify-app-session-storage-prisma",
+              ],
+              allowTypeImports: true,
+              message:
+                "Only app/models/ talks to the database: add a model function there (docs/decisions/0015-one-home-per-flow.md).",
             },
           ],
         },
@@ -83,8 +119,9 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ["**/sync/**", "**/routes/**", "**/dev/**"],
-              message: "models/ is database access by table: it knows nothing of sync/ or routes/.",
+              group: ["**/sync/**", "**/shop/**", "**/routes/**", "**/dev/**"],
+              message:
+                "models/ is database access by table: it knows nothing of sync/, shop/ or routes/.",
             },
           ],
         },
@@ -115,6 +152,54 @@ export default tseslint.config(
               regex: "^(\\.\\./)+app/(?!index-service/(ndjson|chat-events)$)",
               message:
                 "widget/ may import from app/ only the service's pure NDJSON reader and event types.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["bench/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["**/test/**"],
+              message: "bench/ shares set-up with the tests through testkit/, never test/.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["test/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["**/bench/**"],
+              message: "test/ shares set-up with the benchmarks through testkit/, never bench/.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["testkit/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["**/test/**", "**/bench/**"],
+              message: "testkit/ serves test/ and bench/ and imports neither.",
             },
           ],
         },

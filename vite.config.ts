@@ -1,5 +1,5 @@
 import { vitePlugin as remix } from "@remix-run/dev";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
 import tsconfigPaths from "vite-tsconfig-paths";
 
 declare module "@remix-run/node" {
@@ -20,6 +20,27 @@ const hmr =
         port: Number(process.env.FRONTEND_PORT) || 8002,
         clientPort: 443,
       };
+
+/**
+ * `npm run dev` (Shopify CLI -> `remix vite:dev`) has no app/cli/serve.ts: the dev server starts
+ * the app server's process work itself once it listens, as startAppServer does for `npm start`
+ * (startServerProcess in app/entry.server.tsx: configuration check, write-ahead logging, the
+ * background work unless BACKGROUND_WORK=off), in the same module graph that answers requests.
+ */
+function startServerProcessOnListen(): Plugin {
+  return {
+    name: "catalog-chat:start-server-process",
+    apply: "serve",
+    configureServer(server) {
+      server.httpServer?.once("listening", () => {
+        server
+          .ssrLoadModule("/app/entry.server.tsx")
+          .then((entry) => entry.startServerProcess({ background: true }))
+          .catch((error: unknown) => console.error("The app server could not start", error));
+      });
+    },
+  };
+}
 
 export default defineConfig({
   server: {
@@ -42,6 +63,7 @@ export default defineConfig({
       },
     }),
     tsconfigPaths(),
+    startServerProcessOnListen(),
   ],
   build: { assetsInlineLimit: 0 },
   optimizeDeps: { include: ["@shopify/app-bridge-react", "@shopify/polaris"] },

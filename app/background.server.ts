@@ -2,12 +2,16 @@ import { config, type AppEnvironment } from "./config.server";
 import { startMailSender } from "./service-events/mail-sender.server";
 import { ensureAllServiceWebhooks } from "./service-events/registration.server";
 import { schedulePruning } from "./service-events/retention.server";
-import { processLeases } from "./models/shop-leases.server";
-import { adminFor } from "./shopify-admin.server";
-import { scheduleChecks } from "./sync/shop/reconcile-check.server";
-import { scheduleReconciliation } from "./sync/shop/reconcile.server";
-import { resumeOrphanedRuns } from "./sync/shopify/run-leases.server";
+import { processLeases } from "./sync/engine/process-leases.server";
+import { adminFor } from "./shopify/admin-auth.server";
+import { scheduleChangedProductsChecks } from "./sync/live/changed-products-check.server";
+import { scheduleReconciliation } from "./sync/full/scheduled-full-sync.server";
+import { schedulePolicyChecks } from "./sync/full/policy-check.server";
+import { resumeOrphanedRuns } from "./sync/full/resume-runs.server";
 import { startLiveWorker, type LiveWorker } from "./sync/live/worker.server";
+import { logFor } from "./server/log";
+
+const log = logFor("background");
 
 /** How often unfinished full syncs that no process carries are looked for. */
 const RESUME_EVERY_MS = 60_000;
@@ -15,7 +19,8 @@ const RESUME_EVERY_MS = 60_000;
 export interface BackgroundWork {
   holder: string;
   worker: LiveWorker | null;
-  stop(): Promise<void>;
+  /** Stops taking work and waits up to `timeoutMs` for the batches under way. */
+  stop(timeoutMs?: number): Promise<void>;
 }
 
 const KEY = Symbol.for("catalog-chat.background-work");
@@ -36,12 +41,20 @@ export function ensureBackgroundWork(): BackgroundWork | null {
   return holder[KEY];
 }
 
-/** Stops this process's background work if it runs (the demo, before it drops its database). */
-export async function stopBackgroundWork(): Promise<void> {
+/** This process's background work if it runs (its live worker is part of readiness). */
+export function runningBackgroundWork(): BackgroundWork | null {
+  return (globalThis as WithBackground)[KEY] ?? null;
+}
+
+/**
+ * Stops this process's background work if it runs (the demo before it drops its database, a
+ * clean shutdown), waiting up to `timeoutMs` for the batches under way.
+ */
+export async function stopBackgroundWork(timeoutMs?: number): Promise<void> {
   const holder = globalThis as WithBackground;
   const work = holder[KEY];
   delete holder[KEY];
-  await work?.stop();
+  await work?.stop(timeoutMs);
 }
 
 export function startBackgroundWork(
@@ -53,13 +66,13 @@ export function startBackgroundWork(
     : null;
   const resume = () =>
     resumeOrphanedRuns(leases).catch((error: unknown) =>
-      console.error("[background] unfinished syncs could not be resumed", error),
+      log.error({ err: error }, "unfinished syncs could not be resumed"),
     );
   void resume();
   const resumeTimer = setInterval(() => void resume(), RESUME_EVERY_MS);
   resumeTimer.unref();
   void ensureAllServiceWebhooks().catch((error: unknown) =>
-    console.error("[background] the service's event webhooks could not be checked", error),
+    log.error({ err: error }, "the service's event webhooks could not be checked"),
   );
   const stopPruning = schedulePruning();
   const mailSender = startMailSender();
@@ -69,17 +82,26 @@ export function startBackgroundWork(
       : () => undefined;
   const stopChecking =
     env.background.checkEveryMinutes > 0
-      ? scheduleChecks(env.background.checkEveryMinutes, adminFor)
+      ? scheduleChangedProductsChecks(env.background.checkEveryMinutes, adminFor)
+      : () => undefined;
+  // Policy edits send no webhook: they are read on the same schedule as the products check.
+  const stopPolicyChecks =
+    env.background.checkEveryMinutes > 0
+      ? schedulePolicyChecks(leases, env.background.checkEveryMinutes, adminFor)
       : () => undefined;
   return {
     holder: leases.holder,
     worker,
-    async stop() {
+    async stop(timeoutMs) {
       clearInterval(resumeTimer);
       stopPruning();
       stopReconciling();
       stopChecking();
-      await Promise.all([worker?.stop(), mailSender?.stop()]);
+      stopPolicyChecks();
+      const stopped = Promise.all([worker?.stop(timeoutMs), mailSender?.stop()]);
+      // A mail server that does not answer must not hold the process past its time either.
+      const late = new Promise((resolve) => setTimeout(resolve, timeoutMs ?? 10_000).unref());
+      await Promise.race([stopped, late]);
     },
   };
 }

@@ -1,4 +1,5 @@
 import { databaseUrlFrom, isPostgresUrl } from "./database-url";
+import { loggingProblems } from "./server/log";
 
 /**
  * Every environment variable the app reads, validated in one place. A bad configuration stops
@@ -41,6 +42,22 @@ export interface AppEnvironment {
   syncHistory: SyncHistorySettings;
   /** Outgoing mail for Inbox notifications; undefined sends none. */
   mail: MailSettings | undefined;
+  /**
+   * WORKER_PORT: `npm run worker` answers /healthz and /readyz on this port (every interface);
+   * unset, it listens on none (docs/operations.md).
+   */
+  workerPort: number | undefined;
+  /**
+   * METRICS_TOKEN: the bearer token `GET /metrics` asks for (app server and WORKER_PORT); unset,
+   * /metrics answers 404 (docs/operations.md, Metrics).
+   */
+  metricsToken: string | undefined;
+  /**
+   * METRICS_SHOP_LABELS: the few shops (myshopify domains, at most METRICS_SHOP_LABELS_MAX) whose
+   * figures /metrics also shows by shop, in the `_by_shop` series; empty: none (docs/operations.md,
+   * Metrics by shop).
+   */
+  metricsShopLabels: readonly string[];
 }
 
 export interface ServiceEventSettings {
@@ -121,12 +138,15 @@ export class ConfigurationError extends Error {
 
 const NODE_ENVS = ["development", "production", "test"] as const;
 
+/** The service's URL outside production: the local emulator (`npm run emulator`). */
+export const DEFAULT_INDEX_API_URL = "http://127.0.0.1:4010";
+
 /**
  * A URL as a configuration message may show it: any user and password, and every query value,
  * replaced by `***` (a URL that does not parse is masked the same way by pattern), so that a
  * message printed to a log never carries a credential.
  */
-function redactUrl(value: string): string {
+export function redactUrl(value: string): string {
   return value
     .replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^/?#]*@/i, "$1***@")
     .replace(/([?&;][^=&;#]*)=[^&;#]*/g, "$1=***")
@@ -212,7 +232,7 @@ export function readConfig(
   const indexApiUrl = url(
     "INDEX_API_URL",
     "the base URL of the search and chat service (for local work, the emulator: http://127.0.0.1:4010)",
-    nodeEnv === "production" ? undefined : "http://127.0.0.1:4010",
+    nodeEnv === "production" ? undefined : DEFAULT_INDEX_API_URL,
   );
   if (nodeEnv === "production" && indexApiUrl.startsWith("http:") && !isLoopback(indexApiUrl)) {
     problems.push(
@@ -225,6 +245,10 @@ export function readConfig(
   const serviceEvents = readServiceEventSettings(env, problems);
   const syncHistory = readSyncHistorySettings(env, problems);
   const mail = readMailSettings(env, problems);
+  const workerPort = readWorkerPort(env, problems);
+  const metricsToken = readMetricsToken(env, problems);
+  const metricsShopLabels = readMetricsShopLabels(env, problems);
+  problems.push(...loggingProblems(env));
 
   if (problems.length > 0) throw new ConfigurationError(problems);
   return {
@@ -245,7 +269,79 @@ export function readConfig(
     serviceEvents,
     syncHistory,
     mail,
+    workerPort,
+    metricsToken,
+    metricsShopLabels,
   };
+}
+
+/**
+ * The most shops METRICS_SHOP_LABELS may name: each adds ~20 series to every process's /metrics,
+ * and the label is for watching a few shops closely, not for every install.
+ */
+export const METRICS_SHOP_LABELS_MAX = 20;
+
+function readMetricsShopLabels(
+  env: Readonly<Record<string, string | undefined>>,
+  problems: string[],
+): readonly string[] {
+  const raw = env.METRICS_SHOP_LABELS?.trim();
+  if (!raw) return [];
+  const shops = [
+    ...new Set(
+      raw
+        .split(",")
+        .map((shop) => shop.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  ];
+  const malformed = shops.filter((shop) => !/^[a-z0-9][a-z0-9-]*\.myshopify\.com$/.test(shop));
+  if (malformed.length > 0) {
+    problems.push(
+      `METRICS_SHOP_LABELS must list shops' myshopify domains separated by commas (a-shop.myshopify.com,b-shop.myshopify.com), got ${malformed.map((shop) => `"${shop}"`).join(", ")}`,
+    );
+    return [];
+  }
+  if (shops.length > METRICS_SHOP_LABELS_MAX) {
+    problems.push(
+      `METRICS_SHOP_LABELS names ${shops.length} shops, at most ${METRICS_SHOP_LABELS_MAX} are taken: a series per shop is for watching a few shops, their dashboards show the others`,
+    );
+    return [];
+  }
+  return shops;
+}
+
+/** The shortest METRICS_TOKEN taken: a guessable token would open the metrics to anyone. */
+const METRICS_TOKEN_MIN_LENGTH = 16;
+
+function readMetricsToken(
+  env: Readonly<Record<string, string | undefined>>,
+  problems: string[],
+): string | undefined {
+  const raw = env.METRICS_TOKEN?.trim();
+  if (!raw) return undefined;
+  // What an Authorization header carries as is: visible ASCII, no spaces.
+  if (!/^[\x21-\x7e]+$/.test(raw) || raw.length < METRICS_TOKEN_MIN_LENGTH) {
+    problems.push(
+      `METRICS_TOKEN must be at least ${METRICS_TOKEN_MIN_LENGTH} visible ASCII characters without spaces (\`openssl rand -hex 32\`), or unset to turn /metrics off`,
+    );
+    return undefined;
+  }
+  return raw;
+}
+
+function readWorkerPort(
+  env: Readonly<Record<string, string | undefined>>,
+  problems: string[],
+): number | undefined {
+  const raw = env.WORKER_PORT?.trim();
+  if (!raw) return undefined;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) {
+    problems.push(`WORKER_PORT must be a port number from 1 to 65535, got "${raw}"`);
+    return undefined;
+  }
+  return port;
 }
 
 function readServiceEventSettings(
@@ -508,7 +604,8 @@ export function configOrExit(): AppEnvironment {
     return config();
   } catch (error) {
     if (!(error instanceof ConfigurationError)) throw error;
-    console.error(error.message);
+    // Not a log record: the message for whoever starts the process, as it is (docs/operations.md).
+    process.stderr.write(`${error.message}\n`);
     process.exit(2);
   }
 }

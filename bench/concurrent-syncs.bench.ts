@@ -15,6 +15,13 @@ import { parseArgs } from "node:util";
 import { startEmulator } from "../dev/emulator/server";
 import { writeCatalogue } from "../dev/sample-store/catalogue-generator";
 import { samplePeakMemory } from "./peak-memory";
+import { migrateDatabase } from "../app/cli/migrate-database";
+import { runFullSync } from "../app/sync/engine/sync-export.server";
+import { IndexServiceClient } from "../app/index-service/client";
+import { fileSource } from "../app/shopify/bulk-source";
+import { RATE_LIMITS } from "../app/index-service/tiers";
+import { Pacer } from "../app/sync/engine/pacer";
+import prisma from "../app/models/db.server";
 
 const { values } = parseArgs({
   options: {
@@ -93,14 +100,7 @@ async function main() {
 
 async function child(k: number, emulatorUrl: string, file: string) {
   process.env.DATABASE_URL = values["database-url"] ?? `file:${join(work, `concurrent-${k}.db`)}`;
-  const { migrateDatabase } = await import("../app/cli/migrate-database");
   await migrateDatabase(process.env.DATABASE_URL);
-  const { runFullSync } = await import("../app/sync/engine/sync-export.server");
-  const { IndexServiceClient } = await import("../app/index-service/client");
-  const { fileSource } = await import("../app/catalog");
-  const { RATE_LIMITS } = await import("../app/index-service/tiers");
-  const { Pacer } = await import("../app/sync/engine/pacer");
-  const prisma = (await import("../app/db.server")).default;
   await prisma.$queryRawUnsafe('SELECT 1 FROM "Shop" LIMIT 1');
   const memory = samplePeakMemory();
   const started = performance.now();

@@ -6,10 +6,10 @@
  *     [--lock-s 6] [--lease-ms 5000] [--converge-s 120]
  * A run takes about two minutes with the defaults; raise --webhooks, --seconds, --kills and
  * --bursts for a longer one. SQLite file by default; with TEST_POSTGRES_URL (a PostgreSQL server
- * URL, see test/support/postgres-setup.ts) each run gets a new PostgreSQL database instead.
+ * URL, see testkit/postgres-setup.ts) each run gets a new PostgreSQL database instead.
  *
  * The app runs as in production: its production build on a real HTTP server in its own process
- * (test/support/app-server-process.ts) with its background work on, the live worker inside it
+ * (testkit/app-server-process.ts) with its background work on, the live worker inside it
  * (LIVE_WORKER default) or, in the second mode, in an `npm run worker` process beside it
  * (LIVE_WORKER=separate). This process plays Shopify (the fake Admin API as the store) and the
  * service (the emulator, Personal limits). The shop is installed and fully synced first; then,
@@ -44,6 +44,15 @@
  * the drill whose indexed content is not the store's), duplicate sends (items in write requests
  * the service had already acknowledged with the same content), webhook answers other than 2xx,
  * and the time from the last delivery until the outbox is empty and the index equals the store.
+ *
+ * The same figures as an operator sees them: the drill scrapes GET /metrics (METRICS_TOKEN) of
+ * the app server and of the worker (WORKER_PORT) every 2 s, right before each kill and at the end
+ * (testkit/prometheus-text.ts), sums each counter over the processes' lives as Prometheus does
+ * over restarts, and prints the outbox (depth, oldest change's age), webhook deliveries by
+ * outcome, 429 waits, full syncs by outcome and leases taken over beside what it reads itself
+ * (the database, its own answers, the service's request log); the run fails (exit 1) when two
+ * readings disagree. A kill may end a process after its last scrape with a request or two
+ * answered: the counters may fall short by that many (the slack printed), the outbox may not.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream, mkdtempSync } from "node:fs";
@@ -62,9 +71,11 @@ import {
   SHOP,
   startLiveServices,
   WORKSPACE,
-} from "../test/live/harness";
-import { onPostgres } from "../test/support/test-database";
-import { freePort } from "../test/support/free-port";
+} from "../testkit/live-stack";
+import { onPostgres } from "../testkit/test-database";
+import { freePort } from "../testkit/free-port";
+import { mailStanding } from "../app/models/notification-mails.server";
+import { agreement, ScrapedFigures } from "../testkit/prometheus-text";
 
 const { values } = parseArgs({
   options: {
@@ -94,7 +105,7 @@ const BURSTS = Number(values.bursts);
 /** A PostgreSQL database has no file lock to take. */
 const LOCKS = onPostgres() ? 0 : Number(values.locks);
 const LOCK_SECONDS = Number(values["lock-s"]);
-/** What installShop records (test/live/harness.ts). */
+/** What installShop records (testkit/live-stack.ts). */
 const SHOP_SCOPES = ["read_products", "read_online_store_pages", "read_inventory"];
 const LEASE_MS = Number(values["lease-ms"]);
 const CONVERGE_MS = Number(values["converge-s"]) * 1000;
@@ -122,6 +133,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const work = mkdtempSync(join(tmpdir(), "fault-drill-"));
 const port = await freePort();
 const appUrl = `http://127.0.0.1:${port}`;
+/** /metrics of the app server and of `npm run worker` (WORKER_PORT), as an operator scrapes them. */
+const METRICS_TOKEN = "fault-drill-metrics-token-0123456789";
+const workerPort = await freePort();
+const metricsUrl = { app: appUrl, worker: `http://127.0.0.1:${workerPort}` };
+const SCRAPE_EVERY_MS = 2_000;
 
 // ── The mail server: a mail sink on a fixed port, stopped and started again ──────────────────
 const smtpPort = await freePort();
@@ -152,14 +168,13 @@ const services = await startLiveServices({
     MAIL_LEASE_SECONDS: "6",
   },
 });
-const { emulator, shopify, prisma, catalog } = services;
+const { emulator, shopify, prisma, catalogue } = services;
 shopify.state.setApp({ appUrl });
-const { mailStanding } = await import("../app/models/notification-mails.server");
 
 // ── The processes: the app server and `npm run worker`, killed and started again ──────────────
 type Role = "app" | "worker";
 const ENTRY: Record<Role, { script: string; ready: RegExp }> = {
-  app: { script: "test/support/app-server-process.ts", ready: /listening / },
+  app: { script: "testkit/app-server-process.ts", ready: /listening / },
   worker: { script: "app/cli/worker.ts", ready: /worker .* started/ },
 };
 const logs = {
@@ -167,7 +182,7 @@ const logs = {
   worker: createWriteStream(join(work, "worker.log")),
 };
 const trouble: Record<Role, string[]> = { app: [], worker: [] };
-/** The senders' "[mail] … could not be sent" lines, both processes together. */
+/** The senders' "… could not be sent" lines (component mail), both processes together. */
 let mailSendsFailed = 0;
 /**
  * Emails sent after their claim ran out (MAIL_LEASE_SECONDS, e.g. while another process held the
@@ -191,6 +206,8 @@ function startProcess(role: Role, mode: Mode): Promise<ChildProcess> {
       RECONCILE_EVERY_HOURS: "0",
       LIVE_WORKER: mode,
       LIVE_LEASE_MS: String(LEASE_MS),
+      METRICS_TOKEN,
+      ...(role === "worker" ? { WORKER_PORT: String(workerPort) } : {}),
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -239,10 +256,15 @@ function countWrites() {
   let acknowledgedRequests = 0;
   let items = 0;
   let duplicates = 0;
+  let rateLimited = 0;
   for (const request of emulator.state.requests()) {
     const write = /^\/(products|posts)(\/bulk)?$/.exec(request.path);
     // A faulted request is answered before its key is read: it names no account.
     const ours = request.account === ACCOUNT || request.account === undefined;
+    // The app's requests answered 429 (the shoppers' chats are this process's, not the app's).
+    if (ours && request.status === 429 && !/^\/(chat|__emulator)/.test(request.path)) {
+      rateLimited += 1;
+    }
     if (!ours || request.method !== "POST" || !write) continue;
     requests += 1;
     if (request.status < 200 || request.status > 299) continue;
@@ -251,14 +273,14 @@ function countWrites() {
     const sent = write[2] ? ((body.products ?? body.posts ?? body.entities) as unknown[]) : [body];
     for (const item of sent as Record<string, unknown>[]) {
       const key = `${write[1]}:${String(item.id)}`;
-      const hash = catalog.contentHash(item);
+      const hash = catalogue.contentHash(item);
       items += 1;
       if (acknowledged.get(key) === hash) duplicates += 1;
       acknowledged.set(key, hash);
     }
   }
   emulator.state.clearRequests();
-  return { requests, acknowledgedRequests, items, duplicates };
+  return { requests, acknowledgedRequests, items, duplicates, rateLimited };
 }
 
 // ── The index against the store ──────────────────────────────────────────────────────────────
@@ -413,8 +435,15 @@ async function drill(mode: Mode, round: number) {
   const sendsFailedBefore = mailSendsFailed;
   const outlastedBefore = claimsOutlasted;
   const deliveriesBefore = emulator.state.deliveries().length;
+  const modeBegan = new Date();
+  const figures = new ScrapedFigures(METRICS_TOKEN);
+  /** Each process life's name in the figures: app#1, app#2 after a kill, ... */
+  const lives: Partial<Record<Role, string>> = {};
+  let livesStarted = 0;
+  const scrape = (role: Role) => figures.tryScrape(lives[role]!, metricsUrl[role]);
   const start = async (role: Role) => {
     processes[role] = await startProcess(role, mode);
+    lives[role] = `${role}#${++livesStarted}`;
     if (role === "app") appListening = true;
   };
   await start("app");
@@ -569,7 +598,12 @@ async function drill(mode: Mode, round: number) {
           ? ["app"]
           : ([["app"], ["worker"], ["app", "worker"]] as Role[][])[event.i % 3]!;
       if (victims.includes("app")) appListening = false;
+      // The last scrape of these lives: what they counted until now.
+      const alive = victims.map((role) => lives[role]);
+      for (const role of victims) await scrape(role);
       for (const role of victims) await exited(processes[role]!, "SIGKILL");
+      for (const role of victims)
+        if (lives[role] === alive[victims.indexOf(role)]) lives[role] = undefined;
       kills.push(victims.join("+"));
       await sleep(1000);
       for (const role of victims) await start(role);
@@ -577,10 +611,18 @@ async function drill(mode: Mode, round: number) {
   };
 
   const retrying = serviceRetries();
+  /** /metrics every few seconds, as Prometheus would: a failed scrape keeps the earlier one. */
+  const scraping = (async () => {
+    while (streaming) {
+      await sleep(SCRAPE_EVERY_MS);
+      for (const role of ["app", "worker"] as const) if (lives[role]) await scrape(role);
+    }
+  })();
   await Promise.all([...Array.from({ length: LANES }, lane), shoppers(), chaos()]);
   await Promise.all(locksHeld);
   streaming = false;
   await retrying;
+  await scraping;
   const streamEnded = performance.now();
 
   /** The service's deliveries still to succeed; those it gave up on (5 attempts) are lost to it. */
@@ -618,6 +660,20 @@ async function drill(mode: Mode, round: number) {
   const outbox = await outboxRows();
   const index = await compareIndex(changed);
   const writes = countWrites();
+  // The last scrape of every process, after the outbox was read (nothing changes it now).
+  const scraped: Record<Role, boolean> = { app: false, worker: false };
+  for (const role of ["app", "worker"] as const) {
+    for (let attempt = 0; lives[role] && !scraped[role] && attempt < 10; attempt++) {
+      scraped[role] = await scrape(role);
+      if (!scraped[role]) await sleep(500);
+    }
+  }
+  const runsFinished = await prisma.syncRun.groupBy({
+    by: ["state"],
+    where: { finishedAt: { gte: modeBegan } },
+    _count: true,
+  });
+  const appKills = kills.filter((kill) => kill.includes("app")).length;
   for (const role of ["worker", "app"] as const) {
     if (processes[role]) await exited(processes[role], "SIGTERM");
   }
@@ -643,7 +699,75 @@ async function drill(mode: Mode, round: number) {
     deliveriesGivenUp,
     faultsFired: faultsInjected - faultsLeft,
     faultsInjected,
+    operator: {
+      scraped,
+      figures,
+      lastApp: lives.app!,
+      appKills,
+      senderKills: killedSenders,
+      runsFinished: Object.fromEntries(runsFinished.map((run) => [run.state, run._count])),
+    },
   };
+}
+
+/**
+ * The figures of /metrics beside the drill's own readings of them, printed; false when two
+ * disagree (beyond what a kill after the last scrape explains).
+ */
+function printOperatorFigures(r: Awaited<ReturnType<typeof drill>>, pad: string): boolean {
+  const { figures, lastApp, scraped } = r.operator;
+  if (!scraped.app || (r.mode === "separate" && !scraped.worker)) {
+    console.log(
+      `${pad}  /metrics: the last scrape FAILED (app ${scraped.app}, worker ${scraped.worker})`,
+    );
+    return false;
+  }
+  const outboxGauge = figures.latest(lastApp, "catalog_chat_outbox_changes");
+  const oldest = figures.latest(lastApp, "catalog_chat_outbox_oldest_change_age_seconds");
+  const deliveries = "catalog_chat_webhook_deliveries_total";
+  const accepted = figures.counter(deliveries, { outcome: "accepted" });
+  const failed = figures.counter(deliveries, { outcome: "failed" });
+  const answered2xx = r.delivered + r.scopesUpdatesAnswered;
+  const answered5xx = [...r.nonOk]
+    .filter(([status]) => status >= 500)
+    .reduce((s, [, n]) => s + n, 0);
+  const waits = figures.counter("catalog_chat_service_rate_limited_waits_total");
+  const syncs = "catalog_chat_full_syncs_total";
+  // Deliveries in flight at a kill may be answered after the last scrape of the killed life.
+  const inFlight = (LANES + LOCKS) * r.operator.appKills;
+  const checks = {
+    outbox: agreement(outboxGauge, r.outbox),
+    oldest: agreement(oldest === 0 ? 0 : 1, r.outbox === 0 ? 0 : 1),
+    accepted: agreement(accepted, answered2xx, inFlight),
+    failed: agreement(failed, answered5xx, inFlight),
+    waits: agreement(waits, r.rateLimited, r.operator.senderKills),
+    succeeded: agreement(
+      figures.counter(syncs, { outcome: "succeeded" }),
+      r.operator.runsFinished.succeeded ?? 0,
+      r.operator.senderKills,
+    ),
+    syncsFailed: agreement(
+      figures.counter(syncs, { outcome: "failed" }),
+      r.operator.runsFinished.failed ?? 0,
+      r.operator.senderKills,
+    ),
+  };
+  console.log(
+    `${pad}  /metrics (scraped as an operator, summed over the processes' lives; vs the drill's own reading): ` +
+      `outbox ${checks.outbox.text} rows, oldest change ${oldest.toFixed(1)} s (${checks.oldest.agrees ? "0 iff the outbox is empty" : "DISAGREES with the outbox"}); ` +
+      `webhook deliveries accepted ${checks.accepted.text}, failed (5xx) ${checks.failed.text}, ` +
+      `unauthorized ${figures.counter(deliveries, { outcome: "unauthorized" })}, refused ${figures.counter(deliveries, { outcome: "refused" })}`,
+  );
+  console.log(
+    `${pad}  /metrics: 429 waits ${checks.waits.text} (the service's 429 answers to the app), ` +
+      `${figures.counter("catalog_chat_service_rate_limited_wait_seconds_total").toFixed(0)} s waited; ` +
+      `full syncs succeeded ${checks.succeeded.text}, failed ${checks.syncsFailed.text} (runs finished in the database); ` +
+      `leases taken over ${figures.counter("catalog_chat_leases_taken_over_total")}; ` +
+      `items sent ${figures.counter("catalog_chat_items_total", { outcome: "sent" })}, ` +
+      `left out ${figures.counter("catalog_chat_items_total", { outcome: "refused" }) + figures.counter("catalog_chat_items_total", { outcome: "over_quota" })}; ` +
+      `mails sent ${figures.counter("catalog_chat_notification_mails_total", { outcome: "sent" })}, failed ${figures.counter("catalog_chat_notification_mails_total", { outcome: "failed" })}`,
+  );
+  return Object.values(checks).every((check) => check.agrees);
 }
 
 /** The requests the first `bursts` bursts fault, together. */
@@ -712,6 +836,7 @@ try {
         `emails still owed ${r.mailsLeft}; service event deliveries ${r.serviceDeliveries}, given up after 5 attempts ${r.deliveriesGivenUp}`,
     );
     console.log(`${pad}  converged ${seconds} after the last delivery`);
+    if (!printOperatorFigures(r, pad)) failed = true;
     if (r.lost > 0 || r.differences > 0 || r.delivered < WEBHOOKS) failed = true;
     if (m.lost > 0 || m.split > 0 || m.duplicates > m.secondCopiesAllowed) failed = true;
     if (r.mailsLeft > 0 || r.deliveriesGivenUp > 0) failed = true;

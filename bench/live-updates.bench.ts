@@ -23,7 +23,11 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { startRoleProcess, stopRoleProcess } from "./role-process";
+import { startRoleProcess, stopRoleProcess } from "../testkit/role-process";
+import { requireAppBuild } from "../app/server/app-server";
+import { startLiveWorker } from "../app/sync/live/worker.server";
+import { catalogueEntry } from "../app/sync/engine/catalogue-entry";
+import { contentHash } from "../app/catalogue";
 
 const { values } = parseArgs({
   options: {
@@ -60,44 +64,22 @@ function stopOnSignal(stop: () => Promise<void>) {
 
 // ── The app, in its own process ───────────────────────────────────────────────────────────────
 async function runApp() {
-  const { migrateDatabase } = await import("../app/cli/migrate-database");
-  await migrateDatabase(process.env.DATABASE_URL!);
-  const { startAppServer } = await import("../app/server/app-server");
-  const prisma = (await import("../app/db.server")).default;
-  await prisma.quotaUsage.create({
-    data: {
-      shopDomain: SHOP,
-      month: new Date().toISOString().slice(0, 7),
-      kind: "product",
-      used: 0,
-      limit: 1e6,
+  const { connectShop, raiseProductQuota, serveAppRole } = await import("../testkit/app-role");
+  await serveAppRole({
+    prepare: () => raiseProductQuota(SHOP),
+    started: async () => {
+      await connectShop(SHOP, "read_products,read_online_store_pages", {
+        secretKey: LIVE_KEY,
+        publishableKey: "svc_pk_bench_live",
+        workspaceOverride: "",
+        syncProducts: true,
+        syncPages: true,
+        syncArticles: true,
+      });
+      const worker = startLiveWorker({ log: () => undefined });
+      return () => worker.stop();
     },
   });
-  const app = await startAppServer();
-  const { adminFor } = await import("../app/shopify-admin.server");
-  const { recordShopAfterAuth } = await import("../app/shopify.server");
-  const { saveSettings } = await import("../app/sync/shop/settings.server");
-  const { startLiveWorker } = await import("../app/sync/live/worker.server");
-  const admin = await adminFor(SHOP);
-  await recordShopAfterAuth(SHOP, "read_products,read_online_store_pages", admin);
-  const saved = await saveSettings(SHOP, admin, {
-    secretKey: LIVE_KEY,
-    publishableKey: "svc_pk_bench_live",
-    workspaceOverride: "",
-    syncProducts: true,
-    syncPages: true,
-    syncArticles: true,
-  });
-  if (!saved.ok) throw new Error(`keys refused: ${JSON.stringify(saved.problems)}`);
-  while ((await prisma.syncRun.count({ where: { activeShop: { not: null } } })) > 0) {
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  const worker = startLiveWorker({ log: () => undefined });
-  stopOnSignal(async () => {
-    await worker.stop();
-    await app.close();
-  });
-  ready(app.url);
 }
 
 // ── The baseline, in its own process: one request per webhook, before answering ─────────────
@@ -117,10 +99,8 @@ async function runBaseline() {
 async function drive() {
   const { startEmulator } = await import("../dev/emulator/server");
   const { startFakeShopify } = await import("../dev/fake-shopify/server");
-  (await import("../app/server/app-server")).requireAppBuild();
-  const { catalogueEntry } = await import("../app/sync/engine/catalogue-entry");
-  const { contentHash } = await import("../app/catalog");
-  type ShopifyProduct = import("../app/catalog").ShopifyProduct;
+  requireAppBuild();
+  type ShopifyProduct = import("../app/catalogue").ShopifyProduct;
   type WebhookDelivery = import("../dev/fake-shopify/server").WebhookDelivery;
 
   const emulator = await startEmulator({

@@ -26,6 +26,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import type { PrismaClient } from "@prisma/client";
+import { migrateDatabase } from "../app/cli/migrate-database";
+import prisma from "../app/models/db.server";
 
 const ALL_MODES =
   "model,raw,update,update-one,upsert,delete-many,create,create-many,execute-raw,batch,interactive,tight";
@@ -122,9 +124,7 @@ async function measure(mode: string) {
     values["database-url"] ??
     `file:${join(mkdtempSync(join(tmpdir(), "query-memory-")), "bench.db")}`;
   process.env.DATABASE_URL = url;
-  const { migrateDatabase } = await import("../app/cli/migrate-database");
   await migrateDatabase(url);
-  const prisma = (await import("../app/db.server")).default;
   const shopDomain = `query-memory-${Date.now()}.myshopify.com`;
   await prisma.shop.create({ data: { shopDomain, state: "active" } });
   const query = queryOf(mode, prisma, shopDomain);

@@ -1,7 +1,7 @@
 /**
  * Scale-out: several app instances on one PostgreSQL, many shops on mixed tiers, a stream of
- * product webhooks spread over the instances, one instance killed mid-run (printed, never
- * asserted):
+ * product webhooks spread over the instances, one instance killed mid-run (printed; exits 1 only
+ * when /metrics disagrees with its own reading, below):
  *   npm run build && npx tsx bench/scale-out.bench.ts [--shops 100] [--deliveries 20000]
  *     [--instances 3] [--products 30] [--shops-per-account 5] [--concurrency 20]
  *     [--warm-up 500] [--single-share 0.1] [--kill-at 0.33] [--lease-ms 60000]
@@ -11,7 +11,7 @@
  *   `CPU_PROF=<dir>`: each app instance writes a CPU profile there when it stops (whole life:
  *   start-up, the stream, convergence).
  *
- * One throwaway PostgreSQL cluster (fsync on, test/support/postgres-cluster.ts), migrated. The
+ * One throwaway PostgreSQL cluster (fsync on, testkit/postgres-cluster.ts), migrated. The
  * service is the emulator at its tiers' own limits: shops share accounts (`--shops-per-account`
  * shops on one secret key, each shop its own workspace), the accounts spread over the four tiers
  * in turn. Each shop has its own fake store (`--products` generated products, one page, one
@@ -38,13 +38,22 @@
  * (changes lost: must be 0); the shops whose lease the killed instance held and how long until
  * another instance held each; the service's rate-limit refusals per account (its per-account
  * windows; must be 0); the machine's load average during the run.
+ *
+ * The figures /metrics offers are also read as an operator reads them: each instance's GET
+ * /metrics (METRICS_TOKEN) is scraped every 2 s, right before the kill and at the end
+ * (testkit/prometheus-text.ts), each counter summed over the instances, and printed beside this
+ * process's own reading (the outbox, deliveries answered, the service's 429s, runs finished,
+ * leases); the run fails (exit 1) when two disagree beyond what the kill explains (deliveries in
+ * flight when the killed instance was last scraped).
  */
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { cpuTimeMs } from "./process-cpu";
-import { startRoleProcess, stopRoleProcess } from "./role-process";
-import { routeShopHosts } from "./shop-hosts";
+import { startRoleProcess, stopRoleProcess } from "../testkit/role-process";
+import { routeShopHosts } from "../testkit/shop-hosts";
+import { requireAppBuild } from "../app/server/app-server";
 import { installShops, productsDiffering, type FleetShop } from "./shop-fleet";
+import { agreement, ScrapedFigures } from "../testkit/prometheus-text";
 
 const { values } = parseArgs({
   options: {
@@ -77,6 +86,8 @@ const LEASE_MS = Number(values["lease-ms"]);
 const PER_SECOND = Number(values["per-second"]);
 const API_SECRET = "scale-out-app-secret";
 const HOSTS_VARIABLE = "SCALE_OUT_SHOP_HOSTS";
+const METRICS_TOKEN = "scale-out-metrics-token-0123456789";
+const SCRAPE_EVERY_MS = 2_000;
 const TIERS = ["personal", "starter", "professional", "enterprise"] as const;
 const cpuProfile = process.env.CPU_PROF
   ? ["--cpu-prof", "--cpu-prof-dir", process.env.CPU_PROF]
@@ -89,6 +100,7 @@ else await drive();
 async function runInstance() {
   routeShopHosts(JSON.parse(process.env[HOSTS_VARIABLE] ?? "{}") as Record<string, string>);
   if (process.env.SCALE_OUT_COUNTS) await countRequests();
+  // `npm start` itself, run by its import once the hosts are routed and the counters are in place.
   await import("../app/cli/serve");
 }
 
@@ -136,8 +148,8 @@ interface Phase {
 
 // ── The driver: PostgreSQL, the service, the stores, the stream, the figures ───────────────────
 async function drive() {
-  (await import("../app/server/app-server")).requireAppBuild();
-  const { startPostgresCluster } = await import("../test/support/postgres-cluster");
+  requireAppBuild();
+  const { startPostgresCluster } = await import("../testkit/postgres-cluster");
   const { createPostgresDatabase } = await import("../dev/postgres-database");
   const { startEmulator } = await import("../dev/emulator/server");
   const { startFakeShopify, DEFAULT_ACCESS_TOKEN } = await import("../dev/fake-shopify/server");
@@ -201,16 +213,19 @@ async function drive() {
       DATABASE_URL: database.url,
       INDEX_API_URL: emulator.url,
       LIVE_LEASE_MS: String(LEASE_MS),
+      METRICS_TOKEN,
       [HOSTS_VARIABLE]: JSON.stringify(hosts),
     };
     Object.assign(process.env, appEnv, { BACKGROUND_WORK: "off" });
     routeShopHosts(hosts);
+    // Loaded after routeShopHosts: the Shopify library (through testkit/live-stack) keeps the
+    // fetch it finds when loaded.
     const { migrateDatabase } = await import("../app/cli/migrate-database");
     await migrateDatabase(database.url);
-    const prisma = (await import("../app/db.server")).default;
+    const prisma = (await import("../app/models/db.server")).default;
     cleanups.push(() => prisma.$disconnect());
-    const { waitFor, waitForRunsToFinish } = await import("../test/live/harness");
-    type LiveServices = import("../test/live/harness").LiveServices;
+    const { waitFor, waitForRunsToFinish } = await import("../testkit/live-stack");
+    type LiveServices = import("../testkit/live-stack").LiveServices;
     const services = { prisma } as unknown as LiveServices;
 
     // ── Installs and first full syncs, ten shops at a time ──
@@ -253,7 +268,7 @@ async function drive() {
         "app",
         { ...appEnv, BACKGROUND_WORK: "on", PORT: "0", HOST: "127.0.0.1" },
         cpuProfile,
-        /\[catalog-chat\] (\S+)/,
+        /"component":"catalog-chat","url":"([^"]+)"/,
       );
       instances.push({
         ...started,
@@ -264,6 +279,18 @@ async function drive() {
         cpuConverged: 0,
       });
     }
+    const instancesStarted = new Date();
+    const figures = new ScrapedFigures(METRICS_TOKEN);
+    const scrape = (i: number) => figures.tryScrape(`instance ${i + 1}`, instances[i]!.url);
+    let scraping = true;
+    const scraper = (async () => {
+      while (scraping) {
+        await new Promise((resolve) => setTimeout(resolve, SCRAPE_EVERY_MS));
+        for (const [i, instance] of instances.entries()) {
+          if (instance.alive && instance.child.signalCode === null) await scrape(i);
+        }
+      }
+    })();
     process.once("exit", () => {
       for (const instance of instances) {
         if (instance.child.exitCode === null) instance.child.kill("SIGKILL");
@@ -323,6 +350,8 @@ async function drive() {
     const kill = async () => {
       const victim = instances.at(-1)!;
       victim.cpuEnd = cpuTimeMs(victim.child.pid!);
+      // Its last scrape: what it counted until now.
+      await scrape(instances.length - 1);
       victim.child.kill("SIGKILL");
       killedAt = performance.now();
       note(`instance ${INSTANCES} (pid ${victim.child.pid}) killed after ${delivered} deliveries`);
@@ -445,6 +474,20 @@ async function drive() {
     const outbox = await prisma.pendingChange.count();
     const accountStates = emulator.state.accounts().filter((a) => a.name.startsWith("scale-"));
     const runs = await prisma.syncRun.groupBy({ by: ["trigger", "state"], _count: true });
+    scraping = false;
+    await scraper;
+    // The instances' last scrapes, after the outbox was read (nothing changes it now).
+    const lastScraped = await Promise.all(
+      instances.map(async (instance, i) =>
+        instance.child.signalCode === null ? await scrape(i) : null,
+      ),
+    );
+    const runsFinished = await prisma.syncRun.groupBy({
+      by: ["state"],
+      where: { finishedAt: { gte: instancesStarted } },
+      _count: true,
+    });
+    const liveLeases = await prisma.shopLease.count({ where: { expiresAt: { gt: new Date() } } });
     for (const instance of instances) {
       if (instance.child.exitCode === null && instance.child.signalCode === null) {
         await stopRoleProcess(instance.child);
@@ -509,6 +552,62 @@ async function drive() {
       `  app instances' CPU from the stream's start until every index equalled its store: ` +
         `${(instancesCpuMs / 1000).toFixed(1)} s, ${(instancesCpuMs / DELIVERIES).toFixed(2)} ms per delivery`,
     );
+    // ── The same figures as an operator's Prometheus reads them ──
+    if (lastScraped.includes(false)) {
+      console.log(`  /metrics: the last scrape of a live instance FAILED`);
+      process.exitCode = 1;
+    }
+    const survivor = `instance 1`;
+    const deliveries = "catalog_chat_webhook_deliveries_total";
+    const syncs = "catalog_chat_full_syncs_total";
+    const finished = Object.fromEntries(runsFinished.map((run) => [run.state, run._count]));
+    const fiveHundreds = [...refusals]
+      .filter(([why]) => Number(why) >= 500)
+      .reduce((sum, [, n]) => sum + n, 0);
+    const slack = killedAt > 0 ? CONCURRENCY : 0;
+    const checks = {
+      outbox: agreement(figures.latest(survivor, "catalog_chat_outbox_changes"), outbox),
+      accepted: agreement(
+        figures.counter(deliveries, { outcome: "accepted" }),
+        instances.reduce((sum, i) => sum + i.answered, 0),
+        slack,
+      ),
+      failed: agreement(figures.counter(deliveries, { outcome: "failed" }), fiveHundreds, slack),
+      waits: agreement(
+        figures.counter("catalog_chat_service_rate_limited_waits_total"),
+        accountStates.reduce((sum, a) => sum + a.rateLimited, 0),
+        slack,
+      ),
+      succeeded: agreement(
+        figures.counter(syncs, { outcome: "succeeded" }),
+        finished.succeeded ?? 0,
+        killedAt > 0 ? 1 : 0,
+      ),
+      syncsFailed: agreement(
+        figures.counter(syncs, { outcome: "failed" }),
+        finished.failed ?? 0,
+        killedAt > 0 ? 1 : 0,
+      ),
+    };
+    const oldest = figures.latest(survivor, "catalog_chat_outbox_oldest_change_age_seconds");
+    const leasesHeld = lastScraped.reduce(
+      (sum, samples, i) =>
+        sum + (samples ? figures.latest(`instance ${i + 1}`, "catalog_chat_leases_held") : 0),
+      0,
+    );
+    console.log(
+      `  /metrics (every instance scraped as an operator would, counters summed; vs this process's reading): ` +
+        `outbox ${checks.outbox.text} rows, oldest change ${oldest.toFixed(1)} s; ` +
+        `webhook deliveries accepted ${checks.accepted.text} (answered 200), failed (5xx) ${checks.failed.text}; ` +
+        `429 waits ${checks.waits.text} (the service's refusals)`,
+    );
+    console.log(
+      `  /metrics: full syncs succeeded ${checks.succeeded.text}, failed ${checks.syncsFailed.text} (runs finished while the instances ran); ` +
+        `leases held ${leasesHeld} (live in the database ${liveLeases}), ` +
+        `taken over ${figures.counter("catalog_chat_leases_taken_over_total")}; ` +
+        `items sent ${figures.counter("catalog_chat_items_total", { outcome: "sent" })}`,
+    );
+    if (!Object.values(checks).every((check) => check.agrees)) process.exitCode = 1;
     const mean = loads.reduce((a, b) => a + b, 0) / Math.max(1, loads.length);
     console.log(
       `  load average (1 min) during the run, every 5 s: mean ${mean.toFixed(1)}, max ${Math.max(...loads).toFixed(1)} (2 cores)`,

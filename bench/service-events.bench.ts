@@ -15,8 +15,11 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { parseArgs } from "node:util";
 import { startAppServer } from "../app/server/app-server";
-import { freePort } from "../test/support/free-port";
-import { prepareAppEnvironment } from "../test/support/app-environment";
+import { freePort } from "../testkit/free-port";
+import { prepareAppEnvironment } from "../testkit/app-environment";
+import prisma from "../app/models/db.server";
+import { sealSecret } from "../app/secret-box.server";
+import { config } from "../app/config.server";
 
 const { values } = parseArgs({
   options: {
@@ -134,9 +137,6 @@ await prepareAppEnvironment({
   BACKGROUND_WORK: "off",
 });
 const app = await startAppServer({ port });
-const prisma = (await import("../app/db.server")).default;
-const { sealSecret } = await import("../app/models/secret-box.server");
-const { config } = await import("../app/config.server");
 const publicId = randomBytes(18).toString("base64url");
 await prisma.shop.create({
   data: { shopDomain: SHOP, primaryDomain: "bench-events.example.com", workspaceId: WORKSPACE },

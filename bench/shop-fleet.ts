@@ -1,9 +1,9 @@
 /**
  * Many shops for a benchmark, each with its own fake store, installed through the app's own code,
- * and the check that each shop's index equals its store. The app's modules are imported lazily:
- * call these only after the app's configuration is in process.env (and routeShopHosts was called).
+ * and the check that each shop's index equals its store. The app's modules are imported when
+ * these are called, after routeShopHosts: the Shopify library keeps the fetch it finds when loaded.
  */
-import type { FakeShopify } from "../test/live/harness";
+import type { FakeShopify } from "../testkit/live-stack";
 
 type Emulator = Awaited<ReturnType<typeof import("../dev/emulator/server").startEmulator>>;
 
@@ -27,10 +27,10 @@ export async function installShops(
   shops: readonly FleetShop[],
   options: { scopes: string; accessToken: string; session?: (shop: FleetShop) => boolean },
 ): Promise<void> {
-  const prisma = (await import("../app/db.server")).default;
-  const { adminFor } = await import("../app/shopify-admin.server");
-  const { recordShopAfterAuth } = await import("../app/shopify.server");
-  const { saveSettings } = await import("../app/sync/shop/settings.server");
+  const prisma = (await import("../app/models/db.server")).default;
+  const { adminFor } = await import("../app/shopify/admin-auth.server");
+  const { recordShopAfterAuth } = await import("../app/shopify/app.server");
+  const { saveSettings } = await import("../app/shop/save-settings.server");
   for (const shop of shops) {
     if (options.session?.(shop) ?? true) {
       await prisma.session.create({
@@ -68,13 +68,18 @@ export async function productsDiffering(
   emulator: Emulator,
   shops: readonly FleetShop[],
 ): Promise<number[]> {
-  const prisma = (await import("../app/db.server")).default;
-  const catalog = await import("../app/catalog");
-  const { expectedProducts, indexedProducts } = await import("../test/live/harness");
-  type LiveServices = import("../test/live/harness").LiveServices;
+  const prisma = (await import("../app/models/db.server")).default;
+  const catalogue = await import("../app/catalogue");
+  const { expectedProducts, indexedProducts } = await import("../testkit/live-stack");
+  type LiveServices = import("../testkit/live-stack").LiveServices;
   const counts: number[] = [];
   for (const shop of shops) {
-    const services = { emulator, shopify: shop.store, prisma, catalog } as unknown as LiveServices;
+    const services = {
+      emulator,
+      shopify: shop.store,
+      prisma,
+      catalogue,
+    } as unknown as LiveServices;
     const expected = await expectedProducts(services, shop.primaryDomain);
     const indexed = indexedProducts(services, shop.workspace, shop.account);
     let wrong = 0;

@@ -27,8 +27,9 @@ import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { startRoleProcess, stopRoleProcess } from "./role-process";
-import { routeShopHosts } from "./shop-hosts";
+import { startRoleProcess, stopRoleProcess } from "../testkit/role-process";
+import { routeShopHosts } from "../testkit/shop-hosts";
+import { requireAppBuild } from "../app/server/app-server";
 import { installShops, productsDiffering, type FleetShop } from "./shop-fleet";
 
 const { values } = parseArgs({
@@ -62,8 +63,6 @@ else await drive();
 // ── The app, in its own process: the production build, background work on ───────────────────────
 async function runApp() {
   routeShopHosts(JSON.parse(process.env.SOAK_SHOP_HOSTS ?? "{}") as Record<string, string>);
-  const { startAppServer } = await import("../app/server/app-server");
-  const app = await startAppServer();
   // Memory on demand: SIGUSR2 collects garbage (--expose-gc), then prints the figures.
   process.on("SIGUSR2", () => {
     globalThis.gc?.();
@@ -72,8 +71,9 @@ async function runApp() {
       `memory ${JSON.stringify({ rss: usage.rss, heapUsed: usage.heapUsed, external: usage.external })}\n`,
     );
   });
-  process.once("SIGTERM", () => void app.close().then(() => process.exit(0)));
-  process.stdout.write(`ready ${app.url}\n`);
+  // The driver migrated the database.
+  const { serveAppRole } = await import("../testkit/app-role");
+  await serveAppRole({ migrate: false, background: true });
 }
 
 // ── The driver: the stores, the service, the stream, the figures ───────────────────────────────
@@ -128,7 +128,7 @@ function note(text: string) {
 }
 
 async function drive() {
-  (await import("../app/server/app-server")).requireAppBuild();
+  requireAppBuild();
   const { startEmulator } = await import("../dev/emulator/server");
   const { startFakeShopify, DEFAULT_ACCESS_TOKEN } = await import("../dev/fake-shopify/server");
   type WebhookDelivery = import("../dev/fake-shopify/server").WebhookDelivery;
@@ -179,14 +179,16 @@ async function drive() {
   };
   Object.assign(process.env, appEnv, { BACKGROUND_WORK: "off" });
   routeShopHosts(hosts);
+  // Loaded after routeShopHosts: the Shopify library (through testkit/live-stack) keeps the fetch
+  // it finds when loaded.
   const { migrateDatabase } = await import("../app/cli/migrate-database");
   await migrateDatabase(appEnv.DATABASE_URL);
-  const prisma = (await import("../app/db.server")).default;
-  const { waitFor, waitForRunsToFinish } = await import("../test/live/harness");
-  const catalog = await import("../app/catalog");
-  type LiveServices = import("../test/live/harness").LiveServices;
+  const prisma = (await import("../app/models/db.server")).default;
+  const { waitFor, waitForRunsToFinish } = await import("../testkit/live-stack");
+  const catalogue = await import("../app/catalogue");
+  type LiveServices = import("../testkit/live-stack").LiveServices;
   const servicesOf = (k: number) =>
-    ({ emulator, shopify: stores[k]!, prisma, catalog }) as unknown as LiveServices;
+    ({ emulator, shopify: stores[k]!, prisma, catalogue }) as unknown as LiveServices;
 
   // Installed as after OAuth; the demo shop (shop 0) has no offline session.
   const fleet: FleetShop[] = stores.map((store, k) => ({

@@ -20,7 +20,13 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { startRoleProcess, stopRoleProcess } from "./role-process";
+import { startRoleProcess, stopRoleProcess } from "../testkit/role-process";
+import { requireAppBuild } from "../app/server/app-server";
+import { adminFor } from "../app/shopify/admin-auth.server";
+import { startLiveWorker } from "../app/sync/live/worker.server";
+import { scheduleChangedProductsChecks } from "../app/sync/live/changed-products-check.server";
+import { catalogueEntry } from "../app/sync/engine/catalogue-entry";
+import { contentHash } from "../app/catalogue";
 
 const { values } = parseArgs({
   options: {
@@ -47,52 +53,29 @@ else await drive();
 
 // ── The app, in its own process ───────────────────────────────────────────────────────────────
 async function runApp() {
-  const { migrateDatabase } = await import("../app/cli/migrate-database");
-  await migrateDatabase(process.env.DATABASE_URL!);
-  const { startAppServer } = await import("../app/server/app-server");
-  const prisma = (await import("../app/db.server")).default;
-  // The emulator's account quota is raised (Personal's 200 products a month could not hold the
-  // catalogue); the app learns it as it would from the service.
-  await prisma.quotaUsage.create({
-    data: {
-      shopDomain: SHOP,
-      month: new Date().toISOString().slice(0, 7),
-      kind: "product",
-      used: 0,
-      limit: 1e6,
+  const { connectShop, raiseProductQuota, serveAppRole } = await import("../testkit/app-role");
+  await serveAppRole({
+    // The emulator's account quota is raised (Personal's 200 products a month could not hold the
+    // catalogue); the app learns it as it would from the service.
+    prepare: () => raiseProductQuota(SHOP),
+    started: async () => {
+      await connectShop(SHOP, "read_products,read_online_store_pages,read_inventory", {
+        secretKey: KEY,
+        publishableKey: "svc_pk_bench_stock",
+        workspaceOverride: "",
+        syncProducts: true,
+        syncPages: false,
+        syncArticles: false,
+      });
+      const worker = startLiveWorker({ log: () => undefined });
+      // As ensureBackgroundWork schedules it, with the interval the driver asks for.
+      const stopChecks = scheduleChangedProductsChecks(CHECK_MINUTES, adminFor);
+      return () => {
+        stopChecks();
+        return worker.stop();
+      };
     },
   });
-  const app = await startAppServer();
-  const { adminFor } = await import("../app/shopify-admin.server");
-  const { recordShopAfterAuth } = await import("../app/shopify.server");
-  const { saveSettings } = await import("../app/sync/shop/settings.server");
-  const { startLiveWorker } = await import("../app/sync/live/worker.server");
-  const { scheduleChecks } = await import("../app/sync/shop/reconcile-check.server");
-  const admin = await adminFor(SHOP);
-  await recordShopAfterAuth(SHOP, "read_products,read_online_store_pages,read_inventory", admin);
-  const saved = await saveSettings(SHOP, admin, {
-    secretKey: KEY,
-    publishableKey: "svc_pk_bench_stock",
-    workspaceOverride: "",
-    syncProducts: true,
-    syncPages: false,
-    syncArticles: false,
-  });
-  if (!saved.ok) throw new Error(`keys refused: ${JSON.stringify(saved.problems)}`);
-  while ((await prisma.syncRun.count({ where: { activeShop: { not: null } } })) > 0) {
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  const worker = startLiveWorker({ log: () => undefined });
-  // As ensureBackgroundWork schedules it, with the interval the driver asks for.
-  const stopChecks = scheduleChecks(CHECK_MINUTES, adminFor);
-  process.once("SIGTERM", () => {
-    stopChecks();
-    void worker
-      .stop()
-      .then(() => app.close())
-      .then(() => process.exit(0));
-  });
-  process.stdout.write(`ready ${app.url}\n`);
 }
 
 interface Figures {
@@ -114,7 +97,7 @@ interface Figures {
 
 // ── The driver: Shopify, the service, the purchases, the figures ───────────────────────────────
 async function drive() {
-  (await import("../app/server/app-server")).requireAppBuild();
+  requireAppBuild();
   const delivered = await scenario(false);
   const lost = await scenario(true);
   const s = (ms: number) =>
@@ -155,9 +138,7 @@ async function drive() {
 async function scenario(dropWebhooks: boolean): Promise<Figures> {
   const { startEmulator } = await import("../dev/emulator/server");
   const { startFakeShopify } = await import("../dev/fake-shopify/server");
-  const { catalogueEntry } = await import("../app/sync/engine/catalogue-entry");
-  const { contentHash } = await import("../app/catalog");
-  type ShopifyProduct = import("../app/catalog").ShopifyProduct;
+  type ShopifyProduct = import("../app/catalogue").ShopifyProduct;
 
   const emulator = await startEmulator({
     port: 0,

@@ -16,6 +16,13 @@ import { parseArgs } from "node:util";
 import { startEmulator } from "../dev/emulator/server";
 import { writeCatalogue } from "../dev/sample-store/catalogue-generator";
 import { samplePeakMemory } from "./peak-memory";
+import { migrateDatabase } from "../app/cli/migrate-database";
+import { runFullSync } from "../app/sync/engine/sync-export.server";
+import { IndexServiceClient } from "../app/index-service/client";
+import { fileSource } from "../app/shopify/bulk-source";
+import { mapCatalogueItem, readBulkExport } from "../app/catalogue";
+import { RATE_LIMITS } from "../app/index-service/tiers";
+import { Pacer } from "../app/sync/engine/pacer";
 
 const { values } = parseArgs({
   options: {
@@ -52,11 +59,7 @@ async function main() {
   const file = join(work, `store-${n}.jsonl`);
   await writeCatalogue({ products: n, pages: 0, articles: 0, seed: 7 }, file);
   process.env.DATABASE_URL = `file:${join(work, "bench.db")}`;
-  const { migrateDatabase } = await import("../app/cli/migrate-database");
   await migrateDatabase(process.env.DATABASE_URL!);
-  const { runFullSync } = await import("../app/sync/engine/sync-export.server");
-  const { IndexServiceClient } = await import("../app/index-service/client");
-  const { fileSource } = await import("../app/catalog");
 
   const client = new IndexServiceClient({
     baseUrl: emulator.url,
@@ -102,7 +105,6 @@ async function main() {
     apiKey: "svc_sk_bench_baseline",
     workspaceId: "baseline.example.com",
   });
-  const { mapCatalogueItem, readBulkExport } = await import("../app/catalog");
   const bulk = await readBulkExport(fileSource(file));
   emulator.state.clearRequests();
   const baselineStarted = performance.now();
@@ -165,13 +167,7 @@ async function memoryChild(n: number, emulatorUrl: string) {
   const file = join(work, `memory-${n}.jsonl`);
   await writeCatalogue({ products: n, pages: 0, articles: 0, seed: 8 }, file);
   process.env.DATABASE_URL = `file:${join(work, `memory-${n}.db`)}`;
-  const { migrateDatabase } = await import("../app/cli/migrate-database");
   await migrateDatabase(process.env.DATABASE_URL!);
-  const { runFullSync } = await import("../app/sync/engine/sync-export.server");
-  const { IndexServiceClient } = await import("../app/index-service/client");
-  const { fileSource } = await import("../app/catalog");
-  const { RATE_LIMITS } = await import("../app/index-service/tiers");
-  const { Pacer } = await import("../app/sync/engine/pacer");
   const memory = samplePeakMemory();
   const started = performance.now();
   const result = await runFullSync({

@@ -3,7 +3,7 @@
  *   npm run build && npx tsx bench/webhook-intake.bench.ts [--deliveries 5000] [--concurrency 20]
  *     [--products 1000] [--postgres cluster|postgresql://…|''] [--through-remix]
  *   (`--postgres cluster`, the default: a throwaway PostgreSQL cluster with fsync on, started in a
- *   temporary folder and removed after (test/support/postgres-cluster.ts); a URL: that server,
+ *   temporary folder and removed after (testkit/postgres-cluster.ts); a URL: that server,
  *   the database created when missing and its outbox emptied; `''`: SQLite only)
  *
  * Only the intake: signed products/update deliveries (the fake store's REST payloads, every
@@ -25,9 +25,11 @@ import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { startPostgresCluster, type PostgresCluster } from "../test/support/postgres-cluster";
+import { startPostgresCluster, type PostgresCluster } from "../testkit/postgres-cluster";
 import { cpuTimeMs } from "./process-cpu";
-import { startRoleProcess, stopRoleProcess } from "./role-process";
+import { startRoleProcess, stopRoleProcess } from "../testkit/role-process";
+import { createPrismaClient } from "../app/models/db.server";
+import { requireAppBuild } from "../app/server/app-server";
 
 /** `CPU_PROF=<dir>`: each receiving process writes a CPU profile there. */
 const cpuProfile = process.env.CPU_PROF
@@ -69,20 +71,19 @@ function stopOnSignal(stop: () => Promise<void>) {
 async function runApp() {
   const url = process.env.DATABASE_URL!;
   if (url.startsWith("postgres")) await createPostgresDatabase(url);
-  const { migrateDatabase } = await import("../app/cli/migrate-database");
-  await migrateDatabase(url);
-  const prisma = (await import("../app/db.server")).default;
-  await prisma.pendingChange.deleteMany({ where: { shopDomain: SHOP } });
-  await prisma.webhookReceipt.deleteMany({ where: { shopDomain: SHOP } });
-  await prisma.shop.upsert({
-    where: { shopDomain: SHOP },
-    create: { shopDomain: SHOP, state: "active", syncProducts: true },
-    update: { state: "active", syncProducts: true },
+  const { serveAppRole } = await import("../testkit/app-role");
+  await serveAppRole({
+    prepare: async () => {
+      const prisma = (await import("../app/models/db.server")).default;
+      await prisma.pendingChange.deleteMany({ where: { shopDomain: SHOP } });
+      await prisma.webhookReceipt.deleteMany({ where: { shopDomain: SHOP } });
+      await prisma.shop.upsert({
+        where: { shopDomain: SHOP },
+        create: { shopDomain: SHOP, state: "active", syncProducts: true },
+        update: { state: "active", syncProducts: true },
+      });
+    },
   });
-  const { startAppServer } = await import("../app/server/app-server");
-  const app = await startAppServer();
-  stopOnSignal(() => app.close());
-  ready(app.url);
 }
 
 /** `prisma migrate deploy` does not create a PostgreSQL database: made here when missing. */
@@ -133,10 +134,9 @@ interface RunFigures {
 
 // ── The driver: Shopify's side ──────────────────────────────────────────────────────────────────
 async function drive() {
-  (await import("../app/server/app-server")).requireAppBuild();
+  requireAppBuild();
   const { startEmulator } = await import("../dev/emulator/server");
   const { startFakeShopify } = await import("../dev/fake-shopify/server");
-  const { createPrismaClient } = await import("../app/db.server");
 
   const emulator = await startEmulator({
     port: 0,

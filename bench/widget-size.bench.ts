@@ -20,7 +20,7 @@
 import { parseArgs } from "node:util";
 import { brotliCompressSync } from "node:zlib";
 import type { Browser } from "playwright-core";
-import { startStack } from "../test/widget/harness";
+import { startStack } from "../testkit/widget-stack";
 import { searchMarkup } from "../dev/storefront/page";
 import { buildWidget, gzipSize, type AssetName } from "../widget/build";
 import { SEARCH_PAUSE_MS } from "../widget/search-labels";

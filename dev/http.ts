@@ -83,14 +83,31 @@ export function httpUrl(host: string, port: number): string {
   return `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
 }
 
-/** A port nothing listens on right now. */
-export function freePort(host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * A port nothing listens on right now, for a server whose URL must be known before it starts.
+ * Picked at random below Linux's ephemeral range (32768-60999), not by binding port 0: that gives
+ * a port from the ephemeral range, where any outgoing connection of the machine may take it
+ * before the server listens (seen as EADDRINUSE in a test while benchmarks ran beside it); here
+ * only another picker could, at random. Port 0's pick is the fallback.
+ */
+export async function freePort(host = "127.0.0.1"): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if ((await listenOnce(port, host)) !== null) return port;
+  }
+  const port = await listenOnce(0, host);
+  if (port === null) throw new Error(`no free port on ${host}`);
+  return port;
+}
+
+/** Listens on `port` and closes at once: the port it got, or null when it was taken. */
+function listenOnce(port: number, host: string): Promise<number | null> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once("error", reject);
-    server.listen(0, host, () => {
+    server.once("error", () => resolve(null));
+    server.listen(port, host, () => {
       const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+      server.close(() => resolve(typeof address === "object" && address ? address.port : null));
     });
   });
 }

@@ -1,6 +1,7 @@
 /**
- * The widget's two calls to the service, made from the shopper's browser with the publishable
- * key only: POST /chat (streamed NDJSON) and POST /feedback.
+ * The chat's calls to the service, made from the shopper's browser with the publishable key only:
+ * POST /chat (streamed NDJSON) and POST /feedback. The third call from the storefront, the search
+ * box's POST /products/search (./search.ts), sends the same headers (`serviceHeaders`).
  */
 import type { WidgetConfig } from "./config";
 import type { Rating, Turn } from "./model";
@@ -8,6 +9,8 @@ import type { Rating, Turn } from "./model";
 export type Failure =
   | { kind: "network" }
   | { kind: "auth" }
+  /** The month's chat messages are used up (403 QUOTA_EXCEEDED, docs/reference/service-gaps.md). */
+  | { kind: "quota" }
   | { kind: "rate"; seconds: number }
   | { kind: "http"; status: number };
 
@@ -63,6 +66,10 @@ export async function postChat(
   }
   if (res.ok && res.body) return res;
   if (res.status === 429) return { kind: "rate", seconds: await retryAfterSeconds(res) };
+  if (res.status === 403) {
+    const body = (await res.json().catch(() => ({}))) as { error?: { code?: unknown } };
+    if (body.error?.code === "QUOTA_EXCEEDED") return { kind: "quota" };
+  }
   if (res.status === 401 || res.status === 403) return { kind: "auth" };
   return { kind: "http", status: res.status };
 }

@@ -117,8 +117,8 @@ export function mountConversation(
     frame ||= requestAnimationFrame(flush);
   };
 
-  const showError = (text: string, retryAt?: number) => {
-    append({ k: "error", text, retryAt });
+  const showError = (text: string, retryAt?: number, q?: string) => {
+    append({ k: "error", text, retryAt, q });
     view.announce(text);
   };
 
@@ -220,6 +220,8 @@ export function mountConversation(
           errored ||= event.type === "error" || event.type === "cut";
           handle(event);
         }
+      } else if (res.kind === "quota") {
+        showError(labels.errorQuota, undefined, turn.message);
       } else if (res.kind === "rate") {
         showError(fill(labels.errorRateLimit, { n: res.seconds }), Date.now() + res.seconds * 1000);
       } else {

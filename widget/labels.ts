@@ -33,6 +33,9 @@ export const DEFAULT_LABELS = {
   errorRateLimit: "Too many messages. Please wait {n} seconds before trying again.",
   errorStream: "Sorry, something went wrong while answering.",
   errorGeneric: "Sorry, something went wrong.",
+  errorQuota: "Our assistant can't answer right now, but you can still find what you need:",
+  searchStore: "Search the store for “{q}”",
+  contactUs: "Send us a message",
 };
 
 /** The offer form's texts: their English defaults live in the offer asset (widget/offer.ts). */

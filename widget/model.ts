@@ -84,7 +84,8 @@ export type Entry =
   /** `data` is the offer as the service sent it; it is checked when drawn (./offer). */
   | { k: "offer"; data: unknown; answered?: boolean }
   | { k: "notice"; text: string }
-  | { k: "error"; text: string; retryAt?: number };
+  /** `q`: the chat is out of messages; offer the store's search for these words instead. */
+  | { k: "error"; text: string; retryAt?: number; q?: string };
 
 /** One chat request: what the shopper sent and, after an offer, their answer to it. */
 export interface Turn {

@@ -1,13 +1,17 @@
 /**
  * Product cards in the chat (chat-products.js, loaded with the first card): picture, name,
  * price and availability, and "Add to cart" through the shop's own cart (./cart). A product
- * with several variants offers a choice first; one that cannot be bought says so and offers no
- * button. The variants come from the index (`variants: [{id, title, price, available}]`, sent
- * by app/catalog/map-product.ts) and are checked here like everything the service sends.
+ * with several variants offers a choice first, and the card then shows the chosen variant: its
+ * whole name, price, availability and picture (a sold-out one can be chosen, to see that it is,
+ * and not added); a product that cannot be bought says so and offers no button. The variants
+ * come from the index (`variants: [{id, title, price, available, image?}]`, sent
+ * by app/catalogue/map-product.ts) and are checked here like everything the service sends. The
+ * index sends no variant pictures, so the chosen variant's comes from the storefront itself.
  */
-import { addToCart } from "./cart";
+import { addToCart, shopRoot } from "./cart";
 import { list, obj, text } from "./data";
 import { h } from "./dom";
+import { safeUrl } from "./markdown";
 import type { Labels } from "./labels";
 import type { ProductItem } from "./model";
 import css from "./styles/products.css?inline";
@@ -31,6 +35,8 @@ export interface Variant {
   title: string;
   price?: number;
   available: boolean;
+  /** The variant's own picture, when the index sends one (http/https only). */
+  image?: string;
 }
 
 /** The variants the index sent, those with a numeric id (what the cart takes). */
@@ -38,31 +44,71 @@ export function toVariants(raw: unknown): Variant[] {
   return list(raw)
     .map(obj)
     .map((v) => ({
-      id: String(v.id ?? ""),
+      // A gid ("gid://shopify/ProductVariant/41…") is the same variant as its numeric id.
+      id: String(v.id ?? "").replace(/^gid:\/\/shopify\/ProductVariant\/(\d+)$/, "$1"),
       title: text(v.title),
       price: typeof v.price === "number" && Number.isFinite(v.price) ? v.price : undefined,
       available: v.available !== false,
+      image: safeUrl(obj(v.image).src ?? v.image, location.href),
     }))
     .filter((v) => /^\d{1,20}$/.test(v.id));
 }
 
+/** Product handle → its variants' pictures (variant id → src), read once from the storefront. */
+const storePictures = new Map<string, Promise<Map<string, string>>>();
+
+/**
+ * The variants' pictures from the storefront's own product JSON (Shopify's Ajax API,
+ * `{root}products/{handle}.js`), for cards whose index data has none. A failed or slow answer
+ * gives none, and the product's picture stays.
+ */
+function variantPictures(url: string | undefined): Promise<Map<string, string>> {
+  const handle = /\/products\/([^/?#]+)/.exec(url ?? "")?.[1];
+  if (!handle) return Promise.resolve(new Map());
+  let pictures = storePictures.get(handle);
+  if (!pictures) {
+    pictures = fetch(`${shopRoot()}products/${handle}.js`, { signal: AbortSignal.timeout(5000) })
+      .then((res) => (res.ok ? res.json() : {}))
+      .then(
+        (json: unknown) =>
+          new Map(
+            list(obj(json).variants)
+              .map(obj)
+              .map((v) => [String(v.id), safeUrl(obj(v.featured_image).src, location.href)])
+              .filter((e): e is [string, string] => !!e[1]),
+          ),
+      )
+      .catch(() => new Map<string, string>());
+    storePictures.set(handle, pictures);
+  }
+  return pictures;
+}
+
+const picture = (src: string | undefined) =>
+  src
+    ? h("img", { src, alt: "", loading: "lazy" })
+    : // Without a picture, an empty frame of the same size keeps the cards' names in line.
+      h("span", { class: "no-image", "aria-hidden": "true" });
+
 function card(item: ProductItem, l: ProductLabels, price: (n: number) => string): HTMLElement {
   const stock = item.stock as keyof ProductLabels | undefined;
-  const content = [
-    // Without a picture, an empty frame of the same size keeps the cards' names in line.
-    item.image
-      ? h("img", { src: item.image, alt: "", loading: "lazy" })
-      : h("span", { class: "no-image", "aria-hidden": "true" }),
-    h("span", { class: "name" }, item.name),
-    item.price !== undefined && h("span", { class: "price" }, price(item.price)),
-    stock && stock in PRODUCT_LABELS && h("span", { class: `stock ${stock}` }, l[stock]),
-  ];
+  let image = picture(item.image);
+  // The chosen variant's whole name (a closed list cuts long ones), its price and availability.
+  const chosen = h("span", { class: "variant" });
+  const priceEl = h("span", { class: "price" }, item.price !== undefined && price(item.price));
+  const stockEl = h(
+    "span",
+    { class: stock ? `stock ${stock}` : "stock" },
+    stock && stock in PRODUCT_LABELS && l[stock],
+  );
+  const content = [image, h("span", { class: "name" }, item.name), chosen, priceEl, stockEl];
   const li = h("li", { class: "card" }, h(item.url ? "a" : "div", { href: item.url }, ...content));
   const variants = toVariants(item.variants);
   const buyable = variants.filter((v) => v.available);
   if (stock === "outofstock" || !buyable.length) return li;
 
   const note = h("p", { class: "note", role: "status" });
+  const button = h("button", { type: "button", class: "btn primary" }, l.addToCart);
   const choice =
     variants.length > 1
       ? h(
@@ -72,7 +118,7 @@ function card(item: ProductItem, l: ProductLabels, price: (n: number) => string)
           ...variants.map((v) =>
             h(
               "option",
-              { value: v.id, disabled: !v.available },
+              { value: v.id },
               [
                 v.title || v.id,
                 v.price !== undefined && price(v.price),
@@ -84,7 +130,31 @@ function card(item: ProductItem, l: ProductLabels, price: (n: number) => string)
           ),
         )
       : undefined;
-  const button = h("button", { type: "button", class: "btn primary" }, l.addToCart);
+  choice?.addEventListener("change", () => {
+    const v = variants.find((variant) => variant.id === choice.value);
+    const shown = v?.price ?? item.price;
+    const state = v ? (v.available ? "instock" : "outofstock") : stock;
+    chosen.textContent = v?.title ?? "";
+    priceEl.textContent = shown !== undefined ? price(shown) : "";
+    stockEl.className = state ? `stock ${state}` : "stock";
+    stockEl.textContent = state && state in PRODUCT_LABELS ? l[state as keyof ProductLabels] : "";
+    const show = (src: string | undefined) => {
+      const next = picture(src ?? item.image);
+      if (next.getAttribute("src") !== image.getAttribute("src")) {
+        image.replaceWith(next);
+        image = next;
+      }
+    };
+    show(v?.image);
+    if (v && !v.image) {
+      void variantPictures(item.url).then((pictures) => {
+        // Only if the shopper has not chosen another variant meanwhile.
+        if (choice.value === v.id) show(pictures.get(v.id));
+      });
+    }
+    button.disabled = !!v && !v.available;
+    note.textContent = "";
+  });
   button.addEventListener("click", async () => {
     const id = choice ? choice.value : buyable[0]!.id;
     if (!id) {

@@ -4,7 +4,8 @@
  */
 import type { OfferModule, ProductsModule } from "./bridge";
 import { h, icon, ICONS, uid } from "./dom";
-import type { Labels } from "./labels";
+import { shopRoot } from "./cart";
+import { fill, type Labels } from "./labels";
 import { parseBlocks, toNodes } from "./markdown";
 import type { Entry, OfferResponse, PostItem, Rating } from "./model";
 
@@ -155,6 +156,18 @@ export function renderEntry(entry: Entry, ctx: RenderContext): HTMLElement {
       return h("p", { class: "notice" }, entry.text);
     case "error": {
       const id = uid("err");
+      if (entry.q !== undefined) {
+        // No chat messages left this month: the store's own search and contact page instead.
+        const root = shopRoot();
+        const links = [
+          [
+            `${root}search?q=${encodeURIComponent(entry.q)}`,
+            fill(labels.searchStore, { q: entry.q }),
+          ],
+          [`${root}pages/contact`, labels.contactUs],
+        ].map(([href, text]) => h("li", {}, h("a", { href }, text)));
+        return h("div", { class: "fallback" }, h("p", { id }, entry.text), h("ul", {}, ...links));
+      }
       const retry = h(
         "button",
         { type: "button", class: "btn", "aria-describedby": id },

@@ -1,33 +1,59 @@
-import prisma from "../db.server";
 import { countOf } from "../format";
 import { findShop } from "../models/shops.server";
-import { ShopNotConnectedError } from "../sync/shop/service-keys.server";
-import { NothingChosenError, startShopSync } from "../sync/shopify/shop-sync.server";
-import { RunInProgressError, type SyncTrigger } from "../models/sync-runs.server";
+import { ShopNotConnectedError } from "../shop/service-keys.server";
+import type { AdminGraphql } from "../shopify/admin-graphql";
+import { NothingChosenError, startShopSync } from "../sync/full/run-full-sync.server";
+import { retryRefusedItems, type RetryOutcome } from "../sync/full/retry-refused-items.server";
+import { RunInProgressError } from "../models/sync-runs.server";
+import { refusalInMerchantWords } from "./item-problems";
+import {
+  pauseSyncing,
+  resumeSyncing,
+  syncingPausedByMerchant,
+} from "../shop/merchant-pause.server";
 
 export interface DashboardMessage {
   message: string;
   tone: "success" | "info" | "warning";
+  /** "Retry failed items": what each item came to, by name. */
+  details?: string[];
 }
 
 /**
- * The Dashboard's buttons. "Resync" starts a full sync; "Retry failed items" starts one too, as a
- * full sync re-sends whatever the index lacks, and the items the service refused are not in it.
+ * The Dashboard's buttons. "Resync" starts a full sync. "Retry failed items" reads the refused
+ * items alone from Shopify and sends them while the merchant waits, then says what each came to.
  * A paused shop's Resync says what happens: the key is proved first and the pause lifts only if
- * the service accepts it.
+ * the service accepts it. "Pause syncing" and "Resume syncing" are the merchant's own pause
+ * (shop/merchant-pause.server.ts); while it holds, Resync and Retry failed items send nothing.
  */
 export async function dashboardAction(
   shopDomain: string,
   intent: FormDataEntryValue | null,
+  admin: AdminGraphql,
 ): Promise<DashboardMessage> {
-  const retry = intent === "retry-failed";
-  const [shop, failed] = await Promise.all([
-    findShop(shopDomain),
-    retry ? failedInLastRun(shopDomain) : 0,
-  ]);
-  const trigger: SyncTrigger = retry ? "retry" : "resync";
+  if (intent === "pause") return pauseSyncing(shopDomain);
+  if (intent === "resume") return resumeSyncing(shopDomain);
+  // Paused by the merchant: nothing is sent, not even a retry, until they resume.
+  if (await syncingPausedByMerchant(shopDomain)) {
+    return {
+      message:
+        "Syncing is paused (you paused it): nothing is sent to the search index. Press Resume syncing to send your store's changes, then Resync if you still want a full sync.",
+      tone: "warning",
+    };
+  }
+  if (intent === "retry-failed") {
+    try {
+      return retryMessage(await retryRefusedItems(shopDomain, admin));
+    } catch (error) {
+      return {
+        message: `The retry stopped before it finished (${error instanceof Error ? error.message : String(error)}). What was sent is in the index; press Retry failed items again, or Resync.`,
+        tone: "warning",
+      };
+    }
+  }
+  const shop = await findShop(shopDomain);
   try {
-    await startShopSync(shopDomain, trigger);
+    await startShopSync(shopDomain, "resync");
   } catch (error) {
     if (error instanceof RunInProgressError) {
       return {
@@ -54,20 +80,60 @@ export async function dashboardAction(
       tone: "info",
     };
   }
-  if (retry) {
-    return {
-      message: `Retrying ${countOf(failed, "failed item")}: the app reads your store again and sends everything the index lacks, ${failed === 1 ? "this one" : "these"} included.`,
-      tone: "success",
-    };
-  }
   return { message: "Resync started.", tone: "success" };
 }
 
-async function failedInLastRun(shopDomain: string): Promise<number> {
-  const last = await prisma.syncRun.findFirst({
-    where: { shopDomain, state: { not: "running" } },
-    orderBy: { startedAt: "desc" },
-    select: { id: true },
-  });
-  return last ? prisma.syncItem.count({ where: { runId: last.id, status: "failed" } }) : 0;
+/** What a press of "Retry failed items" came to, in the merchant's words. */
+export function retryMessage(outcome: RetryOutcome): DashboardMessage {
+  switch (outcome.kind) {
+    case "nothing":
+      return { message: "No refused items to retry.", tone: "info" };
+    case "busy":
+      return {
+        message:
+          outcome.reason === "sync"
+            ? "A sync is in progress for this shop; it sends the refused items too. Its progress is shown below."
+            : "The app is sending this shop's latest changes right now; press Retry failed items again in a minute.",
+        tone: "info",
+      };
+    case "done": {
+      const { indexed, removed, refused, overQuota, notRetried, more } = outcome;
+      const parts = [
+        indexed.length > 0
+          ? `${countOf(indexed.length, "item is", "items are")} in the index now`
+          : null,
+        removed.length > 0
+          ? `${countOf(removed.length, "item was", "items were")} removed (no longer in your store or not for sale)`
+          : null,
+        refused.length > 0
+          ? `${countOf(refused.length, "item was", "items were")} refused again`
+          : null,
+        overQuota.length > 0
+          ? `${countOf(overQuota.length, "item waits", "items wait")} for this month's quota`
+          : null,
+      ].filter(Boolean);
+      const details = [
+        ...indexed.map((name) => `${name}: in the index now.`),
+        ...removed.map((name) => `${name}: removed from the index.`),
+        ...refused.map(
+          ({ name, error }) => `${name}: refused again. ${refusalInMerchantWords(error ?? null)}`,
+        ),
+        ...overQuota.map((name) => `${name}: waits for this month's quota.`),
+      ];
+      const later = [
+        more > 0
+          ? `${countOf(more, "more item")} ${more === 1 ? "is" : "are"} retried with the next press.`
+          : null,
+        notRetried > 0
+          ? `${countOf(notRetried, "policy", "policies")} ${notRetried === 1 ? "is" : "are"} sent by the next Resync.`
+          : null,
+      ].filter(Boolean);
+      const tried = outcome.tried;
+      return {
+        message: `Retried ${countOf(tried, "refused item")}, read again from your store: ${parts.join(", ") || "nothing to send"}.${later.length ? ` ${later.join(" ")}` : ""}`,
+        tone: refused.length + overQuota.length > 0 ? "warning" : "success",
+        details,
+      };
+    }
+  }
 }

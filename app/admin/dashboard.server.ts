@@ -3,33 +3,39 @@
  * route only authenticates, calls this and renders.
  */
 import type { Shop, SyncRun } from "@prisma/client";
-import { CHAT_EMBED_BLOCK, type AdminGraphql } from "../catalog";
+import { CHAT_EMBED_BLOCK } from "../shopify/theme-app-embed";
+import { type AdminGraphql } from "../shopify/admin-graphql";
 import { config } from "../config.server";
-import prisma from "../db.server";
-import { countOf, formatDay, formatMoment } from "../format";
-import { isTier } from "../index-service/tiers";
+import { adminFormat, type AdminFormat } from "../format";
+import { isTier, nextQuotaReset } from "../index-service/tiers";
 import {
   connectionStateOf,
   withStorefrontCatalogue,
   type ConnectionState,
-} from "../models/connection-state";
+} from "./connection-state";
 import { unreadInboxCount } from "../models/inbox.server";
 import { mailStanding } from "../models/notification-mails.server";
-import { findShop, storefrontWorkspaceOf, workspaceOf } from "../models/shops.server";
+import {
+  findShop,
+  isPausedByMerchant,
+  storefrontWorkspaceOf,
+  workspaceOf,
+} from "../models/shops.server";
 import { CONTENT_KINDS, indexedCount, type ContentKind } from "../models/ledger.server";
-import { nextQuotaReset, quotaStanding } from "../models/quota-usage.server";
+import { quotaStanding } from "../models/quota-usage.server";
 import { liveStatus } from "../sync/live/status.server";
-import { reconcileStatus, type CheckSummary } from "../sync/shop/reconcile-check.server";
-import { storefrontStanding } from "../sync/shop/storefront-follows.server";
-import { latestWorkspaceMove } from "../sync/shop/workspace-move.server";
-import { runProgress } from "../sync/shopify/run-progress.server";
-import { isPausingStop } from "../sync/shop/pause.server";
+import {
+  reconcileStatus,
+  type ChangedProductsCheckSummary,
+} from "../sync/live/changed-products-check.server";
+import { latestWorkspaceMove, storefrontStanding } from "../shop/leave-former-workspace.server";
+import { runProgress } from "../sync/full/run-progress.server";
+import { isPausingStop } from "../shop/pause.server";
 import { lastCompleteRun, recentRuns, runCounts, unfinishedRun } from "../models/sync-runs.server";
 import { firstRunChecklist } from "./first-run-checklist.server";
-import { overQuotaInMerchantWords, refusalInMerchantWords } from "./item-problems";
+import { quotaLinesOf } from "./service-quotas.server";
+import { leftOutOf } from "./left-out.server";
 
-/** How many of the items left out are listed by name (the rest are counted). */
-const ITEMS_LISTED = 25;
 const RUNS_LISTED = 6;
 
 const TRIGGERS: Record<string, string> = {
@@ -39,9 +45,16 @@ const TRIGGERS: Record<string, string> = {
   reconcile: "Daily check",
   cli: "Command line",
   "domain-change": "Domain change",
+  settings: "Settings change",
 };
 
-export async function dashboardOf(shopDomain: string, admin: AdminGraphql, now: Date = new Date()) {
+export async function dashboardOf(
+  shopDomain: string,
+  admin: AdminGraphql,
+  now: Date = new Date(),
+  locale?: string,
+) {
+  const f = adminFormat(locale);
   // The run under way is read first, the shop and the run list after it: once a run is read as
   // over, its ending (and a pause it made) shows in them, so the page does not stop refreshing on
   // a state half written (reads in parallel may run on different connections, in any order).
@@ -62,11 +75,21 @@ export async function dashboardOf(shopDomain: string, admin: AdminGraphql, now: 
     await Promise.all([
       active ? Promise.all([runProgress(active), runCounts(active)]) : null,
       Promise.all(listed.map((run) => runCounts(run))),
-      quotasOf(shop, now),
+      quotaLinesOf(shop, now, f),
       indexedCounts(shopDomain, workspaceId),
       // Only the newest complete run keeps the items it could not deliver (pruneRunHistory).
-      lastCompleteRun(shopDomain).then((run) => (run ? itemsLeftOut(run, shop, now) : null)),
-      moveNews(shopDomain, shop),
+      Promise.all([lastCompleteRun(shopDomain), quotasOf(shop, now)]).then(([run, standing]) =>
+        leftOutOf({
+          shopDomain,
+          workspaceId,
+          run,
+          limits: limitsOf(standing),
+          admin,
+          now,
+          format: f,
+        }),
+      ),
+      moveNews(shopDomain, shop, f),
       firstRunChecklist(shopDomain, shop, admin),
       storefrontWorkspaceId ? indexedCount({ shopDomain, workspaceId: storefrontWorkspaceId }) : 0,
     ]);
@@ -82,19 +105,22 @@ export async function dashboardOf(shopDomain: string, admin: AdminGraphql, now: 
     storefrontWorkspaceId,
     connection,
     pauseUrl: shop?.pauseUrl ?? null,
+    /** The merchant's own pause ("Pause syncing"), with when it began. */
+    pausedByYouSince:
+      shop && isPausedByMerchant(shop) ? f.moment(shop.pausedAt ?? shop.updatedAt) : null,
     inboxUnread,
     mailTrouble: mail.failing
-      ? `Notification emails are failing since ${formatMoment(mail.failing.since)}: ${mail.failing.reason}. ${mail.waiting} waiting; they are sent as soon as the mail server takes them.`
+      ? `Notification emails are failing since ${f.moment(mail.failing.since)}: ${mail.failing.reason}. ${f.number(mail.waiting)} waiting; they are sent as soon as the mail server takes them.`
       : null,
     checklist,
     themeEditorUrl: themeEditorUrl(shopDomain),
-    indexedLine: `In the index: ${countOf(indexed.product, "product")}, ${countOf(indexed.post, "page or article", "pages and articles")}.`,
+    indexedLine: `In the index: ${f.count(indexed.product, "product")}, ${f.count(indexed.post, "page or article", "pages and articles")}.`,
     active:
       active && activeProgress ? { progress: activeProgress[0], counts: activeProgress[1] } : null,
     last:
       last && lastCounts
         ? {
-            title: `Last sync: ${runTitle(last, runs)}, ${last.state === "succeeded" ? "finished" : "stopped"} ${formatMoment(last.finishedAt ?? last.startedAt)}`,
+            title: `Last sync: ${runTitle(last, runs)}, ${last.state === "succeeded" ? "finished" : "stopped"} ${f.moment(last.finishedAt ?? last.startedAt)}`,
             succeeded: last.state === "succeeded",
             errorMessage: last.errorMessage,
             errorUrl: last.errorUrl,
@@ -104,24 +130,25 @@ export async function dashboardOf(shopDomain: string, admin: AdminGraphql, now: 
         : null,
     leftOut,
     quotas,
-    quotaResetsOn: formatDay(nextQuotaReset(now)),
+    quotaResetsOn: f.day(nextQuotaReset(now)),
     live: {
       pending: live.pending,
-      oldestPendingAt: live.oldestPendingAt ? formatMoment(live.oldestPendingAt) : null,
-      lastAppliedAt: live.lastAppliedAt ? formatMoment(live.lastAppliedAt) : null,
-      retries: live.retrying ? countOf(live.retrying.count, "try", "tries") : null,
-      pausedUntil: live.pausedUntil ? formatMoment(live.pausedUntil) : null,
+      oldestPendingAt: live.oldestPendingAt ? f.moment(live.oldestPendingAt) : null,
+      lastAppliedAt: live.lastAppliedAt ? f.moment(live.lastAppliedAt) : null,
+      retries: live.retrying ? f.count(live.retrying.count, "try", "tries") : null,
+      pausedUntil: live.pausedUntil ? f.moment(live.pausedUntil) : null,
+      stopped: live.workersStoppedAt ? workersStoppedLine(live.workersStoppedAt, now, f) : null,
     },
     checks: {
       last: checks.last
-        ? { line: checkLine("Last check", checks.last), failed: checks.last.error !== null }
+        ? { line: checkLine("Last check", checks.last, f), failed: checks.last.error !== null }
         : null,
-      lastRepair: checks.lastRepair ? checkLine("Last repair", checks.lastRepair) : null,
+      lastRepair: checks.lastRepair ? checkLine("Last repair", checks.lastRepair, f) : null,
     },
     move,
     runs: listed.map((run, index) => ({
       id: run.id,
-      started: formatMoment(run.startedAt),
+      started: f.moment(run.startedAt),
       kind: runTitle(run, runs),
       result:
         run.state === "running"
@@ -171,6 +198,11 @@ async function quotasOf(shop: Shop | null, now: Date) {
   );
 }
 
+function limitsOf(quotas: Awaited<ReturnType<typeof quotasOf>>): Record<ContentKind, number> {
+  const limit = (kind: ContentKind) => quotas.find((quota) => quota.kind === kind)?.limit ?? 0;
+  return { product: limit("product"), post: limit("post") };
+}
+
 /** What the index holds for the shop's workspace, by kind (the ledger). */
 async function indexedCounts(
   shopDomain: string,
@@ -178,86 +210,15 @@ async function indexedCounts(
 ): Promise<Record<ContentKind, number>> {
   if (!workspaceId) return { product: 0, post: 0 };
   const [product, post] = await Promise.all(
-    CONTENT_KINDS.map((kind) =>
-      prisma.indexedItem.count({ where: { shopDomain, workspaceId, kind } }),
-    ),
+    CONTENT_KINDS.map((kind) => indexedCount({ shopDomain, workspaceId, kind })),
   );
   return { product: product ?? 0, post: post ?? 0 };
 }
 
-/**
- * The items the last run could not put in the index, by name: the refused ones each with the
- * service's reason in plain words, the ones over quota by kind under one reason.
- */
-async function itemsLeftOut(run: SyncRun, shop: Shop | null, now: Date) {
-  const select = { kind: true, itemId: true, error: true, payload: true } as const;
-  const order = [{ kind: "asc" as const }, { itemId: "asc" as const }];
-  const [failedRows, failed, quotas, ...overQuota] = await Promise.all([
-    prisma.syncItem.findMany({
-      where: { runId: run.id, status: "failed" },
-      orderBy: order,
-      take: ITEMS_LISTED,
-      select,
-    }),
-    prisma.syncItem.count({ where: { runId: run.id, status: "failed" } }),
-    quotasOf(shop, now),
-    ...CONTENT_KINDS.map((kind) =>
-      Promise.all([
-        prisma.syncItem.findMany({
-          where: { runId: run.id, status: "over_quota", kind },
-          orderBy: order,
-          take: ITEMS_LISTED,
-          select,
-        }),
-        prisma.syncItem.count({ where: { runId: run.id, status: "over_quota", kind } }),
-      ]),
-    ),
-  ]);
-  const overQuotaTotal = overQuota.reduce((sum, [, count]) => sum + count, 0);
-  if (failed + overQuotaTotal === 0) return null;
-  const resetsOn = nextQuotaReset(run.finishedAt ?? now);
-  return {
-    failed,
-    summary: `The last complete sync could not put ${countOf(failed + overQuotaTotal, "item")} in the index: ${countOf(failed, "refused by the search service", "refused by the search service")}, ${overQuotaTotal} over this month's quota.`,
-    refused: failedRows.map((row) => {
-      const kind = kindOf(row.kind);
-      return {
-        key: `${row.kind}-${row.itemId}`,
-        name: nameOf(row.payload, kind),
-        what: kind === "product" ? "Product" : "Page or article",
-        reason: refusalInMerchantWords(row.error),
-      };
-    }),
-    refusedMore: failed - failedRows.length,
-    overQuotaByKind: CONTENT_KINDS.flatMap((kind, index) => {
-      const [rows, count] = overQuota[index]!;
-      if (count === 0) return [];
-      const limit = quotas.find((quota) => quota.kind === kind)?.limit ?? 0;
-      return [
-        {
-          kind,
-          label: kind === "product" ? "Products over quota" : "Pages and articles over quota",
-          reason: overQuotaInMerchantWords(kind, limit, resetsOn),
-          names: rows.map((row) => nameOf(row.payload, kind)),
-          more: count - rows.length,
-        },
-      ];
-    }),
-  };
-}
-
-const kindOf = (kind: string): ContentKind => (kind === "product" ? "product" : "post");
-
-/** The item's title, from what the run meant to send. */
-function nameOf(payload: string | null, kind: ContentKind): string {
-  try {
-    const item = JSON.parse(payload ?? "null") as Record<string, unknown> | null;
-    const name = kind === "product" ? item?.name : item?.title;
-    if (typeof name === "string" && name.trim()) return name;
-  } catch {
-    // An unreadable payload has no name to show.
-  }
-  return kind === "product" ? "A product without a title" : "A page without a title";
+/** Live updates stopped: since when, and that nothing is lost meanwhile. */
+function workersStoppedLine(since: Date, now: Date, f: AdminFormat): string {
+  const minutes = Math.max(1, Math.floor((now.getTime() - since.getTime()) / 60_000));
+  return `Live updates stopped at ${f.moment(since)}: no worker has taken the shop's changes for ${f.count(minutes, "minute")}. The changes are kept and reach the index as soon as live updates run again (the app's worker is not running).`;
 }
 
 /**
@@ -266,7 +227,7 @@ function nameOf(payload: string | null, kind: ContentKind): string {
  * the whole catalogue, which counts against this month's quota. A domain change whose new
  * workspace is not filled yet stays news until it is: where the catalogue is, and what is missing.
  */
-async function moveNews(shopDomain: string, shop: Shop | null) {
+async function moveNews(shopDomain: string, shop: Shop | null, f: AdminFormat) {
   const quota =
     "Moving sends every item again, so it counts against this month's quota of the account the keys belong to.";
   const standing = shop ? await storefrontStanding(shop) : null;
@@ -297,14 +258,14 @@ async function moveNews(shopDomain: string, shop: Shop | null) {
         };
       case "over-quota": {
         const missing = [
-          wait.products > 0 ? countOf(wait.products, "product") : null,
-          wait.posts > 0 ? countOf(wait.posts, "page or article", "pages and articles") : null,
+          wait.products > 0 ? f.count(wait.products, "product") : null,
+          wait.posts > 0 ? f.count(wait.posts, "page or article", "pages and articles") : null,
         ]
           .filter(Boolean)
           .join(" and ");
         return {
           ...held,
-          text: `${stays}: ${missing} could not be sent this month (quota resets on ${formatDay(wait.resetsOn)}).`,
+          text: `${stays}: ${missing} could not be sent this month (quota resets on ${f.day(wait.resetsOn)}).`,
           oldPlace: `The storefront chat keeps asking workspace ${standing.from}, which still holds the catalogue. The move finishes with the next sync that can send the rest: Resync, or the daily check once the quota is back.`,
         };
       }
@@ -319,7 +280,7 @@ async function moveNews(shopDomain: string, shop: Shop | null) {
   const move = await latestWorkspaceMove(shopDomain);
   if (!move || move.followed) return null;
   const workspaceMoved = move.from !== move.to;
-  const when = formatMoment(move.at);
+  const when = f.moment(move.at);
   return {
     tone: "info" as const,
     title:
@@ -333,7 +294,7 @@ async function moveNews(shopDomain: string, shop: Shop | null) {
       : `The catalogue moved to the service account of the secret key saved on ${when}; the workspace stayed ${move.to}.`,
     oldPlace:
       move.leftInOldWorkspace > 0
-        ? `${countOf(move.leftInOldWorkspace, "item is", "items are")} still being removed from the old workspace.`
+        ? `${f.count(move.leftInOldWorkspace, "item is", "items are")} still being removed from the old workspace.`
         : move.running
           ? "The old place is being emptied."
           : "The old place has been emptied.",
@@ -342,14 +303,14 @@ async function moveNews(shopDomain: string, shop: Shop | null) {
 }
 
 /** "Last check 22 Nov, 18:16 UTC (changed products, 40 compared): no differences." or "…: 3 repaired: A, B, C." */
-function checkLine(label: string, check: CheckSummary): string {
+function checkLine(label: string, check: ChangedProductsCheckSummary, f: AdminFormat): string {
   const what = check.kind === "full" ? "whole store" : "changed products";
-  const head = `${label} ${formatMoment(check.at)} (${what}, ${check.compared} compared)`;
+  const head = `${label} ${f.moment(check.at)} (${what}, ${f.number(check.compared)} compared)`;
   if (check.error) return `${head}: failed (${check.error}); the next check tries again.`;
   if (check.repaired === 0) return `${head}: no differences.`;
   const names = check.items.map((item) =>
     item.action === "removed" ? `${item.title} (removed)` : item.title,
   );
   const more = check.repaired > names.length ? `, and ${check.repaired - names.length} more` : "";
-  return `${head}: ${check.repaired} repaired: ${names.join(", ")}${more}.`;
+  return `${head}: ${f.number(check.repaired)} repaired: ${names.join(", ")}${more}.`;
 }

@@ -5,8 +5,10 @@
  * service's events.
  */
 import type { Shop } from "@prisma/client";
-import { readChatEmbedState, type AdminGraphql, type ChatEmbedState } from "../catalog";
-import prisma from "../db.server";
+import { readChatEmbedState, type ChatEmbedState } from "../shopify/theme-app-embed";
+import { type AdminGraphql } from "../shopify/admin-graphql";
+import { conversationStarted } from "../models/service-events.server";
+import { hasSucceededRun } from "../models/sync-runs.server";
 
 export interface ChecklistStep {
   id: "keys" | "first-sync" | "chat-on" | "conversation";
@@ -30,12 +32,9 @@ export async function firstRunChecklist(
   admin: AdminGraphql,
 ): Promise<{ steps: ChecklistStep[]; complete: boolean }> {
   const [synced, chat, conversation] = await Promise.all([
-    prisma.syncRun.findFirst({ where: { shopDomain, state: "succeeded" }, select: { id: true } }),
+    hasSucceededRun(shopDomain),
     readChatEmbedState(admin),
-    prisma.serviceEvent.findFirst({
-      where: { shopDomain, test: false, eventType: "chat.conversation_started" },
-      select: { eventId: true },
-    }),
+    conversationStarted(shopDomain),
   ]);
   const keys = Boolean(shop?.secretKeyCiphertext && shop.publishableKey);
   const steps: ChecklistStep[] = [
@@ -48,7 +47,7 @@ export async function firstRunChecklist(
     {
       id: "first-sync",
       label: "First sync done",
-      done: synced !== null,
+      done: synced,
       hint: synced ? null : "It starts by itself once the keys are saved.",
     },
     {
@@ -60,7 +59,7 @@ export async function firstRunChecklist(
     {
       id: "conversation",
       label: "First conversation",
-      done: conversation !== null,
+      done: conversation,
       hint: conversation ? null : "Open your store and ask the chat a question.",
     },
   ];

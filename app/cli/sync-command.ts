@@ -1,22 +1,29 @@
 import { access, constants } from "node:fs/promises";
 import { parseArgs } from "node:util";
-import { BulkJsonlSyntaxError, fileSource } from "../catalog";
+import { BulkJsonlSyntaxError } from "../catalogue";
+import { fileSource } from "../shopify/bulk-source";
 import { IndexServiceClient } from "../index-service/client";
-import { NetworkError } from "../index-service/errors";
+import { NetworkError, UnauthorizedError } from "../index-service/errors";
+import { DEFAULT_INDEX_API_URL } from "../config.server";
 import { isTier, TIERS, type Tier } from "../index-service/tiers";
 import { workspaceIdFromDomain } from "../index-service/workspace-id";
 import { databaseUrlFrom } from "../database-url";
 import type { KindCounts } from "../models/sync-runs.server";
-import { migrateDatabase } from "./migrate-database";
+import { migrateOrExplain } from "./start-up-checks";
 import { ProgressLine } from "./progress-line";
+import { runFullSync, SyncStoppedError } from "../sync/engine/sync-export.server";
+import { rateKeyId } from "../index-service/key-request-counts";
+import { loggingProblems } from "../server/log";
 
 export const USAGE = `Usage: npm run sync -- --input <file.jsonl> [--input <more.jsonl>] --domain <storefront domain>
                      [--tier ${TIERS.join("|")}] [--json]
 
 Sends a Shopify bulk-operation export (products, pages, articles) to the search service.
-Environment: INDEX_API_URL (the service), INDEX_SECRET_KEY (a secret key, svc_sk_…),
+Environment: INDEX_API_URL (the service; default ${DEFAULT_INDEX_API_URL}, the emulator, unless
+             NODE_ENV=production), INDEX_SECRET_KEY (a secret key, svc_sk_…),
              DATABASE_URL (default: the embedded SQLite file, created when missing).
-Exit status: 0 synced, 1 the run failed or items were refused, 2 bad arguments or input.`;
+Exit status: 0 synced, 1 the run failed or items were refused, 2 bad arguments or input, or a
+             database that does not answer or cannot be migrated.`;
 
 export interface CommandIo {
   stdout: { write(text: string): unknown };
@@ -61,10 +68,14 @@ function parse(argv: string[], env: Readonly<Record<string, string | undefined>>
   if (values.tier !== undefined && !isTier(values.tier)) {
     problems.push(`--tier must be one of ${TIERS.join(", ")}, not "${values.tier}"`);
   }
-  const apiUrl = env.INDEX_API_URL?.trim() ?? "";
+  // As the app reads it (app/config.server.ts): the local emulator unless in production.
+  const apiUrl =
+    env.INDEX_API_URL?.trim() || (env.NODE_ENV === "production" ? "" : DEFAULT_INDEX_API_URL);
   const secretKey = env.INDEX_SECRET_KEY?.trim() ?? "";
-  if (!apiUrl) problems.push("INDEX_API_URL is not set (the service's base URL)");
+  if (!apiUrl)
+    problems.push("INDEX_API_URL is not set (the service's base URL; required in production)");
   if (!secretKey) problems.push("INDEX_SECRET_KEY is not set (a secret key, svc_sk_…)");
+  problems.push(...loggingProblems(env));
   let domain = "";
   if (values.domain) {
     try {
@@ -111,11 +122,13 @@ export async function runSyncCommand(
     return 2;
   }
 
-  // The engine opens the database when loaded: it must exist, and be the one configured.
+  // The engine opens the database on its first query: it must exist, and be the one configured.
   process.env.DATABASE_URL = databaseUrlFrom(env);
-  await migrateDatabase(process.env.DATABASE_URL);
-  const { runFullSync, SyncStoppedError } = await import("../sync/engine/sync-export.server");
-  const { rateKeyId } = await import("../models/rate-window");
+  const problem = await migrateOrExplain(process.env.DATABASE_URL);
+  if (problem) {
+    io.stderr.write(`${problem}\n`);
+    return 2;
+  }
   const workspaceId = workspaceIdFromDomain(args.domain);
   const client = new IndexServiceClient({
     baseUrl: args.apiUrl,
@@ -169,6 +182,13 @@ export async function runSyncCommand(
       io.stderr.write(
         `The sync stopped: the search service at ${args.apiUrl} could not be reached (${error.message}).\n` +
           "Check INDEX_API_URL (scheme, host and port), that the service is running, and this machine's network. Nothing was lost: run the command again.\n",
+      );
+      return 1;
+    }
+    if (error instanceof SyncStoppedError && error.reason instanceof UnauthorizedError) {
+      io.stderr.write(
+        `The sync stopped: the search service at ${args.apiUrl} refused the secret key (invalid, expired or revoked).\n` +
+          "Check INDEX_SECRET_KEY (a secret key, svc_sk_…, of the account that owns the workspace) and run the command again.\n",
       );
       return 1;
     }

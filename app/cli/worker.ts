@@ -9,7 +9,12 @@
 export {};
 
 process.env.NODE_ENV ||= "production";
+// Imported once NODE_ENV is set, for the libraries that read it when they load.
 const { configOrExit } = await import("../config.server");
 const env = configOrExit();
+// A database that does not answer, or is not migrated: one line, exit code 2 (it never migrates).
+const { exitWithStartUpFailure, readyOrExplain } = await import("./start-up-checks");
+const problem = await readyOrExplain();
+if (problem) exitWithStartUpFailure(problem);
 const { startWorkerProcess } = await import("./worker-process");
 await startWorkerProcess(env);

@@ -1,6 +1,7 @@
 import { BlockStack, Card, DataTable, Text } from "@shopify/polaris";
 import { useEffect, useRef } from "react";
 import type uPlot from "uplot";
+import { useAdminFormat } from "./admin-locale";
 
 interface DaySeries {
   label: string;
@@ -21,11 +22,12 @@ export function DayChart(props: {
 }) {
   const { title, days, series, percent = false } = props;
   const ref = useRef<HTMLDivElement>(null);
+  const f = useAdminFormat();
   useEffect(() => {
     let plot: uPlot | undefined;
     let cancelled = false;
     const format = (value: number | null) =>
-      value === null ? "–" : percent ? `${Math.round(value * 100)}%` : String(value);
+      value === null ? "–" : percent ? `${Math.round(value * 100)}%` : f.number(value);
     void import("uplot").then(({ default: UPlot }) => {
       const target = ref.current;
       if (cancelled || !target) return;
@@ -34,14 +36,29 @@ export function DayChart(props: {
           width: Math.max(target.clientWidth, 320),
           height: 220,
           scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(max, 1)] } },
+          // The legend names the lines; exact figures are in the table below ("Time: --" otherwise).
+          legend: { live: false },
           axes: [
-            {},
+            {
+              // uPlot's own time axis writes US dates ("11/20") and hours: days only, as the page does.
+              values: (_u, ticks) => ticks.map((tick) => f.tick(new Date(tick * 1000))),
+              // Whole days only: uPlot's half-day steps would write each day twice.
+              incrs: [86_400, 2 * 86_400, 7 * 86_400, 14 * 86_400],
+            },
             {
               values: (_u, ticks) => ticks.map((tick) => format(tick)),
+              // Counts are whole: no "0.5 conversations" tick.
+              ...(percent
+                ? {}
+                : { incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000] }),
             },
           ],
           series: [
-            {},
+            {
+              label: "Day",
+              value: (_u: uPlot, value: number | null) =>
+                value === null ? "–" : f.day(new Date(value * 1000)),
+            },
             ...series.map((s) => ({
               label: s.label,
               stroke: s.color,
@@ -60,10 +77,10 @@ export function DayChart(props: {
       cancelled = true;
       plot?.destroy();
     };
-  }, [days, series, percent]);
+  }, [days, series, percent, f]);
 
   const cell = (value: number | null) =>
-    value === null ? "–" : percent ? `${Math.round(value * 100)}%` : value;
+    value === null ? "–" : percent ? `${Math.round(value * 100)}%` : f.number(value);
   return (
     <Card>
       <BlockStack gap="200">
@@ -76,7 +93,10 @@ export function DayChart(props: {
           <DataTable
             columnContentTypes={["text", ...series.map(() => "numeric" as const)]}
             headings={["Day", ...series.map((s) => s.label)]}
-            rows={days.map((day, i) => [day, ...series.map((s) => cell(s.values[i] ?? null))])}
+            rows={days.map((day, i) => [
+              f.day(`${day}T12:00:00Z`),
+              ...series.map((s) => cell(s.values[i] ?? null)),
+            ])}
           />
         </details>
       </BlockStack>

@@ -2,7 +2,9 @@ import { Button, ButtonGroup } from "@shopify/polaris";
 
 /**
  * A row of filters (Inbox states, Insights periods): the one in use is a pressed, highlighted
- * button (aria-pressed, so screen readers say it too); the others are links.
+ * button (aria-pressed, so screen readers say it too); the others are links. Separate buttons,
+ * not Polaris' segmented group, so they wrap onto a second line on a phone instead of running
+ * off the screen.
  */
 export function SegmentedLinks({
   label,
@@ -15,7 +17,7 @@ export function SegmentedLinks({
 }) {
   return (
     <nav aria-label={label}>
-      <ButtonGroup variant="segmented">
+      <ButtonGroup gap="tight">
         {options.map((option) =>
           option.value === current ? (
             <Button key={option.value} pressed variant="primary">

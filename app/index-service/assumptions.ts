@@ -1,7 +1,8 @@
 /**
  * Every choice the app makes where the service's specification says "not shown"
- * (see docs/reference/service-gaps.md). Each one is a named constant here and nowhere else, so that a wrong
- * guess is corrected in one line. The README lists them under "Assumptions about the service".
+ * (see docs/reference/service-gaps.md). Each one is a named constant here and nowhere else, so
+ * that a wrong guess is corrected in one line. docs/index-service.md lists them under
+ * "Assumptions about the service".
  */
 
 /** Bulk upsert and bulk delete take 1–100 items (service OpenAPI). */
@@ -43,6 +44,21 @@ export const ROUTES = {
   webhooks: "/webhooks",
   webhook: (id: string) => `/webhooks/${encodeURIComponent(id)}`,
   webhookTest: (id: string) => `/webhooks/${encodeURIComponent(id)}/test`,
+  usage: "/usage",
+} as const;
+
+/**
+ * `GET /usage` (secret key) answers the month's use of every quota at once, in `data.quotas`
+ * under these keys, each `{current, limit, resetDate}` as `usage.quota` (spec §2). Not in the
+ * spec (its tenant and analytics endpoints are "not shown"); a service without it answers 404 and
+ * the Dashboard shows what the envelopes reported (docs/decisions/0024).
+ */
+export const USAGE_QUOTA_KEYS = {
+  products: "products",
+  posts: "posts",
+  chatMessages: "chatMessages",
+  searchQueries: "searchQueries",
+  recommendations: "recommendations",
 } as const;
 
 /** The 429 body's top-level `retryAfter` is in seconds (docs example `"retryAfter": 30`). */
@@ -99,6 +115,12 @@ export const POST_TYPES = ["page", "article"] as const;
  */
 export const SEARCH_RESULT_LIST_KEYS = ["results", "products", "hits", "items"] as const;
 
+/**
+ * A search's matching pages and articles, beside the products: the storefront's search box shows
+ * them (widget/search.ts), and the Settings key check finds its test page there.
+ */
+export const SEARCH_POSTS_KEY = "posts";
+
 /** Extra chat request fields the SDK sends in the body. */
 export const CHAT_REQUEST_STREAM_KEY = "stream";
 export const OFFER_RESPONSE_KEY = "offerResponse";
@@ -135,3 +157,11 @@ export const FEEDBACK_RATINGS = ["positive", "negative"] as const;
  * code (the emulator's reading of the SDK's per-item errors): for a delete, that item is gone.
  */
 export const BULK_DELETE_NOT_FOUND_CODE = "NOT_FOUND";
+
+/**
+ * How soon an item just written is found by a search is not shown: the Settings key check (the
+ * publishable key must find the test page the secret key wrote) searches this many times, this
+ * far apart.
+ */
+export const WRITE_VISIBLE_SEARCH_ATTEMPTS = 4;
+export const WRITE_VISIBLE_SEARCH_EVERY_MS = 500;

@@ -9,7 +9,9 @@ import {
   POSTS_BULK_BODY_KEY,
   PRODUCTS_BULK_BODY_KEY,
   ROUTES,
+  SEARCH_POSTS_KEY,
   SEARCH_RESULT_LIST_KEYS,
+  USAGE_QUOTA_KEYS,
 } from "./assumptions";
 import { normalizeBulkResult } from "./bulk";
 import type { ChatEvent, OfferResponse } from "./chat-events";
@@ -42,12 +44,14 @@ import type {
   FeedbackRequest,
   IndexPost,
   IndexProduct,
+  QuotaReading,
   SearchHit,
   SearchRequest,
   SearchResults,
   ServiceResponse,
   TierLimits,
   Usage,
+  UsageReport,
   WebhookInput,
   WebhookRecord,
   WebhookTestPayload,
@@ -55,6 +59,23 @@ import type {
 import { workspaceIdFromDomain } from "./workspace-id";
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** One answer of the service (status undefined: none came), as told to the answer observer. */
+export interface ServiceAnswer {
+  method: string;
+  path: string;
+  status: number | undefined;
+}
+
+let answerObserver: ((answer: ServiceAnswer) => void) | undefined;
+
+/**
+ * Tells `observer` of every answer any client of this process gets, the one point every request
+ * passes (the app's metrics, app/server/metrics.ts); the client itself stays free of them.
+ */
+export function observeServiceAnswers(observer: (answer: ServiceAnswer) => void): void {
+  answerObserver = observer;
+}
 
 export interface IndexServiceClientOptions {
   baseUrl: string;
@@ -120,7 +141,33 @@ function normalizeSearchResults(data: unknown): SearchResults {
     (item): item is SearchHit => isObject(item) && typeof item.id === "string",
   );
   const total = isObject(data) && typeof data.total === "number" ? data.total : results.length;
-  return { results, total };
+  const postList = isObject(data) ? data[SEARCH_POSTS_KEY] : undefined;
+  const posts = (Array.isArray(postList) ? postList : []).filter(
+    (item): item is SearchHit => isObject(item) && typeof item.id === "string",
+  );
+  return { results, total, posts };
+}
+
+function isQuotaReading(value: unknown): value is QuotaReading {
+  return (
+    isObject(value) &&
+    typeof value.current === "number" &&
+    Number.isFinite(value.current) &&
+    typeof value.limit === "number" &&
+    Number.isFinite(value.limit) &&
+    typeof value.resetDate === "string"
+  );
+}
+
+/** The readings of `GET /usage` that have the shape of `usage.quota`; the rest are left out. */
+function normalizeUsageReport(data: unknown): UsageReport {
+  const quotas = isObject(data) && isObject(data.quotas) ? data.quotas : {};
+  const report: UsageReport = {};
+  for (const [feature, key] of Object.entries(USAGE_QUOTA_KEYS)) {
+    const reading = quotas[key];
+    if (isQuotaReading(reading)) report[feature as keyof UsageReport] = reading;
+  }
+  return report;
 }
 
 function describeCause(error: unknown): string {
@@ -182,6 +229,17 @@ export class IndexServiceClient {
     return this.call(
       { method: "POST", path: ROUTES.productsSearch, body, workspace: "when-known" },
       normalizeSearchResults,
+      options,
+    );
+  }
+
+  // ── Usage ─────────────────────────────────────────────────────────────────
+
+  /** The month's use of every quota the service reports (ROUTES.usage; secret key). */
+  usageReport(options?: CallOptions): Promise<ServiceResponse<UsageReport>> {
+    return this.call(
+      { method: "GET", path: ROUTES.usage, workspace: "never" },
+      normalizeUsageReport,
       options,
     );
   }
@@ -494,8 +552,10 @@ export class IndexServiceClient {
         body: spec.body === undefined ? null : JSON.stringify(spec.body),
         signal: controller.signal,
       });
+      answerObserver?.({ method: spec.method, path: spec.path, status: response.status });
       return { response, stopTimer, release, failure };
     } catch (error) {
+      answerObserver?.({ method: spec.method, path: spec.path, status: undefined });
       release();
       throw failure(error);
     }

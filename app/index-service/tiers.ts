@@ -56,6 +56,21 @@ export const MONTHLY_QUOTAS: Readonly<Record<Tier, MonthlyQuotas>> = {
   },
 };
 
+/** The tier's monthly quota for a kind ("Products" and "Content pages" in spec §8). */
+export function monthlyQuotaOf(tier: Tier, kind: "product" | "post"): number {
+  return kind === "product" ? MONTHLY_QUOTAS[tier].products : MONTHLY_QUOTAS[tier].posts;
+}
+
+/** The quota month of a moment: quotas reset on the 1st at 00:00 UTC (spec §8 rule 2). */
+export function quotaMonthOf(moment: Date): string {
+  return moment.toISOString().slice(0, 7);
+}
+
+/** When the month's quotas come back. */
+export function nextQuotaReset(moment: Date): Date {
+  return new Date(Date.UTC(moment.getUTCFullYear(), moment.getUTCMonth() + 1, 1));
+}
+
 export function isTier(value: unknown): value is Tier {
   return typeof value === "string" && (TIERS as readonly string[]).includes(value);
 }

@@ -69,6 +69,13 @@ export interface Usage {
   };
 }
 
+export type QuotaReading = Usage["quota"];
+
+/** `GET /usage`: each quota the service reported, by the keys of USAGE_QUOTA_KEYS. */
+export type UsageReport = Partial<
+  Record<"products" | "posts" | "chatMessages" | "searchQueries" | "recommendations", QuotaReading>
+>;
+
 export interface Envelope<T> {
   data: T;
   tierLimits?: TierLimits;
@@ -112,6 +119,8 @@ export interface SearchHit {
 export interface SearchResults {
   results: SearchHit[];
   total: number;
+  /** Pages and articles that match, beside the products (`SEARCH_POSTS_KEY`); [] when none. */
+  posts: SearchHit[];
 }
 
 export type FeedbackRating = (typeof FEEDBACK_RATINGS)[number];

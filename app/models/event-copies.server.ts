@@ -7,7 +7,7 @@
  * Inbox entries.
  */
 import { Prisma } from "@prisma/client";
-import prisma from "../db.server";
+import prisma from "./db.server";
 
 interface EventCopies {
   /** Other shops' threads holding one of the events, with their Inbox entries. */

@@ -6,7 +6,7 @@
  * the shop's events when the thread shows up, and pruned after HELD_EVENT_HOURS otherwise. Raw SQL
  * without transactions, like the rest of the receiving path (docs/decisions/0001).
  */
-import prisma, { retryWhileBusy } from "../db.server";
+import prisma, { retryWhileBusy, toDate } from "./db.server";
 
 /** Longer than the service's whole retry schedule (1 + 5 + 30 min + 2 h) with room to spare. */
 const HELD_EVENT_HOURS = 24;
@@ -118,8 +118,4 @@ export async function deleteHeldThreads(
   await prisma.heldServiceEvent.deleteMany({
     where: { shopDomain, threadId: { in: [...threadIds] } },
   });
-}
-
-function toDate(value: unknown): Date {
-  return value instanceof Date ? value : new Date(value as string | number);
 }

@@ -1,24 +1,17 @@
 /**
- * The Inbox: contact requests and handoffs per shop, newest first. Every read names the shop, so
- * one shop never sees another's entries. An entry is unread until the merchant marks it handled.
+ * The Inbox (`InboxItem`): contact requests and handoffs per shop, newest first, each entry folded
+ * from its thread's events (app/service-events/fill-inbox.server.ts). Every read names the shop,
+ * so one shop never sees another's entries. An entry is unread until the merchant marks it handled.
  */
-import type { InboxItem } from "@prisma/client";
-import prisma from "../db.server";
-import { formatMoment } from "../format";
-import { HANDOFF_STATES, type HandoffState } from "../service-events/inbox-fold";
+import type { HandoffState, InboxEntry } from "../service-events/inbox-fold";
+import prisma, { retryWhileBusy } from "./db.server";
 
-const INBOX_FILTERS = ["open", "all", "handled", ...HANDOFF_STATES.slice(1)] as const;
-type InboxFilter = (typeof INBOX_FILTERS)[number];
-
-export function inboxFilterOf(value: string | null): InboxFilter {
-  return (INBOX_FILTERS as readonly string[]).includes(value ?? "")
-    ? (value as InboxFilter)
-    : "open";
-}
+/** Which entries a page lists: open or handled ones, all, or those in one handoff state. */
+export type InboxListFilter = "open" | "all" | "handled" | HandoffState;
 
 const PAGE_SIZE = 100;
 
-export async function listInbox(shopDomain: string, filter: InboxFilter = "all") {
+export async function listInbox(shopDomain: string, filter: InboxListFilter = "all") {
   const where =
     filter === "all"
       ? { shopDomain }
@@ -26,7 +19,7 @@ export async function listInbox(shopDomain: string, filter: InboxFilter = "all")
         ? { shopDomain, handledAt: null }
         : filter === "handled"
           ? { shopDomain, handledAt: { not: null } }
-          : { shopDomain, handoffState: filter satisfies HandoffState };
+          : { shopDomain, handoffState: filter };
   return prisma.inboxItem.findMany({
     where,
     orderBy: [{ lastAt: "desc" }, { threadId: "asc" }],
@@ -39,12 +32,25 @@ export function inboxEntryOf(shopDomain: string, threadId: string) {
   return prisma.inboxItem.findUnique({ where: { shopDomain_threadId: { shopDomain, threadId } } });
 }
 
+/** The shop's entries of these threads. */
+export function inboxEntriesOf(shopDomain: string, threadIds: readonly string[]) {
+  return prisma.inboxItem.findMany({ where: { shopDomain, threadId: { in: [...threadIds] } } });
+}
+
+/** The shop's entries with an email or a phone: who a privacy request may be about. */
+export function inboxEntriesWithContact(shopDomain: string) {
+  return prisma.inboxItem.findMany({
+    where: { shopDomain, OR: [{ email: { not: null } }, { phone: { not: null } }] },
+    select: { threadId: true, email: true, phone: true },
+  });
+}
+
 export function unreadInboxCount(shopDomain: string): Promise<number> {
   return prisma.inboxItem.count({ where: { shopDomain, handledAt: null } });
 }
 
 /** Marks one of the shop's entries handled (or open again); false when the shop has no such entry. */
-async function setInboxHandled(
+export async function setInboxHandled(
   shopDomain: string,
   threadId: string,
   handled: boolean,
@@ -56,43 +62,34 @@ async function setInboxHandled(
   return count > 0;
 }
 
-/** A reply by email: the shopper's address and a subject naming the conversation. */
-function replyUrlOf(entry: Pick<InboxItem, "email" | "message">): string | null {
-  if (!entry.email) return null;
-  const subject = entry.message ? `Re: ${entry.message.slice(0, 80)}` : "Your question";
-  return `mailto:${encodeURIComponent(entry.email).replace("%40", "@")}?subject=${encodeURIComponent(subject)}`;
-}
-
-/** The Inbox page's data: the filter in use, the entries as shown, and the open count. */
-export async function inboxPage(shopDomain: string, state: string | null) {
-  const filter = inboxFilterOf(state);
-  const [items, unread] = await Promise.all([
-    listInbox(shopDomain, filter),
-    unreadInboxCount(shopDomain),
-  ]);
-  return {
-    filter,
-    unread,
-    entries: items.map((item) => ({
-      threadId: item.threadId,
-      name: item.name,
-      email: item.email,
-      phone: item.phone,
-      message: item.message,
-      handoffState: item.handoffState as HandoffState,
-      handled: item.handledAt !== null,
-      when: formatMoment(item.lastAt),
-      replyUrl: replyUrlOf(item),
-    })),
-  };
-}
-
-/** The Inbox's buttons: "handled" or "reopen" for one of the shop's entries. */
-export async function updateInboxEntry(
+/**
+ * Writes a thread's entry as folded from `eventCount` events; true for the one call that created
+ * it. Raw statements without a transaction (docs/decisions/0001): two deliveries folding the same
+ * thread at once are ordered by eventCount, so a fold of fewer events never overwrites one of
+ * more, and the merchant's handledAt is never touched.
+ */
+export async function writeFoldedInboxEntry(
   shopDomain: string,
   threadId: string,
-  intent: FormDataEntryValue | null,
-): Promise<{ ok: boolean }> {
-  if (intent !== "handled" && intent !== "reopen") return { ok: false };
-  return { ok: await setInboxHandled(shopDomain, threadId, intent === "handled") };
+  entry: InboxEntry,
+  eventCount: number,
+): Promise<boolean> {
+  return retryWhileBusy(async () => {
+    const created = await prisma.$executeRaw`
+      INSERT INTO "InboxItem" ("shopDomain", "threadId", "name", "email", "phone", "message",
+        "handoffState", "contactSubmitted", "firstAt", "lastAt", "eventCount")
+      VALUES (${shopDomain}, ${threadId}, ${entry.name}, ${entry.email}, ${entry.phone},
+        ${entry.message}, ${entry.handoffState}, ${entry.contactSubmitted}, ${entry.firstAt},
+        ${entry.lastAt}, ${eventCount})
+      ON CONFLICT ("shopDomain", "threadId") DO NOTHING`;
+    if (created > 0) return true;
+    await prisma.$executeRaw`
+      UPDATE "InboxItem" SET "name" = ${entry.name}, "email" = ${entry.email},
+        "phone" = ${entry.phone}, "message" = ${entry.message},
+        "handoffState" = ${entry.handoffState}, "contactSubmitted" = ${entry.contactSubmitted},
+        "firstAt" = ${entry.firstAt}, "lastAt" = ${entry.lastAt}, "eventCount" = ${eventCount}
+      WHERE "shopDomain" = ${shopDomain} AND "threadId" = ${threadId}
+        AND "eventCount" <= ${eventCount}`;
+    return false;
+  });
 }

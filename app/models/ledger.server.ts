@@ -1,5 +1,5 @@
-import { Prisma } from "@prisma/client";
-import prisma from "../db.server";
+import { Prisma, type IndexedItem } from "@prisma/client";
+import prisma from "./db.server";
 import { fencedText, fencedWrite, fenceCondition, type LeaseFence } from "./shop-leases.server";
 
 // The engine's per-batch statements are raw SQL, one statement each and no transactions: the
@@ -202,6 +202,76 @@ export async function recordDeleted(
   );
 }
 
+/** A page of the ids the ledger lists for the shop in a workspace, of one kind, in id order. */
+export async function indexedItemIds(
+  scope: Pick<LedgerScope, "shopDomain" | "workspaceId">,
+  kind: ContentKind,
+  take: number,
+): Promise<string[]> {
+  const rows = await prisma.indexedItem.findMany({
+    where: { shopDomain: scope.shopDomain, workspaceId: scope.workspaceId, kind },
+    select: { itemId: true },
+    orderBy: { itemId: "asc" },
+    take,
+  });
+  return rows.map((row) => row.itemId);
+}
+
+/** The ledger's ids (and hashes) of posts whose id starts with `prefix` (the shop's policies). */
+export async function indexedPostHashesWithPrefix(
+  scope: Pick<LedgerScope, "shopDomain" | "workspaceId">,
+  prefix: string,
+): Promise<Map<string, string>> {
+  const rows = await prisma.indexedItem.findMany({
+    where: {
+      shopDomain: scope.shopDomain,
+      workspaceId: scope.workspaceId,
+      kind: "post",
+      itemId: { startsWith: prefix },
+    },
+    select: { itemId: true, contentHash: true },
+  });
+  return new Map(rows.map((row) => [row.itemId, row.contentHash]));
+}
+
+/** Every workspace where the ledger has items of the shop. */
+export async function ledgerWorkspacesOf(shopDomain: string): Promise<string[]> {
+  const rows = await prisma.indexedItem.findMany({
+    where: { shopDomain },
+    distinct: ["workspaceId"],
+    select: { workspaceId: true },
+  });
+  return rows.map((row) => row.workspaceId);
+}
+
+/** How many items the ledger lists for the shop, in every workspace. */
+export function indexedCountOfShop(shopDomain: string): Promise<number> {
+  return prisma.indexedItem.count({ where: { shopDomain } });
+}
+
+/**
+ * Workspaces where the ledger still lists items of an active, connected shop but that are no
+ * longer the shop's (its domain changed, or Settings named another workspace).
+ */
+export function formerWorkspaces(): Promise<{ shopDomain: string; workspaceId: string }[]> {
+  return prisma.$queryRaw`
+    SELECT DISTINCT i."shopDomain", i."workspaceId" FROM "IndexedItem" i
+    JOIN "Shop" s ON s."shopDomain" = i."shopDomain"
+    WHERE s."state" = 'active' AND s."secretKeyCiphertext" IS NOT NULL
+      AND i."workspaceId" <> COALESCE(s."workspaceOverride", s."workspaceId")`;
+}
+
+/** When the shop's items last went to any of these workspaces (the epoch when never). */
+export async function lastSentInto(
+  shopDomain: string,
+  workspaceIds: readonly string[],
+): Promise<Date> {
+  const [latest] = await prisma.$queryRaw<{ sentAt: string | null }[]>`
+    SELECT MAX("sentAt") AS "sentAt" FROM "IndexedItem"
+    WHERE "shopDomain" = ${shopDomain} AND "workspaceId" IN (${Prisma.join(workspaceIds)})`;
+  return new Date(latest?.sentAt ?? 0);
+}
+
 export interface IndexedProductRow {
   itemId: string;
   title: string | null;
@@ -270,11 +340,62 @@ export async function ledgerKnowsCollections(shopDomain: string): Promise<boolea
   return rows.length === 0;
 }
 
-/** How many items the ledger says the shop has in a workspace (0: the workspace holds none of it). */
-export function indexedCount(
+/** The ledger row of a kind last sent under this seen mark (the live worker's: its last live change). */
+export function lastSentUnderMark(
   scope: Pick<LedgerScope, "shopDomain" | "workspaceId">,
+  kind: ContentKind,
+  seenRunId: string,
+): Promise<IndexedItem | null> {
+  return prisma.indexedItem.findFirst({
+    where: { shopDomain: scope.shopDomain, workspaceId: scope.workspaceId, kind, seenRunId },
+    orderBy: { sentAt: "desc" },
+  });
+}
+
+/**
+ * How many items the ledger says the shop has in a workspace, of one kind or all (0: the workspace
+ * holds none of it).
+ */
+export function indexedCount(
+  scope: Pick<LedgerScope, "shopDomain" | "workspaceId"> & { kind?: ContentKind },
 ): Promise<number> {
   return prisma.indexedItem.count({
-    where: { shopDomain: scope.shopDomain, workspaceId: scope.workspaceId },
+    where: { shopDomain: scope.shopDomain, workspaceId: scope.workspaceId, kind: scope.kind },
   });
+}
+
+/**
+ * How many items of one kind whose ids start with `idPrefix` ("page-", "article-"; "" for all) the
+ * ledger says the shop has in a workspace.
+ */
+export function indexedCountWithPrefix(
+  scope: Pick<LedgerScope, "shopDomain" | "workspaceId">,
+  kind: ContentKind,
+  idPrefix: string,
+): Promise<number> {
+  return prisma.indexedItem.count({
+    where: {
+      shopDomain: scope.shopDomain,
+      workspaceId: scope.workspaceId,
+      kind,
+      ...(idPrefix ? { itemId: { startsWith: idPrefix } } : {}),
+    },
+  });
+}
+
+/**
+ * A few products the ledger says the shop's workspace holds, the most recently sent first: the
+ * Settings key check looks for one of them with the publishable key.
+ */
+export async function indexedProductSample(
+  scope: Pick<LedgerScope, "shopDomain" | "workspaceId">,
+  count: number,
+): Promise<string[]> {
+  const rows = await prisma.indexedItem.findMany({
+    where: { shopDomain: scope.shopDomain, workspaceId: scope.workspaceId, kind: "product" },
+    orderBy: { sentAt: "desc" },
+    take: count,
+    select: { itemId: true },
+  });
+  return rows.map((row) => row.itemId);
 }

@@ -1,6 +1,7 @@
 import { Prisma, type PendingLookup } from "@prisma/client";
-import prisma, { retryWhileBusy } from "../db.server";
+import prisma, { retryWhileBusy } from "./db.server";
 import type { DeliveryOutcome } from "./outbox.server";
+import { forgetItemOnTie, levelUpsert, type ModelLevel } from "./stock-model.server";
 
 /**
  * A webhook that names something other than a product: which products it concerns is asked of
@@ -13,6 +14,8 @@ export interface LookupSignal {
   /** The inventory item's or collection's numeric Shopify id. */
   resourceId: string;
   changedAt: Date;
+  /** inventory_levels/update: the level it reports (kept in the stock model, newest wins). */
+  level?: ModelLevel;
 }
 
 /**
@@ -34,6 +37,14 @@ export async function recordLookupDelivery(
   if (!Number(state?.syncing)) return "ignored";
   if (Number(state?.seen)) return "duplicate";
   return retryWhileBusy(async () => {
+    if (signal.level) {
+      await prisma.$executeRaw(
+        levelUpsert(shopDomain, signal.resourceId, signal.level, signal.changedAt),
+      );
+      await prisma.$executeRaw(
+        forgetItemOnTie(shopDomain, signal.resourceId, signal.level, signal.changedAt),
+      );
+    }
     await prisma.$executeRaw`
       INSERT INTO "PendingLookup" ("shopDomain", "kind", "resourceId", "changedAt", "receivedAt", "attempts")
       VALUES (${shopDomain}, ${signal.kind}, ${signal.resourceId}, ${signal.changedAt}, ${receivedAt}, 0)
@@ -52,6 +63,16 @@ export async function lookupBacklogs(): Promise<{ shopDomain: string; oldest: Da
   const rows = await prisma.$queryRaw<{ shopDomain: string; oldest: string | Date }[]>`
     SELECT "shopDomain", MIN("receivedAt") AS "oldest" FROM "PendingLookup" GROUP BY "shopDomain"`;
   return rows.map((row) => ({ shopDomain: row.shopDomain, oldest: new Date(row.oldest) }));
+}
+
+/** When the shop's oldest lookup (a change not yet tied to its product) came in; null when none. */
+export async function oldestLookupAt(shopDomain: string): Promise<Date | null> {
+  const oldest = await prisma.pendingLookup.findFirst({
+    where: { shopDomain },
+    orderBy: { receivedAt: "asc" },
+    select: { receivedAt: true },
+  });
+  return oldest?.receivedAt ?? null;
 }
 
 /** A shop's lookups, oldest first. */

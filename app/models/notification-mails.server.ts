@@ -6,7 +6,7 @@
  * several processes can send from one outbox and each row is taken by one of them at a time.
  */
 import { randomUUID } from "node:crypto";
-import prisma, { retryWhileBusy } from "../db.server";
+import prisma, { retryWhileBusy } from "./db.server";
 
 export type NotificationKind = "contact" | "handoff";
 
@@ -103,26 +103,43 @@ export async function settleMail(
   const changed = await retryWhileBusy(
     () => prisma.$executeRaw`
       UPDATE "NotificationMail" SET "state" = ${state}, "settledAt" = ${now}, "claimToken" = NULL,
-        "claimedUntil" = NULL, "lastError" = NULL, "failingSince" = NULL
+        "claimedUntil" = NULL, "lastError" = NULL, "failingSince" = NULL, "serverUnreachable" = false
       WHERE "id" = ${claim.mail.id} AND "claimToken" = ${claim.token}`,
     30_000,
   );
   return changed > 0;
 }
 
-/** Gives a claimed mail back after a failed send, to be tried again at `retryAt`. */
+/**
+ * Gives a claimed mail back after a failed send, to be tried again at `retryAt`, or as soon as a
+ * send succeeds when the failure was the mail server being unreachable (`serverUnreachable`).
+ */
 export async function failMail(
   claim: Claim,
-  reason: string,
-  retryAt: Date,
+  failure: { reason: string; retryAt: Date; serverUnreachable: boolean },
   now: Date,
 ): Promise<void> {
   await retryWhileBusy(
     () => prisma.$executeRaw`
       UPDATE "NotificationMail" SET "claimToken" = NULL, "claimedUntil" = NULL,
-        "notBefore" = ${retryAt}, "lastError" = ${reason},
+        "notBefore" = ${failure.retryAt}, "lastError" = ${failure.reason},
+        "serverUnreachable" = ${failure.serverUnreachable},
         "failingSince" = COALESCE("failingSince", ${now})
       WHERE "id" = ${claim.mail.id} AND "claimToken" = ${claim.token}`,
+    30_000,
+  );
+}
+
+/**
+ * Makes every mail that waits out a backoff only because the mail server could not be reached due
+ * now: a send just went through, so the server is back. Mails the server refused keep their
+ * backoff. Returns how many were brought forward.
+ */
+export async function retryMailsWaitingForServer(now: Date): Promise<number> {
+  return retryWhileBusy(
+    () => prisma.$executeRaw`
+      UPDATE "NotificationMail" SET "notBefore" = ${now}, "serverUnreachable" = false
+      WHERE "state" = 'owed' AND "serverUnreachable" = true AND "notBefore" > ${now}`,
     30_000,
   );
 }

@@ -1,7 +1,6 @@
 import { Prisma, type PendingChange } from "@prisma/client";
-import prisma, { retryWhileBusy } from "../db.server";
+import prisma, { retryWhileBusy } from "./db.server";
 import { fenceCondition, fencedWrite, type LeaseFence } from "./shop-leases.server";
-import { lastCompleteRun } from "./sync-runs.server";
 
 /** What a products/* delivery tells: which product changed, how, and as of when. */
 export interface ProductChangeSignal {
@@ -9,6 +8,8 @@ export interface ProductChangeSignal {
   productId: string;
   change: "update" | "delete";
   changedAt: Date;
+  /** products/create|update: the payload's fingerprint (app/catalogue/product-payload.ts). */
+  fingerprint?: string | null;
 }
 
 /**
@@ -23,7 +24,9 @@ export type PendingChangeKind = "update" | "delete" | "stock";
  * One row per shop and product: the newest change wins, but a stock change never hides another
  * one. A stock change joining an update or delete makes it an update (a whole re-read covers the
  * stock), and any other change, even an older one that arrived late, turns a pending stock change
- * into an update, keeping the newer time.
+ * into an update, keeping the newer time. Two updates with different payloads leave no
+ * fingerprint: which payload is the store's now cannot be told from their times (a resent older
+ * payload may carry a newer time), so the product is re-read whole rather than maybe skipped.
  */
 const MERGE_PENDING_CHANGE = Prisma.sql`ON CONFLICT ("shopDomain", "productId") DO UPDATE SET
   "change" = CASE
@@ -31,6 +34,12 @@ const MERGE_PENDING_CHANGE = Prisma.sql`ON CONFLICT ("shopDomain", "productId") 
       CASE WHEN excluded."change" <> 'stock' THEN excluded."change"
            WHEN "PendingChange"."change" = 'stock' THEN 'stock' ELSE 'update' END
     ELSE 'update' END,
+  "fingerprint" = CASE
+    WHEN excluded."change" = 'stock' THEN "PendingChange"."fingerprint"
+    WHEN "PendingChange"."change" = 'update' AND ("PendingChange"."fingerprint" IS NULL
+      OR excluded."fingerprint" IS NULL OR "PendingChange"."fingerprint" <> excluded."fingerprint")
+      THEN NULL
+    ELSE excluded."fingerprint" END,
   "changedAt" = CASE WHEN excluded."changedAt" > "PendingChange"."changedAt"
     THEN excluded."changedAt" ELSE "PendingChange"."changedAt" END
   WHERE excluded."changedAt" > "PendingChange"."changedAt"
@@ -104,8 +113,19 @@ export async function recordProductDeliveries(
     if (!current) {
       changes.set(key, { delivery, receivedAt: delivery.receivedAt });
     } else {
+      const differ =
+        current.delivery.signal.change === "update" &&
+        delivery.signal.change === "update" &&
+        current.delivery.signal.fingerprint !== delivery.signal.fingerprint;
       if (delivery.signal.changedAt > current.delivery.signal.changedAt) {
         current.delivery = delivery;
+      }
+      // As MERGE_PENDING_CHANGE does: two different payloads, no fingerprint (a whole re-read).
+      if (differ) {
+        current.delivery = {
+          ...current.delivery,
+          signal: { ...current.delivery.signal, fingerprint: null },
+        };
       }
       if (delivery.receivedAt < current.receivedAt) current.receivedAt = delivery.receivedAt;
     }
@@ -117,10 +137,10 @@ export async function recordProductDeliveries(
     // so a product that keeps changing is still sent.
     const rows = [...changes.values()].map(
       ({ delivery: { shopDomain, signal }, receivedAt }) =>
-        Prisma.sql`(${shopDomain}, ${signal.productId}, ${signal.change}, ${signal.changedAt}, ${receivedAt}, 0)`,
+        Prisma.sql`(${shopDomain}, ${signal.productId}, ${signal.change}, ${signal.changedAt}, ${receivedAt}, 0, ${signal.fingerprint ?? null})`,
     );
     await prisma.$executeRaw`
-      INSERT INTO "PendingChange" ("shopDomain", "productId", "change", "changedAt", "receivedAt", "attempts")
+      INSERT INTO "PendingChange" ("shopDomain", "productId", "change", "changedAt", "receivedAt", "attempts", "fingerprint")
       VALUES ${Prisma.join(rows)}
       ${MERGE_PENDING_CHANGE}`;
     const receipts = fresh.map(
@@ -257,6 +277,36 @@ export async function removeChanges(
   );
 }
 
+/** How many changes of a shop wait in the outbox. */
+export function pendingChangeCount(shopDomain: string): Promise<number> {
+  return prisma.pendingChange.count({ where: { shopDomain } });
+}
+
+/** The shop's change that came in first of those waiting. */
+export function oldestPendingChange(shopDomain: string): Promise<PendingChange | null> {
+  return prisma.pendingChange.findFirst({ where: { shopDomain }, orderBy: { receivedAt: "asc" } });
+}
+
+/** The shop's change refused most often (with its last reason), not counting those held for the quota. */
+export function mostRetriedChange(shopDomain: string): Promise<PendingChange | null> {
+  return prisma.pendingChange.findFirst({
+    where: {
+      shopDomain,
+      attempts: { gt: 0 },
+      lastError: { not: null },
+      NOT: { lastError: { startsWith: HELD_FOR_QUOTA_PREFIX } },
+    },
+    orderBy: [{ attempts: "desc" }, { receivedAt: "asc" }],
+  });
+}
+
+/** How many changes of a shop wait for the product quota to come back. */
+export function heldForQuotaCount(shopDomain: string): Promise<number> {
+  return prisma.pendingChange.count({
+    where: { shopDomain, lastError: { startsWith: HELD_FOR_QUOTA_PREFIX } },
+  });
+}
+
 /** Counts a failed attempt on changes that stay in the outbox, with the reason. */
 export async function noteAttempt(
   shopDomain: string,
@@ -290,30 +340,6 @@ export async function holdForQuota(
   await prisma.$executeRaw`
     UPDATE "PendingChange" SET "lastError" = ${`${HELD_FOR_QUOTA_PREFIX}${reason}`}
     WHERE "shopDomain" = ${shopDomain} AND "productId" IN (${Prisma.join(productIds)})`;
-}
-
-/**
- * How much earlier than the app's record of a bulk export's start Shopify may have stamped a
- * change the export still missed: clock skew between Shopify and the app, and the time the
- * export request took.
- */
-export const EXPORT_START_MARGIN_MS = 2_000;
-
-/**
- * After a full sync of the shop's products that completed, the changes that happened before its
- * export started are already in the index (or were refused, and stay): they leave the outbox
- * without a re-read. Returns how many left.
- */
-export async function dropChangesCoveredByLastSync(shopDomain: string): Promise<number> {
-  const run = await lastCompleteRun(shopDomain);
-  if (!run || !run.exportedTypes.split(",").includes("product")) return 0;
-  const exported = await prisma.bulkExport.findFirst({
-    where: { runId: run.id, type: "product", status: "COMPLETED" },
-    orderBy: { createdAt: "asc" },
-  });
-  if (!exported) return 0;
-  const cut = new Date(exported.createdAt.getTime() - EXPORT_START_MARGIN_MS);
-  return removeChangesCoveredByRun(shopDomain, run.id, cut);
 }
 
 /**
@@ -367,13 +393,89 @@ export async function enqueueProductUpdates(
       .slice(start, start + 200)
       .map(
         (productId) =>
-          Prisma.sql`(${shopDomain}, ${productId}, ${change}, ${changedAt}, ${receivedAt}, 0)`,
+          Prisma.sql`(${shopDomain}, ${productId}, ${change}, ${changedAt}, ${receivedAt}, 0, NULL)`,
       );
     await retryWhileBusy(
       () => prisma.$executeRaw`
-        INSERT INTO "PendingChange" ("shopDomain", "productId", "change", "changedAt", "receivedAt", "attempts")
+        INSERT INTO "PendingChange" ("shopDomain", "productId", "change", "changedAt", "receivedAt", "attempts", "fingerprint")
         VALUES ${Prisma.join(values)}
         ${MERGE_PENDING_CHANGE}`,
     );
   }
+}
+
+/** The whole outbox at a glance, every shop together (the app's metrics, app/server/metrics.ts). */
+export interface OutboxBacklog {
+  /** Changes waiting to be sent. */
+  waiting: number;
+  /** Changes held back until the shop's product quota comes back. */
+  heldForQuota: number;
+  /** When the change that has waited longest (held ones left out) came in; null when none waits. */
+  oldestReceivedAt: Date | null;
+}
+
+export async function outboxBacklog(): Promise<OutboxBacklog> {
+  const held = { lastError: { startsWith: HELD_FOR_QUOTA_PREFIX } };
+  // `NOT startsWith` alone would leave out the rows whose lastError is null.
+  const notHeld = { OR: [{ lastError: null }, { NOT: held }] };
+  const [waiting, heldForQuota, oldest] = await Promise.all([
+    prisma.pendingChange.count({ where: notHeld }),
+    prisma.pendingChange.count({ where: held }),
+    prisma.pendingChange.aggregate({ where: notHeld, _min: { receivedAt: true } }),
+  ]);
+  return { waiting, heldForQuota, oldestReceivedAt: oldest._min.receivedAt };
+}
+
+/** outboxBacklog for each of `shops` (a short list: METRICS_SHOP_LABELS), every one present. */
+export async function outboxBacklogByShop(
+  shops: readonly string[],
+): Promise<Map<string, OutboxBacklog>> {
+  const held = { lastError: { startsWith: HELD_FOR_QUOTA_PREFIX } };
+  const notHeld = { OR: [{ lastError: null }, { NOT: held }] };
+  const inShops = { shopDomain: { in: [...shops] } };
+  const [waiting, heldForQuota] = await Promise.all([
+    prisma.pendingChange.groupBy({
+      by: ["shopDomain"],
+      where: { ...inShops, ...notHeld },
+      _count: { _all: true },
+      _min: { receivedAt: true },
+    }),
+    prisma.pendingChange.groupBy({
+      by: ["shopDomain"],
+      where: { ...inShops, ...held },
+      _count: { _all: true },
+    }),
+  ]);
+  const backlog = new Map<string, OutboxBacklog>(
+    shops.map((shop) => [shop, { waiting: 0, heldForQuota: 0, oldestReceivedAt: null }]),
+  );
+  for (const row of waiting) {
+    const entry = backlog.get(row.shopDomain)!;
+    entry.waiting = row._count._all;
+    entry.oldestReceivedAt = row._min.receivedAt;
+  }
+  for (const row of heldForQuota) backlog.get(row.shopDomain)!.heldForQuota = row._count._all;
+  return backlog;
+}
+
+/**
+ * The product changes that wait for something other than time, as the Dashboard names them: held
+ * for the quota, or refused by the service (at least once), the first `take` of each by arrival.
+ */
+export async function leftOutChanges(shopDomain: string, take: number) {
+  const quota = { shopDomain, lastError: { startsWith: HELD_FOR_QUOTA_PREFIX } };
+  const refused = {
+    shopDomain,
+    attempts: { gt: 0 },
+    lastError: { not: null },
+    NOT: { lastError: { startsWith: HELD_FOR_QUOTA_PREFIX } },
+  };
+  const order = [{ receivedAt: "asc" as const }, { productId: "asc" as const }];
+  const [held, heldCount, refusedRows, refusedCount] = await Promise.all([
+    prisma.pendingChange.findMany({ where: quota, orderBy: order, take }),
+    prisma.pendingChange.count({ where: quota }),
+    prisma.pendingChange.findMany({ where: refused, orderBy: order, take }),
+    prisma.pendingChange.count({ where: refused }),
+  ]);
+  return { held, heldCount, refused: refusedRows, refusedCount };
 }

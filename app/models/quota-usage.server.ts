@@ -1,21 +1,13 @@
-import prisma from "../db.server";
-import { MONTHLY_QUOTAS, type Tier } from "../index-service/tiers";
+/** The month's quota use per shop and kind (`QuotaUsage`), as the service reported it. */
+import prisma from "./db.server";
+import { monthlyQuotaOf, quotaMonthOf, type Tier } from "../index-service/tiers";
 import type { ContentKind } from "./ledger.server";
 
-/** The tier's monthly quota for a kind ("Products" and "Content pages" in spec §8). */
-export function monthlyQuotaOf(tier: Tier, kind: ContentKind): number {
-  return kind === "product" ? MONTHLY_QUOTAS[tier].products : MONTHLY_QUOTAS[tier].posts;
-}
-
-/** The quota month of a moment: quotas reset on the 1st at 00:00 UTC (spec §8 rule 2). */
-export function quotaMonthOf(moment: Date): string {
-  return moment.toISOString().slice(0, 7);
-}
-
-/** When the month's quotas come back. */
-export function nextQuotaReset(moment: Date): Date {
-  return new Date(Date.UTC(moment.getUTCFullYear(), moment.getUTCMonth() + 1, 1));
-}
+/**
+ * What a `QuotaUsage` row counts: the content kinds the sync writes, and the quotas the shoppers
+ * spend from the storefront (chat messages, search queries, chat recommendations).
+ */
+export type QuotaKind = ContentKind | "chat" | "search" | "recommendation";
 
 export interface QuotaStanding {
   kind: ContentKind;
@@ -42,7 +34,7 @@ export async function quotaStanding(
 /** Records the service's own count after a write (`usage.quota` of the success envelope). */
 export async function recordReportedQuota(
   shopDomain: string,
-  kind: ContentKind,
+  kind: QuotaKind,
   now: Date,
   quota: { current: number; limit: number },
 ): Promise<void> {
@@ -52,6 +44,26 @@ export async function recordReportedQuota(
     VALUES (${shopDomain}, ${quotaMonthOf(now)}, ${kind}, ${quota.current}, ${quota.limit}, ${now})
     ON CONFLICT ("shopDomain", "month", "kind")
     DO UPDATE SET "used" = excluded."used", "limit" = excluded."limit", "updatedAt" = excluded."updatedAt"`;
+}
+
+export interface ReportedQuota {
+  used: number;
+  /** Null when only the app's own count is known (recordQuotaSpent without a reported limit). */
+  limit: number | null;
+  updatedAt: Date;
+}
+
+/** The month's counts the service reported for the shop, by kind. */
+export async function reportedQuotas(
+  shopDomain: string,
+  now: Date,
+): Promise<Partial<Record<QuotaKind, ReportedQuota>>> {
+  const rows = await prisma.quotaUsage.findMany({
+    where: { shopDomain, month: quotaMonthOf(now) },
+  });
+  return Object.fromEntries(
+    rows.map((row) => [row.kind, { used: row.used, limit: row.limit, updatedAt: row.updatedAt }]),
+  );
 }
 
 /** Another account's key was saved: the counts reported by the former account no longer apply. */

@@ -1,5 +1,5 @@
-import prisma from "../db.server";
-import { openSecretWithKey, sealSecret, SecretUnreadableError } from "./secret-box.server";
+import prisma from "./db.server";
+import { openSecretWithKey, sealSecret, SecretUnreadableError } from "../secret-box.server";
 
 export interface ReencryptionReport {
   /** Sealed with a previous key, now sealed with the current one. */

@@ -1,15 +1,9 @@
-import { hostname } from "node:os";
 import { randomUUID } from "node:crypto";
 import { Prisma } from "@prisma/client";
-import prisma from "../db.server";
+import prisma from "./db.server";
 
 /** How long a lease lasts without renewal: a holder that died frees the shop after this. */
 export const DEFAULT_LEASE_MS = 60_000;
-
-/** A name for this process as a lease holder, unique across hosts and restarts. */
-export function processHolderId(): string {
-  return `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-}
 
 /**
  * The fencing token of one holding of a shop's lease: new at every take-over, kept by renewals.
@@ -121,12 +115,18 @@ export async function acquireShopLease(
  * Renews one holding: only while its token is still the shop's (nobody took the shop over
  * meanwhile, even if the lease ran out). False when it was lost.
  */
-async function renewShopLease(fence: LeaseFence, leaseMs: number): Promise<boolean> {
+export async function renewShopLease(fence: LeaseFence, leaseMs: number): Promise<boolean> {
   const expiresAt = new Date(Date.now() + leaseMs);
   const changed = await prisma.$executeRaw`
     UPDATE "ShopLease" SET "expiresAt" = ${expiresAt}
     WHERE "shopDomain" = ${fence.shopDomain} AND "token" = ${fence.token}`;
   return changed > 0;
+}
+
+/** Gives a holding back: the shop's lease is free at once (unless another took it over meanwhile). */
+export async function releaseShopLease(fence: LeaseFence): Promise<void> {
+  await prisma.$executeRaw`
+          DELETE FROM "ShopLease" WHERE "shopDomain" = ${fence.shopDomain} AND "token" = ${fence.token}`;
 }
 
 /**
@@ -137,108 +137,4 @@ export async function leaseHolder(shopDomain: string, now: Date = new Date()) {
   const [lease] = await prisma.$queryRaw<{ holder: string }[]>`
     SELECT "holder" FROM "ShopLease" WHERE "shopDomain" = ${shopDomain} AND "expiresAt" >= ${now}`;
   return lease?.holder ?? null;
-}
-
-/**
- * The leases one process holds, counted per shop: the first user takes the lease, a timer renews
- * it while anyone uses it, the last one gives it back. The live worker and a resumed full sync of
- * the same process can share a shop's lease this way.
- */
-export class ShopLeases {
-  readonly #held = new Map<
-    string,
-    { users: number; timer: NodeJS.Timeout; lost: boolean; fence: LeaseFence }
-  >();
-
-  constructor(
-    readonly holder: string,
-    private readonly leaseMs: number = DEFAULT_LEASE_MS,
-  ) {}
-
-  /**
-   * The lease of a shop for as long as `release` is not called, or null when another holds it.
-   * `fence` goes with every write that matters; `confirm()` before each request to the service
-   * makes sure the lease is still this process's for a third of its time at least (longer than
-   * a request may take), so that no request leaves after another process could take over.
-   */
-  async hold(shopDomain: string): Promise<HeldLease | null> {
-    let entry = this.#held.get(shopDomain);
-    if (!entry || entry.lost) {
-      const token = await takeShopLease(shopDomain, this.holder, this.leaseMs);
-      if (token === null) return null;
-      // Another caller may have taken it while we waited for the database.
-      entry = this.#held.get(shopDomain);
-      if (entry && entry.fence.token === token) {
-        entry.lost = false; // still ours: nobody took it over (a late renewal, a slow confirm)
-      } else {
-        // A new holding: the users of a lost one keep their old fence, and their writes fail.
-        if (entry) clearInterval(entry.timer);
-        const created = {
-          users: 0,
-          lost: false,
-          fence: { shopDomain, token },
-          timer: undefined as unknown as NodeJS.Timeout,
-        };
-        created.timer = setInterval(
-          () => {
-            renewShopLease(created.fence, this.leaseMs)
-              .then((renewed) => {
-                if (!renewed) created.lost = true;
-              })
-              .catch(() => undefined);
-          },
-          Math.max(50, Math.floor(this.leaseMs / 3)),
-        );
-        created.timer.unref();
-        this.#held.set(shopDomain, created);
-        entry = created;
-      }
-    }
-    const current = entry;
-    current.users += 1;
-    let released = false;
-    const minRemainingMs = Math.floor(this.leaseMs / 3);
-    return {
-      fence: current.fence,
-      lost: () => current.lost,
-      confirm: async () => {
-        if (current.lost || !(await leaseStillHeld(current.fence, minRemainingMs))) {
-          current.lost = true;
-          throw new LeaseLostError(shopDomain);
-        }
-      },
-      release: async () => {
-        if (released) return;
-        released = true;
-        current.users -= 1;
-        if (current.users > 0 || this.#held.get(shopDomain) !== current) return;
-        clearInterval(current.timer);
-        this.#held.delete(shopDomain);
-        await prisma.$executeRaw`
-          DELETE FROM "ShopLease" WHERE "shopDomain" = ${shopDomain} AND "token" = ${current.fence.token}`.catch(
-          () => undefined,
-        );
-      },
-    };
-  }
-}
-
-export interface HeldLease {
-  fence: LeaseFence;
-  /** The renewal found the lease taken over (or `confirm` did). */
-  lost: () => boolean;
-  /** Throws LeaseLostError unless the lease is still this holding's, for a while yet. */
-  confirm: () => Promise<void>;
-  release: () => Promise<void>;
-}
-
-let leasesOfThisProcess: ShopLeases | undefined;
-
-/**
- * The leases this process holds (one holder name per process): the live worker, the full syncs
- * the process carries and the resumer share it, so they count each other's use of a shop.
- */
-export function processLeases(leaseMs: number = DEFAULT_LEASE_MS): ShopLeases {
-  leasesOfThisProcess ??= new ShopLeases(processHolderId(), leaseMs);
-  return leasesOfThisProcess;
 }

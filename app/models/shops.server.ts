@@ -1,5 +1,5 @@
 import type { Prisma, Shop } from "@prisma/client";
-import prisma from "../db.server";
+import prisma from "./db.server";
 import { workspaceIdFromDomain } from "../index-service/workspace-id";
 
 export interface InstalledShop {
@@ -36,10 +36,33 @@ export function findShop(shopDomain: string): Promise<Shop | null> {
   return prisma.shop.findUnique({ where: { shopDomain } });
 }
 
+/** Active shops with a saved key: those a scheduled full sync may be due for. */
+export function connectedActiveShops(): Promise<Shop[]> {
+  return prisma.shop.findMany({
+    where: { state: "active", secretKeyCiphertext: { not: null } },
+  });
+}
+
+/** Active shops with a saved key that sync products: those a changed-products check may be due for. */
+export function productSyncingShops(): Promise<Shop[]> {
+  return prisma.shop.findMany({
+    where: { state: "active", syncProducts: true, secretKeyCiphertext: { not: null } },
+  });
+}
+
 /** Which of these shops are still installed (known, and not uninstalled). */
 export async function installedShops(shopDomains: readonly string[]): Promise<string[]> {
   const rows = await prisma.shop.findMany({
     where: { shopDomain: { in: [...shopDomains] }, state: { not: "uninstalled" } },
+    select: { shopDomain: true },
+  });
+  return rows.map((row) => row.shopDomain);
+}
+
+/** The installed shops with the service's keys saved. */
+export async function connectedShopDomains(): Promise<string[]> {
+  const rows = await prisma.shop.findMany({
+    where: { secretKeyCiphertext: { not: null }, state: { not: "uninstalled" } },
     select: { shopDomain: true },
   });
   return rows.map((row) => row.shopDomain);
@@ -101,6 +124,8 @@ export async function markShopUninstalled(shopDomain: string): Promise<void> {
     }),
     prisma.pendingChange.deleteMany({ where: { shopDomain } }),
     prisma.pendingLookup.deleteMany({ where: { shopDomain } }),
+    prisma.stockItem.deleteMany({ where: { shopDomain } }),
+    prisma.stockLevel.deleteMany({ where: { shopDomain } }),
     prisma.shopLease.deleteMany({ where: { shopDomain } }),
   ]);
 }
@@ -125,6 +150,8 @@ export async function deleteAllShopData(shopDomain: string): Promise<void> {
     prisma.quotaUsage.deleteMany({ where: { shopDomain } }),
     prisma.pendingChange.deleteMany({ where: { shopDomain } }),
     prisma.pendingLookup.deleteMany({ where: { shopDomain } }),
+    prisma.stockItem.deleteMany({ where: { shopDomain } }),
+    prisma.stockLevel.deleteMany({ where: { shopDomain } }),
     prisma.reconcileCheck.deleteMany({ where: { shopDomain } }),
     prisma.webhookReceipt.deleteMany({ where: { shopDomain } }),
     prisma.shopLease.deleteMany({ where: { shopDomain } }),
@@ -167,28 +194,98 @@ export async function saveSyncChoices(shopDomain: string, choices: SyncChoices):
 // that in a transaction of its own, and on SQLite each one opens a connection that stays open
 // until a garbage collection (docs/database.md, "Memory"). "updatedAt" is set as Prisma would.
 
-/** Sync stops for the shop until the merchant fixes what the reason names. */
+/** The pause a merchant chose on the Dashboard: only the merchant's "Resume syncing" lifts it. */
+export const MERCHANT_PAUSE_CODE = "MERCHANT_PAUSED";
+
+/**
+ * Sync stops for the shop until the merchant fixes what the reason names. A pause the merchant
+ * chose stays as it is: a refusal met meanwhile shows again once they resume.
+ */
 export async function pauseShop(
   shopDomain: string,
   reason: { code: string; message: string; url?: string },
 ): Promise<void> {
+  const now = new Date();
   await prisma.$executeRaw`
     UPDATE "Shop" SET "state" = 'paused', "pauseCode" = ${reason.code},
-      "pauseReason" = ${reason.message}, "pauseUrl" = ${reason.url ?? null}, "updatedAt" = ${new Date()}
-    WHERE "shopDomain" = ${shopDomain} AND "state" <> 'uninstalled'`;
+      "pauseReason" = ${reason.message}, "pauseUrl" = ${reason.url ?? null},
+      "pausedAt" = CASE WHEN "state" = 'paused' THEN "pausedAt" ELSE ${now} END, "updatedAt" = ${now}
+    WHERE "shopDomain" = ${shopDomain} AND "state" <> 'uninstalled'
+      AND ("pauseCode" IS NULL OR "pauseCode" <> ${MERCHANT_PAUSE_CODE})`;
 }
 
+/** Lifts a pause the service's refusal or an unreadable key made; never the merchant's own. */
 export async function resumeShop(shopDomain: string): Promise<void> {
   await prisma.$executeRaw`
     UPDATE "Shop" SET "state" = 'active', "pauseCode" = NULL, "pauseReason" = NULL,
-      "pauseUrl" = NULL, "updatedAt" = ${new Date()}
-    WHERE "shopDomain" = ${shopDomain} AND "state" = 'paused'`;
+      "pauseUrl" = NULL, "pausedAt" = NULL, "updatedAt" = ${new Date()}
+    WHERE "shopDomain" = ${shopDomain} AND "state" = 'paused'
+      AND ("pauseCode" IS NULL OR "pauseCode" <> ${MERCHANT_PAUSE_CODE})`;
+}
+
+/**
+ * The merchant pauses syncing (Dashboard): over any other pause, whose reason shows again if it
+ * still holds when they resume. Returns whether the shop is paused by the merchant now.
+ */
+export async function pauseShopForMerchant(shopDomain: string, message: string): Promise<boolean> {
+  const now = new Date();
+  const changed = await prisma.$executeRaw`
+    UPDATE "Shop" SET "state" = 'paused', "pauseCode" = ${MERCHANT_PAUSE_CODE},
+      "pauseReason" = ${message}, "pauseUrl" = NULL, "pausedAt" = ${now}, "updatedAt" = ${now}
+    WHERE "shopDomain" = ${shopDomain} AND "state" <> 'uninstalled'
+      AND ("pauseCode" IS NULL OR "pauseCode" <> ${MERCHANT_PAUSE_CODE})`;
+  return changed > 0 || (await findShop(shopDomain))?.pauseCode === MERCHANT_PAUSE_CODE;
+}
+
+/** The merchant's "Resume syncing": lifts their own pause alone. Returns whether it lifted one. */
+export async function resumeShopForMerchant(shopDomain: string): Promise<boolean> {
+  const changed = await prisma.$executeRaw`
+    UPDATE "Shop" SET "state" = 'active', "pauseCode" = NULL, "pauseReason" = NULL,
+      "pauseUrl" = NULL, "pausedAt" = NULL, "updatedAt" = ${new Date()}
+    WHERE "shopDomain" = ${shopDomain} AND "state" = 'paused'
+      AND "pauseCode" = ${MERCHANT_PAUSE_CODE}`;
+  return changed > 0;
+}
+
+/** Whether the merchant paused the shop's syncing themselves (Dashboard). */
+export function isPausedByMerchant(shop: Pick<Shop, "state" | "pauseCode">): boolean {
+  return shop.state === "paused" && shop.pauseCode === MERCHANT_PAUSE_CODE;
+}
+
+/** Connected shops paused for one of these reasons (pause codes). */
+export function pausedShopsWith(pauseCodes: readonly string[]): Promise<Shop[]> {
+  return prisma.shop.findMany({
+    where: {
+      state: "paused",
+      pauseCode: { in: [...pauseCodes] },
+      secretKeyCiphertext: { not: null },
+    },
+  });
 }
 
 /** The plan the service named for the shop's key (it can change between runs). */
 export async function recordShopTier(shopDomain: string, tier: string): Promise<void> {
   await prisma.$executeRaw`
     UPDATE "Shop" SET "tier" = ${tier}, "updatedAt" = ${new Date()} WHERE "shopDomain" = ${shopDomain}`;
+}
+
+/**
+ * The former place (workspace, key of its account) is left: the ledger's rows there are dropped
+ * and the shop no longer names it, in one transaction.
+ */
+export async function forgetFormerPlace(scope: {
+  shopDomain: string;
+  workspaceId: string;
+}): Promise<void> {
+  await prisma.$transaction([
+    prisma.indexedItem.deleteMany({
+      where: { shopDomain: scope.shopDomain, workspaceId: scope.workspaceId },
+    }),
+    prisma.shop.update({
+      where: { shopDomain: scope.shopDomain },
+      data: { formerWorkspaceId: null, formerSecretKeyCiphertext: null },
+    }),
+  ]);
 }
 
 export interface ServiceSettings {

@@ -1,8 +1,11 @@
 import { Prisma, type SyncRun } from "@prisma/client";
 import { syncHistorySettings } from "../config.server";
-import prisma from "../db.server";
+import prisma from "./db.server";
 import type { ContentKind } from "./ledger.server";
-import { recordRunCheck } from "./reconcile-checks.server";
+import { recordRunCheck } from "./check-history.server";
+import { logFor } from "../server/log";
+
+const log = logFor("sync");
 
 export type SyncTrigger =
   | "install"
@@ -13,7 +16,9 @@ export type SyncTrigger =
   | "reconcile"
   | "domain-change"
   /** Settings saved another account's key or another workspace: the index moves there. */
-  | "move";
+  | "move"
+  /** Settings unticked a type (its items leave the index) or ticked one again (it is sent). */
+  | "settings";
 /** request: waiting for Shopify's export; then reading it, planning, sending, cleaning up. */
 export type SyncPhase = "request" | "export" | "plan" | "send" | "clean" | "done";
 
@@ -60,6 +65,33 @@ export function unfinishedRun(shopDomain: string): Promise<SyncRun | null> {
   return prisma.syncRun.findUnique({ where: { activeShop: shopDomain } });
 }
 
+/** Every unfinished run, of every shop (those a stopped process left among them). */
+export function unfinishedRuns(): Promise<SyncRun[]> {
+  return prisma.syncRun.findMany({ where: { activeShop: { not: null } } });
+}
+
+/** Whether the run is still unfinished (false too when it no longer exists). */
+export async function isRunUnfinished(runId: string): Promise<boolean> {
+  const run = await prisma.syncRun.findUnique({
+    where: { id: runId },
+    select: { activeShop: true },
+  });
+  return run?.activeShop != null;
+}
+
+/** The run; throws when it does not exist. */
+export function runById(runId: string): Promise<SyncRun> {
+  return prisma.syncRun.findUniqueOrThrow({ where: { id: runId } });
+}
+
+/** The shop's latest run by start, of any kind and outcome, finished or not. */
+export function latestRun(shopDomain: string): Promise<SyncRun | null> {
+  return prisma.syncRun.findFirst({
+    where: { shopDomain },
+    orderBy: { startedAt: "desc" },
+  });
+}
+
 export function runSources(run: Pick<SyncRun, "sources">): string[] {
   const parsed: unknown = JSON.parse(run.sources);
   return Array.isArray(parsed) ? parsed.filter((s): s is string => typeof s === "string") : [];
@@ -67,6 +99,28 @@ export function runSources(run: Pick<SyncRun, "sources">): string[] {
 
 export async function updateRun(id: string, data: Prisma.SyncRunUpdateInput): Promise<SyncRun> {
   return prisma.syncRun.update({ where: { id }, data });
+}
+
+/** Saves the run's request counts so far. Raw SQL: it runs after every batch (docs/decisions/0001). */
+export async function saveRunRequestCounts(
+  runId: string,
+  counts: { requests: number; rateLimited: number },
+): Promise<void> {
+  await prisma.$executeRaw`
+      UPDATE "SyncRun" SET "requests" = ${counts.requests},
+        "rateLimited" = ${counts.rateLimited}, "updatedAt" = ${new Date()}
+      WHERE "id" = ${runId}`;
+}
+
+/** Adds to the run's count of unchanged items of a kind. Raw SQL: it runs per staged batch. */
+export async function addUnchangedToRun(
+  runId: string,
+  kind: ContentKind,
+  unchanged: number,
+): Promise<void> {
+  await (kind === "product"
+    ? prisma.$executeRaw`UPDATE "SyncRun" SET "productsUnchanged" = "productsUnchanged" + ${unchanged} WHERE "id" = ${runId}`
+    : prisma.$executeRaw`UPDATE "SyncRun" SET "postsUnchanged" = "postsUnchanged" + ${unchanged} WHERE "id" = ${runId}`);
 }
 
 /**
@@ -91,14 +145,17 @@ export async function finishRun(
   if (run.trigger === "reconcile" && run.state === "succeeded") {
     // Recorded before the prune below deletes the run's sent items, which name what it repaired.
     await recordRunCheck(run, counts).catch((error: unknown) =>
-      console.error(`[sync] the check of run ${run.id} could not be recorded`, error),
+      log.error({ err: error, runId: run.id }, `the check of run ${run.id} could not be recorded`),
     );
   }
   try {
     await pruneRunHistory(run.shopDomain, syncHistorySettings().runsKept);
   } catch (error) {
     // The next run's finish prunes again; the run itself is done.
-    console.error(`[sync] the run history of ${run.shopDomain} could not be pruned`, error);
+    log.error(
+      { err: error, shop: run.shopDomain },
+      `the run history of ${run.shopDomain} could not be pruned`,
+    );
   }
   return run;
 }
@@ -111,12 +168,66 @@ export function lastCompleteRun(shopDomain: string): Promise<SyncRun | null> {
   });
 }
 
+/** The shop's latest succeeded run by start. */
+export function lastSucceededRun(shopDomain: string): Promise<SyncRun | null> {
+  return prisma.syncRun.findFirst({
+    where: { shopDomain, state: "succeeded" },
+    orderBy: { startedAt: "desc" },
+  });
+}
+
 /** The shop's newest finished run, whatever its outcome. */
 export function lastFinishedRun(shopDomain: string): Promise<SyncRun | null> {
   return prisma.syncRun.findFirst({
     where: { shopDomain, state: { not: "running" } },
     orderBy: { finishedAt: "desc" },
   });
+}
+
+/** Whether any of the shop's runs succeeded (the first-run checklist's "First sync done"). */
+export async function hasSucceededRun(shopDomain: string): Promise<boolean> {
+  const run = await prisma.syncRun.findFirst({
+    where: { shopDomain, state: "succeeded" },
+    select: { id: true },
+  });
+  return run !== null;
+}
+
+/** The shop's newest run started by one of these triggers, finished or not. */
+export function latestRunWithTrigger(
+  shopDomain: string,
+  triggers: readonly SyncTrigger[],
+): Promise<SyncRun | null> {
+  return prisma.syncRun.findFirst({
+    where: { shopDomain, trigger: { in: [...triggers] } },
+    orderBy: { startedAt: "desc" },
+  });
+}
+
+/** The shop's run started last before `startedAt`. */
+export function runBefore(shopDomain: string, startedAt: Date): Promise<SyncRun | null> {
+  return prisma.syncRun.findFirst({
+    where: { shopDomain, startedAt: { lt: startedAt } },
+    orderBy: { startedAt: "desc" },
+  });
+}
+
+/** How many of the shop's runs started after `startedAt`. */
+export function countRunsAfter(shopDomain: string, startedAt: Date): Promise<number> {
+  return prisma.syncRun.count({ where: { shopDomain, startedAt: { gt: startedAt } } });
+}
+
+/** The states of the shop's runs into a workspace started after `since`. */
+export async function runStatesInto(
+  shopDomain: string,
+  workspaceId: string,
+  since: Date,
+): Promise<string[]> {
+  const runs = await prisma.syncRun.findMany({
+    where: { shopDomain, workspaceId, startedAt: { gt: since } },
+    select: { state: true },
+  });
+  return runs.map((run) => run.state);
 }
 
 /** Ids per statement, well under SQLite's and PostgreSQL's limits on bound values. */

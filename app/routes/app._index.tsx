@@ -12,7 +12,6 @@ import {
   BlockStack,
   Button,
   Card,
-  DataTable,
   InlineStack,
   Layout,
   Link,
@@ -25,19 +24,23 @@ import { dashboardAction } from "../admin/dashboard-actions.server";
 import { dashboardOf } from "../admin/dashboard.server";
 import { AdminTitle } from "../components/admin-title";
 import { InboxSummaryCard } from "../components/inbox-summary-card";
-import type { ConnectionState } from "../models/connection-state";
+import { LeftOutCard } from "../components/left-out-card";
+import { PauseSyncing, PausedByYouBanner } from "../components/merchant-pause";
+import type { ConnectionState } from "../admin/connection-state";
+import { RecentSyncs } from "../components/recent-syncs";
 import type { KindCounts } from "../models/sync-runs.server";
-import { authenticateAdmin } from "../shopify-admin.server";
+import { authenticateAdmin } from "../shopify/admin-auth.server";
+import { adminLocaleOf } from "../format";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { shopDomain, admin } = await authenticateAdmin(request);
-  return dashboardOf(shopDomain, admin);
+  return dashboardOf(shopDomain, admin, new Date(), adminLocaleOf(request));
 };
 
 export const action = async ({ request }: ActionFunctionArgs) => {
-  const { shopDomain } = await authenticateAdmin(request);
+  const { shopDomain, admin } = await authenticateAdmin(request);
   const form = await request.formData();
-  return dashboardAction(shopDomain, form.get("intent"));
+  return dashboardAction(shopDomain, form.get("intent"), admin);
 };
 
 const BADGE_TONE: Record<ConnectionState["kind"], "success" | "attention" | "critical" | "info"> = {
@@ -72,7 +75,10 @@ export default function Dashboard() {
     <Page>
       <AdminTitle title="Dashboard" />
       <BlockStack gap="400">
-        {data.connection.kind === "paused" && (
+        {data.pausedByYouSince && (
+          <PausedByYouBanner since={data.pausedByYouSince} submitting={submitting} />
+        )}
+        {data.connection.kind === "paused" && !data.pausedByYouSince && (
           <Banner tone="critical" title="Sync is paused">
             <p>{data.connection.reason}</p>
             <InlineStack gap="200">
@@ -93,7 +99,16 @@ export default function Dashboard() {
         )}
         {/* "Resync started." is no longer news once that run paused the shop: the banner above says why. */}
         {result && !(result.tone === "success" && data.connection.kind === "paused") && (
-          <Banner tone={result.tone}>{result.message}</Banner>
+          <Banner tone={result.tone}>
+            <p id="dashboard-result">{result.message}</p>
+            {result.details && result.details.length > 0 && (
+              <ul aria-label="Retried items" style={{ margin: 0, paddingLeft: "1.2rem" }}>
+                {result.details.map((line, index) => (
+                  <li key={index}>{line}</li>
+                ))}
+              </ul>
+            )}
+          </Banner>
         )}
         {data.move && (
           <Banner tone={data.move.tone} title={data.move.title}>
@@ -157,6 +172,7 @@ export default function Dashboard() {
                   {(linked || data.connection.kind === "uninstalled") && (
                     <Text as="p">{data.connection.message}</Text>
                   )}
+                  {linked && <PauseSyncing disabled={submitting} />}
                   <Text as="p" id="indexed">
                     {data.indexedLine}
                   </Text>
@@ -207,64 +223,11 @@ export default function Dashboard() {
                 </BlockStack>
               </Card>
               {data.leftOut && (
-                <Card>
-                  <BlockStack gap="300">
-                    <InlineStack align="space-between" blockAlign="center">
-                      <Text as="h2" variant="headingMd">
-                        Not in the index
-                      </Text>
-                      {data.leftOut.failed > 0 && (
-                        <Form method="post">
-                          <input type="hidden" name="intent" value="retry-failed" />
-                          <Button submit loading={submitting} disabled={running || !linked}>
-                            Retry failed items
-                          </Button>
-                        </Form>
-                      )}
-                    </InlineStack>
-                    <Text as="p">{data.leftOut.summary}</Text>
-                    {data.leftOut.refused.length > 0 && (
-                      <BlockStack gap="100">
-                        <Text as="h3" variant="headingSm">
-                          Refused by the search service
-                        </Text>
-                        <ul aria-label="Refused items" style={{ margin: 0, paddingLeft: "1.2rem" }}>
-                          {data.leftOut.refused.map((item) => (
-                            <li key={item.key}>
-                              <Text as="span" fontWeight="semibold">
-                                {item.name}
-                              </Text>{" "}
-                              ({item.what}): {item.reason}
-                            </li>
-                          ))}
-                        </ul>
-                        {data.leftOut.refusedMore > 0 && (
-                          <Text as="p" tone="subdued">
-                            and {data.leftOut.refusedMore} more.
-                          </Text>
-                        )}
-                      </BlockStack>
-                    )}
-                    {data.leftOut.overQuotaByKind.map((group) => (
-                      <BlockStack gap="100" key={group.kind}>
-                        <Text as="h3" variant="headingSm">
-                          {group.label}
-                        </Text>
-                        <Text as="p">{group.reason}</Text>
-                        <ul aria-label={group.label} style={{ margin: 0, paddingLeft: "1.2rem" }}>
-                          {group.names.map((name, index) => (
-                            <li key={index}>{name}</li>
-                          ))}
-                        </ul>
-                        {group.more > 0 && (
-                          <Text as="p" tone="subdued">
-                            and {group.more} more.
-                          </Text>
-                        )}
-                      </BlockStack>
-                    ))}
-                  </BlockStack>
-                </Card>
+                <LeftOutCard
+                  leftOut={data.leftOut}
+                  retryDisabled={running || !linked}
+                  submitting={submitting}
+                />
               )}
             </BlockStack>
           </Layout.Section>
@@ -312,9 +275,17 @@ export default function Dashboard() {
                       by itself ({data.live.retries} so far).
                     </Text>
                   )}
+                  {data.live.stopped && (
+                    <Text as="p" tone="critical">
+                      <span data-testid="live-stopped">{data.live.stopped}</span>
+                    </Text>
+                  )}
                   {data.live.pausedUntil && (
                     <Text as="p" tone="caution">
                       Waiting until {data.live.pausedUntil} (the search service&apos;s limit).
+                      {data.leftOut?.groups.some((group) => group.id === "held-for-quota")
+                        ? " The new products waiting are named under “Not in the index”."
+                        : ""}
                     </Text>
                   )}
                   <Text as="p" tone={data.checks.last?.failed ? "caution" : "subdued"}>
@@ -339,13 +310,22 @@ export default function Dashboard() {
                     {data.quotas.map((quota) => (
                       <BlockStack gap="100" key={quota.kind}>
                         <Text as="p" id={`quota-${quota.kind}`}>
-                          {quota.label}: {quota.used} of {quota.limit}
+                          {quota.line}
                         </Text>
-                        <ProgressBar
-                          progress={quota.percent}
-                          tone={quota.remaining === 0 ? "critical" : "primary"}
-                          size="small"
-                        />
+                        {quota.used !== null && (
+                          <ProgressBar
+                            progress={quota.percent}
+                            tone={quota.level === "out" ? "critical" : "primary"}
+                            size="small"
+                            animated={false}
+                            ariaLabelledBy={`quota-${quota.kind}`}
+                          />
+                        )}
+                        {quota.warning && (
+                          <Banner tone={quota.level === "out" ? "critical" : "warning"}>
+                            <p id={`quota-${quota.kind}-warning`}>{quota.warning}</p>
+                          </Banner>
+                        )}
                       </BlockStack>
                     ))}
                     <Text as="p" tone="subdued" id="quota-reset">
@@ -362,31 +342,7 @@ export default function Dashboard() {
                 <Text as="h2" variant="headingMd">
                   Recent syncs
                 </Text>
-                <DataTable
-                  columnContentTypes={["text", "text", "text", "text", "text", "text", "text"]}
-                  headings={[
-                    "Started",
-                    "Kind",
-                    "Result",
-                    "Sent",
-                    "Unchanged",
-                    "Removed",
-                    "Left out",
-                  ]}
-                  rows={data.runs.map((run) => {
-                    const { products, posts } = run.counts;
-                    const both = (p: number, q: number) => `${p} products · ${q} pages/articles`;
-                    return [
-                      run.started,
-                      run.kind,
-                      run.result,
-                      both(products.sent, posts.sent),
-                      both(products.unchanged, posts.unchanged),
-                      both(products.deleted, posts.deleted),
-                      both(products.overQuota + products.failed, posts.overQuota + posts.failed),
-                    ];
-                  })}
-                />
+                <RecentSyncs runs={data.runs} />
               </BlockStack>
             </Card>
           </Layout.Section>

@@ -14,12 +14,17 @@ import {
 import { useEffect } from "react";
 import { AdminTitle } from "../components/admin-title";
 import { SegmentedLinks } from "../components/segmented-links";
-import { inboxPage, updateInboxEntry } from "../models/inbox.server";
-import { authenticateAdmin } from "../shopify-admin.server";
+import { inboxPage, updateInboxEntry } from "../admin/inbox-page.server";
+import { authenticateAdmin } from "../shopify/admin-auth.server";
+import { adminLocaleOf } from "../format";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { shopDomain } = await authenticateAdmin(request);
-  return inboxPage(shopDomain, new URL(request.url).searchParams.get("state"));
+  return inboxPage(
+    shopDomain,
+    new URL(request.url).searchParams.get("state"),
+    adminLocaleOf(request),
+  );
 };
 
 export const action = async ({ request }: ActionFunctionArgs) => {

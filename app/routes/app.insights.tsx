@@ -6,8 +6,9 @@ import uplotStyles from "uplot/dist/uPlot.min.css?url";
 import { AdminTitle } from "../components/admin-title";
 import { SegmentedLinks } from "../components/segmented-links";
 import { DayChart } from "../components/day-chart";
+import { useAdminFormat } from "../components/admin-locale";
 import { dailyInsights, insightPeriodOf } from "../service-events/insights.server";
-import { authenticateAdmin } from "../shopify-admin.server";
+import { authenticateAdmin } from "../shopify/admin-auth.server";
 
 export const links = () => [{ rel: "stylesheet", href: uplotStyles }];
 
@@ -20,6 +21,7 @@ const percent = (rate: number | null) => (rate === null ? "–" : `${Math.round(
 
 export default function Insights() {
   const data = useLoaderData<typeof loader>();
+  const f = useAdminFormat();
   const charts = useMemo(
     () => ({
       activity: [
@@ -35,13 +37,13 @@ export default function Insights() {
     [data],
   );
   const figures = [
-    { id: "conversations", label: "Conversations", value: String(data.totals.conversations) },
-    { id: "messages", label: "Messages", value: String(data.totals.messages) },
+    { id: "conversations", label: "Conversations", value: f.number(data.totals.conversations) },
+    { id: "messages", label: "Messages", value: f.number(data.totals.messages) },
     { id: "handoff-rate", label: "Handoff rate", value: percent(data.totals.handoffRate) },
     {
       id: "feedback",
       label: "Feedback",
-      value: `${data.totals.positive} positive, ${data.totals.negative} negative`,
+      value: `${f.number(data.totals.positive)} positive, ${f.number(data.totals.negative)} negative`,
     },
   ];
   return (

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
 import {
   Banner,
   type BannerHandles,
@@ -8,6 +8,8 @@ import {
   Card,
   Checkbox,
   FormLayout,
+  InlineError,
+  InlineStack,
   Layout,
   Link,
   Page,
@@ -17,8 +19,8 @@ import {
 import { useEffect, useRef, useState } from "react";
 import { settingsPageOf } from "../admin/settings-page.server";
 import { tierName } from "../index-service/tiers";
-import { authenticateAdmin } from "../shopify-admin.server";
-import { saveSettings } from "../sync/shop/settings.server";
+import { authenticateAdmin } from "../shopify/admin-auth.server";
+import { saveSettings } from "../shop/save-settings.server";
 import { AdminTitle } from "../components/admin-title";
 import { ServiceEventsCard } from "../components/service-events-card";
 
@@ -40,20 +42,27 @@ export const action = async ({ request }: ActionFunctionArgs) => {
     syncProducts: ticked("syncProducts"),
     syncPages: ticked("syncPages"),
     syncArticles: ticked("syncArticles"),
+    confirmRemoval: text("confirmRemoval"),
   });
 };
 
 /** The Settings checkboxes of what to sync, in the merchant's words. */
 const SYNC_CHOICES = [
-  ["Products", "syncProducts"],
-  ["Online store pages", "syncPages"],
-  ["Blog articles", "syncArticles"],
+  ["Products", "syncProducts", undefined],
+  [
+    "Online store pages",
+    "syncPages",
+    "With the store's policies: refund, shipping, privacy, terms…",
+  ],
+  ["Blog articles", "syncArticles", undefined],
 ] as const;
 
 export default function Settings() {
   const data = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const saving = useNavigation().state === "submitting";
+  const submit = useSubmit();
+  const formRef = useRef<HTMLFormElement>(null);
   const [secretKey, setSecretKey] = useState("");
   const [publishableKey, setPublishableKey] = useState(data.publishableKey);
   const [workspaceOverride, setWorkspaceOverride] = useState(data.workspaceOverride);
@@ -65,6 +74,16 @@ export default function Settings() {
   const toggle = (key: keyof typeof choices) => (checked: boolean) =>
     setChoices((c) => ({ ...c, [key]: checked }));
   const problems = result && !result.ok ? result.problems : [];
+  // "Keep them ticked" puts the boxes back and closes the question until the next save.
+  const [keptFor, setKeptFor] = useState<typeof result>(undefined);
+  const confirm = result && !result.ok && keptFor !== result ? result.confirm : undefined;
+  // The same form again, with the removal it showed confirmed.
+  const confirmRemoval = (token: string) => {
+    if (!formRef.current) return;
+    const form = new FormData(formRef.current);
+    form.set("confirmRemoval", token);
+    submit(form, { method: "post" });
+  };
   const problemOf = (field: string) => problems.find((p) => p.field === field);
   // After a save, the focus goes where the answer is (keyboard and screen readers): the
   // "Settings saved" banner, or the first field to fix.
@@ -94,12 +113,13 @@ export default function Settings() {
       <AdminTitle title="Settings" />
       <Layout>
         <Layout.Section>
-          <Form method="post">
+          <Form method="post" ref={formRef}>
             <BlockStack gap="400">
               {result?.ok && (
                 <Banner ref={savedBanner} tone="success" title="Settings saved">
                   <p>
-                    Both keys work (plan: {tierName(result.tier)}).{" "}
+                    {result.pairProved ? "Both keys work together" : "Both keys work"} (plan:{" "}
+                    {tierName(result.tier)}).{" "}
                     {result.firstSyncStarted
                       ? "The first full sync has started: follow it on the Dashboard."
                       : result.moveStarted
@@ -108,7 +128,37 @@ export default function Settings() {
                           ? "A sync is running: when it has finished, press Resync on the Dashboard to send the catalogue to the new place."
                           : ""}
                   </p>
+                  {result.choicesMessage && <p>{result.choicesMessage}</p>}
                   {result.eventsProblem && <p>{result.eventsProblem}</p>}
+                </Banner>
+              )}
+              {confirm && (
+                <Banner tone="warning" title="Remove these items from the search?">
+                  <BlockStack gap="200">
+                    <p>{confirm.message}</p>
+                    <InlineStack gap="200">
+                      <Button
+                        variant="primary"
+                        tone="critical"
+                        loading={saving}
+                        onClick={() => confirmRemoval(confirm.token)}
+                      >
+                        Remove and save
+                      </Button>
+                      <Button
+                        onClick={() => {
+                          setChoices({
+                            syncProducts: data.syncProducts,
+                            syncPages: data.syncPages,
+                            syncArticles: data.syncArticles,
+                          });
+                          setKeptFor(result);
+                        }}
+                      >
+                        Keep them ticked
+                      </Button>
+                    </InlineStack>
+                  </BlockStack>
                 </Banner>
               )}
               {problems.length > 0 && (
@@ -179,16 +229,24 @@ export default function Settings() {
                   <Text as="h2" variant="headingMd">
                     What to sync
                   </Text>
-                  {SYNC_CHOICES.map(([label, name]) => (
+                  {SYNC_CHOICES.map(([label, name, helpText]) => (
                     <Checkbox
                       key={name}
+                      id={name}
                       label={label}
+                      helpText={helpText}
                       name={name}
                       value="on"
                       checked={choices[name]}
                       onChange={toggle(name)}
                     />
                   ))}
+                  {problemOf("syncProducts") && (
+                    <InlineError
+                      fieldID="syncProducts"
+                      message={problemOf("syncProducts")?.message ?? ""}
+                    />
+                  )}
                 </BlockStack>
               </Card>
               <Button submit variant="primary" loading={saving}>

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { WEBHOOK_SIGNATURE_HEADER } from "../index-service/protocol";
 import { receiveServiceEvent } from "../service-events/receive.server";
-import { readBodyWithinLimit } from "../webhooks/body-limit.server";
+import { readBodyWithinLimit } from "../shopify/webhook-body-limit.server";
 
 /** The largest service event body taken; a contact form or a chat message is far smaller. */
 const MAX_SERVICE_EVENT_BYTES = 256 * 1024;

@@ -1,8 +1,5 @@
 import { updateShopScopes } from "../models/shops.server";
-import {
-  authenticateShopifyWebhook,
-  type WebhookActionArgs,
-} from "../webhooks/shopify-webhook.server";
+import { authenticateShopifyWebhook, type WebhookActionArgs } from "../shopify/webhooks.server";
 
 export const action = async ({ request }: WebhookActionArgs) => {
   const { shop, payload } = await authenticateShopifyWebhook(request);

@@ -1,9 +1,6 @@
 import { markShopUninstalled } from "../models/shops.server";
 import { removeServiceWebhook } from "../service-events/registration.server";
-import {
-  authenticateShopifyWebhook,
-  type WebhookActionArgs,
-} from "../webhooks/shopify-webhook.server";
+import { authenticateShopifyWebhook, type WebhookActionArgs } from "../shopify/webhooks.server";
 
 export const action = async ({ request }: WebhookActionArgs) => {
   const { shop } = await authenticateShopifyWebhook(request);

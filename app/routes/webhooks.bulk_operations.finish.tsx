@@ -1,8 +1,5 @@
-import { noteBulkOperationFinished } from "../sync/shopify/shop-sync.server";
-import {
-  authenticateShopifyWebhook,
-  type WebhookActionArgs,
-} from "../webhooks/shopify-webhook.server";
+import { noteBulkOperationFinished } from "../models/bulk-exports.server";
+import { authenticateShopifyWebhook, type WebhookActionArgs } from "../shopify/webhooks.server";
 
 export const action = async ({ request }: WebhookActionArgs) => {
   const { shop, payload } = await authenticateShopifyWebhook(request);

@@ -1,5 +1,5 @@
-import { answerLookupWebhook } from "../webhooks/lookup-webhook.server";
-import type { WebhookActionArgs } from "../webhooks/shopify-webhook.server";
+import { answerLookupWebhook } from "../sync/live/lookup-webhook.server";
+import type { WebhookActionArgs } from "../shopify/webhooks.server";
 
 /**
  * collections/create, collections/update, collections/delete: the collection goes to the lookup

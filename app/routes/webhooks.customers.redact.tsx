@@ -1,1 +1,1 @@
-export { customerPrivacyAction as action } from "../webhooks/customer-privacy.server";
+export { customerPrivacyAction as action } from "../service-events/customer-privacy-webhooks.server";

@@ -1,5 +1,5 @@
-import { answerLookupWebhook } from "../webhooks/lookup-webhook.server";
-import type { WebhookActionArgs } from "../webhooks/shopify-webhook.server";
+import { answerLookupWebhook } from "../sync/live/lookup-webhook.server";
+import type { WebhookActionArgs } from "../shopify/webhooks.server";
 
 /** inventory_levels/update: the inventory item goes to the lookup outbox, answered at once. */
 export const action = ({ request }: WebhookActionArgs) => answerLookupWebhook(request);

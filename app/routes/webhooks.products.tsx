@@ -1,8 +1,5 @@
 import { MalformedProductWebhookError, receiveProductWebhook } from "../sync/live/intake.server";
-import {
-  authenticateShopifyWebhook,
-  type WebhookActionArgs,
-} from "../webhooks/shopify-webhook.server";
+import { authenticateShopifyWebhook, type WebhookActionArgs } from "../shopify/webhooks.server";
 
 /** products/create, products/update, products/delete: answered once recorded in the outbox. */
 export const action = async ({ request }: WebhookActionArgs) => {

@@ -1,10 +1,7 @@
 import { deleteAllShopData } from "../models/shops.server";
 import { removeServiceWebhook } from "../service-events/registration.server";
-import { removeShopFromIndex } from "../sync/shop/removal.server";
-import {
-  authenticateShopifyWebhook,
-  type WebhookActionArgs,
-} from "../webhooks/shopify-webhook.server";
+import { removeShopFromIndex } from "../shop/remove-from-index.server";
+import { authenticateShopifyWebhook, type WebhookActionArgs } from "../shopify/webhooks.server";
 
 export const action = async ({ request }: WebhookActionArgs) => {
   const { shop } = await authenticateShopifyWebhook(request, { requireShopInBody: true });

@@ -1,8 +1,5 @@
-import { applyShopUpdate } from "../sync/shop/workspace-move.server";
-import {
-  authenticateShopifyWebhook,
-  type WebhookActionArgs,
-} from "../webhooks/shopify-webhook.server";
+import { applyShopUpdate } from "../shop/follow-domain-change.server";
+import { authenticateShopifyWebhook, type WebhookActionArgs } from "../shopify/webhooks.server";
 
 /**
  * shop/update: when the primary domain changed, the shop moves to the workspace named after it

@@ -1,9 +1,23 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createReadableStreamFromReadable, type ServerBuild } from "@remix-run/node";
-import type { WebhookRequest } from "../webhooks/body-limit.server";
-import type { WebhookActionArgs } from "../webhooks/shopify-webhook.server";
+import type { WebhookRequest } from "../shopify/webhook-body-limit.server";
+import type { WebhookActionArgs } from "../shopify/webhooks.server";
+import { logFor } from "./log";
+
+const log = logFor("webhooks");
 
 type WebhookAction = (args: WebhookActionArgs) => Promise<Response> | Response;
+
+/**
+ * Told of every delivery answered: its X-Shopify-Topic and X-Shopify-Shop-Domain (unchecked), the
+ * status, the time it took.
+ */
+export type WebhookObserver = (delivery: {
+  topic: string | null;
+  shop: string | null;
+  status: number;
+  seconds: number;
+}) => void;
 
 /** Where Shopify's webhook routes live (app/routes/webhooks.*.tsx). */
 const WEBHOOKS = "/webhooks/";
@@ -42,9 +56,11 @@ async function send(res: ServerResponse, response: Response): Promise<void> {
  * route matching cost more than the delivery's own work (docs/decisions/0012-webhook-fast-path.md).
  * Returns a handler that answers and returns true for those requests, false for any other (which
  * go on to express and Remix, as does a webhook path in another spelling, e.g. a trailing slash).
+ * `observe` is told of each delivery answered (the app's metrics: topic, outcome, intake time).
  */
 export function shopifyWebhookRoutes(
   build: ServerBuild,
+  observe: WebhookObserver = () => undefined,
 ): (req: IncomingMessage, res: ServerResponse) => boolean {
   const actions = new Map<string, WebhookAction>();
   for (const id of Object.keys(build.routes)) {
@@ -61,6 +77,14 @@ export function shopifyWebhookRoutes(
     const query = url.indexOf("?");
     const action = actions.get(query === -1 ? url : url.slice(0, query));
     if (!action) return false;
+    const started = process.hrtime.bigint();
+    const report = (status: number) =>
+      observe({
+        topic: headersOf(req).get("X-Shopify-Topic"),
+        shop: headersOf(req).get("X-Shopify-Shop-Domain"),
+        status,
+        seconds: Number(process.hrtime.bigint() - started) / 1e9,
+      });
     const request: WebhookRequest = {
       method: "POST",
       headers: headersOf(req),
@@ -75,16 +99,21 @@ export function shopifyWebhookRoutes(
           response = thrown;
         } else {
           // As Remix does for an action's error: logged, and a 500 without details.
-          console.error(thrown);
+          log.error({ err: thrown }, "a webhook's action failed");
           response = new Response("Unexpected Server Error", { status: 500 });
         }
       }
       await send(res, response);
-    })().catch((error: unknown) => {
-      console.error(error);
-      if (!res.headersSent) res.writeHead(500);
-      res.end();
-    });
+      return response.status;
+    })().then(
+      (status) => report(status),
+      (error: unknown) => {
+        log.error({ err: error }, "a webhook could not be answered");
+        if (!res.headersSent) res.writeHead(500);
+        res.end();
+        report(res.statusCode);
+      },
+    );
     return true;
   };
 }

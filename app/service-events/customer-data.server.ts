@@ -4,16 +4,17 @@
  * reported for customers/data_request, deleted for customers/redact. The named shop's rows, and
  * the copies of the same events under other shops (app/models/event-copies.server.ts). A
  * redaction keeps keyed hashes of the shopper's email, phone and threads so that their older
- * events, replayed, are refused (app/models/redacted-shoppers.server.ts).
+ * events, replayed, are refused (./redaction-hashes.server.ts).
  */
-import prisma from "../db.server";
 import { deleteEventCopies, findEventCopies } from "../models/event-copies.server";
 import {
   countHeldEvents,
   deleteHeldThreads,
   heldThreadsWhere,
 } from "../models/held-service-events.server";
-import { recordRedactedShopper } from "../models/redacted-shoppers.server";
+import { inboxEntriesOf, inboxEntriesWithContact } from "../models/inbox.server";
+import { recordRedactedShopper } from "./redaction-hashes.server";
+import { deleteThreads, threadEventCounts } from "../models/service-events.server";
 import { emailKey, marksOfCustomer, phoneDigits } from "./shopper-marks";
 
 interface CustomerKeys {
@@ -28,10 +29,7 @@ async function matchingThreads(shopDomain: string, keys: CustomerKeys): Promise<
   const isTheirs = (e: unknown, p: unknown) =>
     (email !== null && emailKey(e) === email) || (phone !== null && phoneDigits(p) === phone);
   const [candidates, held] = await Promise.all([
-    prisma.inboxItem.findMany({
-      where: { shopDomain, OR: [{ email: { not: null } }, { phone: { not: null } }] },
-      select: { threadId: true, email: true, phone: true },
-    }),
+    inboxEntriesWithContact(shopDomain),
     heldThreadsWhere(shopDomain, (data) => {
       const customer = (data.customer ?? {}) as Record<string, unknown>;
       return isTheirs(data.email, data.phone) || isTheirs(customer.email, customer.phone);
@@ -67,12 +65,8 @@ export async function customerDataReport(
 ): Promise<CustomerDataReport> {
   const threads = await matchingThreads(shopDomain, keys);
   const [entries, events, heldEvents, copies] = await Promise.all([
-    prisma.inboxItem.findMany({ where: { shopDomain, threadId: { in: threads } } }),
-    prisma.serviceEvent.groupBy({
-      by: ["eventType"],
-      where: { shopDomain, threadId: { in: threads } },
-      _count: { _all: true },
-    }),
+    inboxEntriesOf(shopDomain, threads),
+    threadEventCounts(shopDomain, threads),
     countHeldEvents(shopDomain, threads),
     findEventCopies(shopDomain, threads),
   ]);
@@ -86,7 +80,7 @@ export async function customerDataReport(
       firstAt: entry.firstAt.toISOString(),
       lastAt: entry.lastAt.toISOString(),
     })),
-    events: Object.fromEntries(events.map((row) => [row.eventType, row._count._all])),
+    events,
     heldEvents,
     copies: {
       inboxEntries: copies.inboxEntries,
@@ -119,14 +113,11 @@ export async function redactCustomer(
   if (threads.length === 0) return { inboxEntries: 0, events: 0, copies: 0 };
   // Copies first: they are found through this shop's events.
   const copies = await deleteEventCopies(shopDomain, threads);
-  const [events, entries] = await prisma.$transaction([
-    prisma.serviceEvent.deleteMany({ where: { shopDomain, threadId: { in: threads } } }),
-    prisma.inboxItem.deleteMany({ where: { shopDomain, threadId: { in: threads } } }),
-  ]);
+  const { events, inboxEntries } = await deleteThreads(shopDomain, threads);
   await deleteHeldThreads(shopDomain, threads);
   return {
-    inboxEntries: entries.count,
-    events: events.count,
+    inboxEntries,
+    events,
     copies: copies.inboxEntries + copies.events + copies.held,
   };
 }

@@ -28,7 +28,7 @@ interface ThreadEvent {
   data: Record<string, unknown>;
 }
 
-interface InboxEntry {
+export interface InboxEntry {
   name: string | null;
   email: string | null;
   phone: string | null;

@@ -3,7 +3,7 @@
  * the service's events, and the questions they ask most, as far as chat.message_sent carries the
  * message. Test events are left out; only the named shop's events are read.
  */
-import prisma from "../db.server";
+import { chatMessagesSince, eventsSince } from "../models/service-events.server";
 
 type InsightPeriod = 7 | 30;
 
@@ -47,10 +47,6 @@ interface DailyInsights {
   topQuestions: { question: string; count: number }[];
 }
 
-function toDate(value: unknown): Date {
-  return value instanceof Date ? value : new Date(value as string | number);
-}
-
 /** The way a question is compared: case, spacing and trailing punctuation do not matter. */
 function normalizeQuestion(message: string): string | null {
   const text = message
@@ -81,14 +77,8 @@ export async function dailyInsights(
     positive: zeros(),
     negative: zeros(),
   };
-  const rows = await prisma.$queryRaw<{ eventType: string; occurredAt: unknown; data: string }[]>`
-    SELECT "eventType", "occurredAt",
-      CASE WHEN "eventType" = 'feedback.submitted' THEN "data" ELSE '' END AS "data"
-    FROM "ServiceEvent"
-    WHERE "shopDomain" = ${shopDomain} AND "test" = false AND "occurredAt" >= ${from}
-      AND "eventType" IN (${COUNTED[0]}, ${COUNTED[1]}, ${COUNTED[2]}, ${COUNTED[3]})`;
-  for (const row of rows) {
-    const i = index.get(toDate(row.occurredAt).toISOString().slice(0, 10));
+  for (const row of await eventsSince(shopDomain, from, COUNTED)) {
+    const i = index.get(row.occurredAt.toISOString().slice(0, 10));
     if (i === undefined) continue;
     if (row.eventType === "chat.conversation_started") series.conversations[i]! += 1;
     else if (row.eventType === "chat.message_sent") series.messages[i]! += 1;
@@ -123,13 +113,8 @@ export async function dailyInsights(
 async function topQuestions(shopDomain: string, from: Date) {
   // The event's JSON is read here rather than in SQL: SQLite's json_extract and PostgreSQL's
   // JSON operators differ, and the scan is bounded.
-  const rows = await prisma.$queryRaw<{ data: string }[]>`
-    SELECT "data" FROM "ServiceEvent"
-    WHERE "shopDomain" = ${shopDomain} AND "test" = false AND "occurredAt" >= ${from}
-      AND "eventType" = 'chat.message_sent'
-    ORDER BY "occurredAt" DESC LIMIT ${QUESTION_SCAN_LIMIT}`;
   const counts = new Map<string, number>();
-  for (const { data } of rows) {
+  for (const data of await chatMessagesSince(shopDomain, from, QUESTION_SCAN_LIMIT)) {
     const message = messageOf(data);
     if (message === undefined) continue;
     const question = normalizeQuestion(message);

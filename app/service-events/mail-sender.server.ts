@@ -6,18 +6,23 @@
  * its claim runs out. Its Message-ID is the same at every attempt, so the one duplicate a crash
  * between the mail server's "accepted" and the mark can cause is recognisable as the same email.
  */
+import { appMetrics } from "../server/metrics";
 import { createHash } from "node:crypto";
 import nodemailer, { type Transporter } from "nodemailer";
 import { config, type MailSettings } from "../config.server";
 import {
   claimDueMails,
   failMail,
+  retryMailsWaitingForServer,
   settleMail,
   type Claim,
 } from "../models/notification-mails.server";
 import { inboxEntryOf } from "../models/inbox.server";
 import { findShop } from "../models/shops.server";
 import { notificationContent } from "./notification-mail";
+import { logFor } from "../server/log";
+
+const log = logFor("mail");
 
 /** How often the outbox is looked at when nothing nudges the sender. */
 const POLL_MS = 2_000;
@@ -68,7 +73,7 @@ export function startMailSender(now: () => Date = () => new Date()): MailSender 
       try {
         await sendDue(mail, transporter, now);
       } catch (error) {
-        console.error(`[mail] the outbox could not be read: ${errorText(error, mail)}`);
+        log.error(`the outbox could not be read: ${errorText(error, mail)}`);
       }
       if (stopped) break;
       if (nudged) {
@@ -147,15 +152,30 @@ async function sendClaimed(
       mail.retryBaseMs * 2 ** Math.min(20, claim.mail.attempts - 1),
     );
     const at = now();
-    await failMail(claim, reason, new Date(at.getTime() + wait), at);
-    console.warn(
-      `[mail] ${shopDomain}: a notification email could not be sent (attempt ${claim.mail.attempts}, next in ${Math.round(wait / 1000)} s): ${reason}`,
+    await failMail(
+      claim,
+      { reason, retryAt: new Date(at.getTime() + wait), serverUnreachable: !repliedWith(error) },
+      at,
+    );
+    appMetrics().notificationMails.inc({ outcome: "failed" });
+    log.warn(
+      { shop: shopDomain },
+      `a notification email could not be sent (attempt ${claim.mail.attempts}, next in ${Math.round(wait / 1000)} s): ${reason}`,
     );
     return;
   }
+  appMetrics().notificationMails.inc({ outcome: "sent" });
   if (!(await settleMail(claim, "sent", now()))) {
-    console.warn(`[mail] ${shopDomain}: a notification was sent after its claim ran out`);
+    log.warn({ shop: shopDomain }, "a notification was sent after its claim ran out");
   }
+  // The mail server is back: what waited for it goes now, not at the end of a backoff that grew
+  // through the outage (up to an hour).
+  await retryMailsWaitingForServer(now());
+}
+
+/** The mail server answered (an SMTP reply code: it refused this email); otherwise it was not reached. */
+function repliedWith(error: unknown): boolean {
+  return typeof (error as { responseCode?: unknown } | null)?.responseCode === "number";
 }
 
 /** The same at every attempt of one notification, and never the same for two. */

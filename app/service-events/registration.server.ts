@@ -6,15 +6,24 @@
 import { randomBytes } from "node:crypto";
 import type { Shop } from "@prisma/client";
 import { config } from "../config.server";
-import prisma from "../db.server";
 import { IndexServiceClient } from "../index-service/client";
 import { IndexServiceError, NotFoundError } from "../index-service/errors";
 import type { WebhookEventType } from "../index-service/protocol";
 import type { WebhookRecord } from "../index-service/types";
-import { openSecret, sealSecret } from "../models/secret-box.server";
-import { renewReceivingIdentity } from "../models/service-webhooks.server";
-import { findShop } from "../models/shops.server";
-import { serviceClientFor } from "../sync/shop/service-keys.server";
+import { openSecret, sealSecret } from "../secret-box.server";
+import {
+  deleteServiceWebhook,
+  recordServiceWebhookError,
+  recordServiceWebhookRegistered,
+  renewReceivingIdentity,
+  serviceWebhookMadeIfMissing,
+  serviceWebhookOf,
+} from "../models/service-webhooks.server";
+import { connectedShopDomains, findShop } from "../models/shops.server";
+import { serviceClientFor } from "../shop/service-keys.server";
+import { logFor } from "../server/log";
+
+const log = logFor("service-events");
 
 /** The label of the app's webhooks: with the URL's opaque id, how the app knows its own. */
 export const SERVICE_WEBHOOK_NAME = "Catalog Chat inbox and insights";
@@ -56,29 +65,17 @@ function newReceivingIdentity(): { publicId: string; secretCiphertext: string } 
   };
 }
 
-/** The shop's registration row, made (opaque id and sealed secret) on first use. */
-async function registrationRow(shopDomain: string) {
-  const existing = await prisma.serviceWebhook.findUnique({ where: { shopDomain } });
-  if (existing) return existing;
-  await prisma.serviceWebhook.upsert({
-    where: { shopDomain },
-    create: { shopDomain, ...newReceivingIdentity() },
-    update: {},
-  });
-  return prisma.serviceWebhook.findUniqueOrThrow({ where: { shopDomain } });
-}
-
 /** What Settings shows: registered or not, and the last refusal. */
 export async function serviceEventsStatus(
   shopDomain: string,
 ): Promise<{ registered: boolean; lastError: string | null }> {
-  const row = await prisma.serviceWebhook.findUnique({ where: { shopDomain } });
+  const row = await serviceWebhookOf(shopDomain);
   return { registered: Boolean(row?.webhookId), lastError: row?.lastError ?? null };
 }
 
 /** Whether what is registered differs from what the app wants now (URL, events, or nothing yet). */
 export async function registrationIsStale(shopDomain: string): Promise<boolean> {
-  const row = await prisma.serviceWebhook.findUnique({ where: { shopDomain } });
+  const row = await serviceWebhookOf(shopDomain);
   if (!row?.webhookId) return true;
   return (
     row.url !== receivingUrl(config().appUrl, row.publicId) ||
@@ -94,7 +91,8 @@ export async function registrationIsStale(shopDomain: string): Promise<boolean> 
 export async function ensureServiceWebhook(shopDomain: string): Promise<RegistrationResult> {
   const shop = await findShop(shopDomain);
   if (!shop?.secretKeyCiphertext || shop.state === "uninstalled") return { state: "not-connected" };
-  const row = await registrationRow(shopDomain);
+  // The shop's registration row, made (opaque id and sealed secret) on first use.
+  const row = await serviceWebhookMadeIfMissing(shopDomain, newReceivingIdentity);
   const env = config();
   const url = receivingUrl(env.appUrl, row.publicId);
   const events = [...SUBSCRIBED_EVENTS];
@@ -123,21 +121,12 @@ export async function ensureServiceWebhook(shopDomain: string): Promise<Registra
     for (const stale of ours.filter((hook) => hook.id !== webhookId)) {
       await client.deleteWebhook(stale.id).catch(() => undefined);
     }
-    await prisma.serviceWebhook.update({
-      where: { shopDomain },
-      data: {
-        webhookId,
-        url,
-        events: eventsKey(events),
-        registeredAt: new Date(),
-        lastError: null,
-      },
-    });
+    await recordServiceWebhookRegistered(shopDomain, { webhookId, url, events: eventsKey(events) });
     return { state: "registered", webhookId, url, changed };
   } catch (error) {
     if (!(error instanceof IndexServiceError)) throw error;
     const message = `The search service refused the event webhook: ${error.message}`;
-    await prisma.serviceWebhook.update({ where: { shopDomain }, data: { lastError: message } });
+    await recordServiceWebhookError(shopDomain, message);
     return { state: "failed", message };
   }
 }
@@ -158,7 +147,7 @@ function isThisShopsWebhook(hook: WebhookRecord, publicId: string): boolean {
  * throws.
  */
 export async function removeServiceWebhook(shopDomain: string): Promise<void> {
-  const row = await prisma.serviceWebhook.findUnique({ where: { shopDomain } });
+  const row = await serviceWebhookOf(shopDomain);
   if (!row) return;
   try {
     const shop: Shop | null = await findShop(shopDomain);
@@ -168,9 +157,9 @@ export async function removeServiceWebhook(shopDomain: string): Promise<void> {
       });
     }
   } catch (error) {
-    console.warn(`[service-events] ${shopDomain}: the webhook could not be deleted`, error);
+    log.warn({ err: error, shop: shopDomain }, "the webhook could not be deleted");
   }
-  await prisma.serviceWebhook.deleteMany({ where: { shopDomain } });
+  await deleteServiceWebhook(shopDomain);
 }
 
 /**
@@ -195,8 +184,9 @@ export async function retireServiceWebhook(
     }).deleteWebhook(renewed.formerWebhookId, { timeoutMs: REMOVAL_TIMEOUT_MS });
   } catch (error) {
     if (error instanceof NotFoundError) return;
-    console.warn(
-      `[service-events] ${shopDomain}: the former account's webhook could not be deleted (its deliveries are refused): ${
+    log.warn(
+      { shop: shopDomain },
+      `the former account's webhook could not be deleted (its deliveries are refused): ${
         error instanceof Error ? error.message : String(error)
       }`,
     );
@@ -205,12 +195,8 @@ export async function retireServiceWebhook(
 
 /** Start-up: every connected shop whose registration is missing or differs is registered again. */
 export async function ensureAllServiceWebhooks(): Promise<RegistrationResult[]> {
-  const shops = await prisma.shop.findMany({
-    where: { secretKeyCiphertext: { not: null }, state: { not: "uninstalled" } },
-    select: { shopDomain: true },
-  });
   const results: RegistrationResult[] = [];
-  for (const { shopDomain } of shops) {
+  for (const shopDomain of await connectedShopDomains()) {
     if (await registrationIsStale(shopDomain)) results.push(await ensureServiceWebhook(shopDomain));
   }
   return results;

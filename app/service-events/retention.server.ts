@@ -1,8 +1,11 @@
 import { config } from "../config.server";
-import prisma from "../db.server";
 import { pruneHeldEvents } from "../models/held-service-events.server";
 import { pruneRedactedShoppers } from "../models/redacted-shoppers.server";
 import { pruneMailsWithoutEntry } from "../models/notification-mails.server";
+import { pruneEventsBefore } from "../models/service-events.server";
+import { logFor } from "../server/log";
+
+const log = logFor("service-events");
 
 const DAY_MS = 86_400_000;
 /** How often the app server prunes. */
@@ -20,30 +23,19 @@ export async function pruneServiceEvents(
   retentionDays: number = config().serviceEvents.retentionDays,
 ): Promise<{ events: number; inboxEntries: number; held: number; redactions: number }> {
   const cutoff = new Date(now.getTime() - retentionDays * DAY_MS);
-  const threadEvents = await prisma.$executeRaw`
-    DELETE FROM "ServiceEvent" WHERE EXISTS (
-      SELECT 1 FROM "InboxItem" i WHERE i."shopDomain" = "ServiceEvent"."shopDomain"
-        AND i."threadId" = "ServiceEvent"."threadId" AND i."lastAt" < ${cutoff})`;
-  const inboxEntries = await prisma.$executeRaw`
-    DELETE FROM "InboxItem" WHERE "lastAt" < ${cutoff}`;
-  const otherEvents = await prisma.$executeRaw`
-    DELETE FROM "ServiceEvent" WHERE "receivedAt" < ${cutoff} AND NOT EXISTS (
-      SELECT 1 FROM "InboxItem" i WHERE i."shopDomain" = "ServiceEvent"."shopDomain"
-        AND i."threadId" = "ServiceEvent"."threadId")`;
+  const { events, inboxEntries } = await pruneEventsBefore(cutoff);
   const held = await pruneHeldEvents(now);
   // A day beyond the cutoff: an event that old is refused as expired whatever its clock says.
   const redactions = await pruneRedactedShoppers(new Date(cutoff.getTime() - DAY_MS));
   // The outbox's rows of entries gone (here, or by a redaction or uninstall since).
   await pruneMailsWithoutEntry();
-  return { events: threadEvents + otherEvents, inboxEntries, held, redactions };
+  return { events, inboxEntries, held, redactions };
 }
 
 /** Prunes now and then every hour; returns the function that stops it. */
 export function schedulePruning(): () => void {
   const prune = () =>
-    pruneServiceEvents().catch((error: unknown) =>
-      console.error("[service-events] pruning failed", error),
-    );
+    pruneServiceEvents().catch((error: unknown) => log.error({ err: error }, "pruning failed"));
   void prune();
   const timer = setInterval(() => void prune(), PRUNE_EVERY_MS);
   timer.unref();

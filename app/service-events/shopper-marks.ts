@@ -1,7 +1,7 @@
 /**
  * What recognises a shopper in the service's events without being their data: their email, their
  * phone's digits and their chat threads, as marks that customers/redact keeps only as keyed hashes
- * (app/models/redacted-shoppers.server.ts). Pure.
+ * (./redaction-hashes.server.ts, stored by app/models/redacted-shoppers.server.ts). Pure.
  */
 
 export interface ShopperMark {

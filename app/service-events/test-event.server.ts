@@ -4,10 +4,11 @@
  * route stores what it verified.
  */
 import { randomBytes } from "node:crypto";
-import prisma from "../db.server";
 import { IndexServiceError, NotFoundError } from "../index-service/errors";
+import { registeredWebhookId } from "../models/service-webhooks.server";
+import { testEventReceived } from "../models/service-events.server";
 import { findShop } from "../models/shops.server";
-import { serviceClientFor } from "../sync/shop/service-keys.server";
+import { serviceClientFor } from "../shop/service-keys.server";
 import { ensureServiceWebhook, registrationIsStale } from "./registration.server";
 
 /** The marker that tells a test delivery from a shopper's event (never in the Inbox or Insights). */
@@ -33,9 +34,8 @@ export async function sendTestEvent(
   const nonce = randomBytes(9).toString("base64url");
   const threadId = `${TEST_THREAD_PREFIX}${nonce}`;
   const test = async () => {
-    const row = await prisma.serviceWebhook.findUniqueOrThrow({ where: { shopDomain } });
     return (
-      await serviceClientFor(shop).testWebhook(row.webhookId ?? "", {
+      await serviceClientFor(shop).testWebhook((await registeredWebhookId(shopDomain)) ?? "", {
         event_type: "chat.conversation_started",
         data: { thread_id: threadId, [TEST_MARKER_FIELD]: nonce },
       })
@@ -58,10 +58,7 @@ export async function sendTestEvent(
   }
   const deadline = Date.now() + (options.arrivalWaitMs ?? ARRIVAL_WAIT_MS);
   for (;;) {
-    const received = await prisma.serviceEvent.findFirst({
-      where: { shopDomain, threadId, test: true },
-    });
-    if (received) {
+    if (await testEventReceived(shopDomain, threadId)) {
       return {
         ok: true,
         message: "The test event arrived and its signature was verified.",

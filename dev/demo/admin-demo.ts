@@ -16,7 +16,15 @@ import { startFakeShopify } from "../fake-shopify/server";
 import { startMailSink } from "../mail-sink/server";
 import type { CartCatalogue } from "../storefront/fake-cart";
 import { startStorefrontPreview } from "../storefront/server";
+import { escapeHtml } from "../storefront/page";
 import { writeDemoStore } from "./demo-store";
+import { migrateDatabase } from "../../app/cli/migrate-database";
+import { stopBackgroundWork } from "../../app/background.server";
+import { adminFor } from "../../app/shopify/admin-auth.server";
+import { recordShopAfterAuth } from "../../app/shopify/app.server";
+import { saveSettings } from "../../app/shop/save-settings.server";
+import { findShop, workspaceOf } from "../../app/models/shops.server";
+import prisma from "../../app/models/db.server";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 export const DEMO_SHOP = "demo-store.myshopify.com";
@@ -108,15 +116,16 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     log,
   });
   const work = mkdtempSync(join(tmpdir(), "catalog-chat-demo-"));
+  // However the process ends (a crash, Ctrl-C during start-up, a PostgreSQL server that does not
+  // answer), the folder with the demo shoppers' data goes with it; close() removes it earlier and
+  // drops a PostgreSQL database too.
+  const removeFolder = () => rmSync(work, { recursive: true, force: true });
+  process.once("exit", removeFolder);
   // The demo's database and store live here (or its database in PostgreSQL); they go when the
   // demo stops (close, or a failed start).
   const database = options.postgresUrl
     ? await createPostgresDatabase(options.postgresUrl, "catalog_chat_demo")
     : { url: `file:${join(work, "demo.db")}`, drop: async () => undefined };
-  // However the process ends (a crash, Ctrl-C during start-up), the folder with the demo
-  // shoppers' data goes with it; close() removes it earlier and drops a PostgreSQL database too.
-  const removeFolder = () => rmSync(work, { recursive: true, force: true });
-  process.once("exit", removeFolder);
   const removeWork = async () => {
     process.off("exit", removeFolder);
     removeFolder();
@@ -161,12 +170,11 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     SMTP_URL: mail.smtpUrl,
     MAIL_FROM: "Catalog Chat demo <inbox@demo-store.example.com>",
   });
-  const { migrateDatabase } = await import("../../app/cli/migrate-database");
 
   let app: RunningAppServer | undefined;
   try {
     await migrateDatabase(database.url);
-    app = await startAppServer({ host, port: appPort });
+    app = await startAppServer({ host, port: appPort, background: true });
     shopify.state.setApp({ appUrl: app.url });
     const workspaceId = await installDemoShop(options.saveKeys ?? true);
     const storefront = await startStorefrontPreview({
@@ -179,6 +187,11 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       pages: DEMO_PAGES,
       settings: { prompts: DEMO_PROMPTS.join("\n") },
       cart: () => cartCatalogue(shopify.state.products()),
+      storePage: (pathname) => productPage(shopify.state.products(), pathname),
+      shopDomains: () => {
+        const shop = shopify.state.shop();
+        return [...new Set([shop.primaryDomain, shop.myshopifyDomain, DEMO_DOMAIN])];
+      },
     });
     const running = app;
     let closed = false;
@@ -202,7 +215,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
         await storefront.close();
         await running.close();
         // The app's live worker and checks stop before their database goes.
-        await (await import("../../app/background.server")).stopBackgroundWork();
+        await stopBackgroundWork();
         await shopify.close();
         await emulator.close();
         await mail.close();
@@ -212,7 +225,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     };
   } catch (error) {
     await app?.close();
-    await (await import("../../app/background.server")).stopBackgroundWork();
+    await stopBackgroundWork();
     await shopify.close();
     await emulator.close();
     await mail.close();
@@ -223,10 +236,6 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
 
 /** What installing from the app listing does, then what a merchant does in Settings. */
 async function installDemoShop(saveKeys: boolean): Promise<string> {
-  const { adminFor } = await import("../../app/shopify-admin.server");
-  const { recordShopAfterAuth } = await import("../../app/shopify.server");
-  const { saveSettings } = await import("../../app/sync/shop/settings.server");
-  const { findShop, workspaceOf } = await import("../../app/models/shops.server");
   const admin = await adminFor(DEMO_SHOP);
   await recordShopAfterAuth(
     DEMO_SHOP,
@@ -254,7 +263,6 @@ async function installDemoShop(saveKeys: boolean): Promise<string> {
 async function waitForFirstSync(
   stopped: () => boolean,
 ): Promise<{ state: string; errorMessage: string | null }> {
-  const prisma = (await import("../../app/db.server")).default;
   // Without keys there is no first sync: the wait ends with the demo (before its database goes).
   while (!stopped()) {
     const run = await prisma.syncRun.findFirst({
@@ -307,7 +315,25 @@ function savedStorefrontConfig(
  * The store's variants as its cart sees them, read live: a tracked variant that may not be sold
  * beyond its stock holds that many (0 is sold out); any other is unlimited.
  */
-function cartCatalogue(products: { title?: unknown; variants: unknown[] }[]): CartCatalogue {
+/** A product's page in the storefront preview (/products/<handle>), where the chat's links lead. */
+function productPage(
+  products: { handle?: unknown; title?: unknown; descriptionHtml?: unknown; variants: unknown[] }[],
+  pathname: string,
+): { title: string; body: string } | undefined {
+  const handle = /^\/products\/([^/]+)$/.exec(pathname)?.[1];
+  const product = handle && products.find((p) => p.handle === decodeURIComponent(handle));
+  if (!product) return undefined;
+  const price = (product.variants[0] as { price?: string } | undefined)?.price;
+  return {
+    title: String(product.title ?? ""),
+    // The store's own description (the fake store's sample HTML), as a theme shows it.
+    body: `${String(product.descriptionHtml ?? "")}${price ? `<p class="price">${escapeHtml(price)}</p>` : ""}`,
+  };
+}
+
+function cartCatalogue(
+  products: { handle?: unknown; title?: unknown; variants: unknown[] }[],
+): CartCatalogue {
   const catalogue: CartCatalogue = {};
   for (const product of products) {
     for (const raw of product.variants) {
@@ -330,6 +356,8 @@ function cartCatalogue(products: { title?: unknown; variants: unknown[] }[]): Ca
           .filter((value) => value !== "Default Title")
           .join(" / "),
         price: Number(variant.price ?? 0),
+        // So that the preview answers /products/<handle>.js as the store does.
+        ...(typeof product.handle === "string" ? { handle: product.handle } : {}),
         ...(limited ? { inventory: Math.max(0, variant.inventoryQuantity ?? 0) } : {}),
       };
     }

@@ -12,6 +12,9 @@ import { runSyncCommand } from "../../app/cli/sync-command";
 import { IndexServiceClient } from "../../app/index-service/client";
 import { startEmulator } from "../emulator/server";
 import { writeCatalogue } from "../sample-store/catalogue-generator";
+import { configureLogging } from "../../app/server/log";
+
+configureLogging({ fd: 2, format: "pretty" });
 
 const DOMAIN = "demo-store.example.com";
 const SECRET_KEY = "svc_sk_test_professional";

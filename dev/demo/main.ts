@@ -2,8 +2,18 @@
  * npm run demo — the whole app offline, on loopback: prints the admin, emulator and storefront
  * URLs, runs the first full sync, and keeps serving until Ctrl-C (`--exit` stops after the sync).
  */
+// First: Ctrl-C and SIGTERM stop the demo cleanly from the moment the process starts.
+import { stop } from "./stop-on-signals";
 import { isPostgresUrl } from "../../app/database-url";
-import { startDemo } from "./admin-demo";
+import { DemoRefusedError, startDemo } from "./admin-demo";
+import { redactUrl } from "../../app/config.server";
+import { exitWithStartUpFailure } from "../../app/cli/start-up-checks";
+import prisma from "../../app/models/db.server";
+import { runCounts } from "../../app/models/sync-runs.server";
+import { configureLogging } from "../../app/server/log";
+
+// The app's log lines between the demo's own, readable (LOG_FORMAT=json for JSON).
+configureLogging({ format: "pretty" });
 
 /** A port from the environment, or the demo's default (each different, so none collide). */
 function portFromEnv(name: string, fallback: number): number {
@@ -30,19 +40,20 @@ function countFromEnv(name: string, fallback: number): number {
   return count;
 }
 
+/** A PostgreSQL server that cannot be reached or refuses the login (node-postgres' errors). */
+function isConnectionError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return (
+    typeof code === "string" &&
+    (/^E(CONNREFUSED|NOTFOUND|HOSTUNREACH|TIMEDOUT|AI_AGAIN)$/.test(code) || /^(28|3D)/.test(code))
+  );
+}
+
 function postgresServer(url: string | undefined): string | undefined {
   return url && isPostgresUrl(url.trim()) ? url.trim() : undefined;
 }
 
-// Stopping removes the demo's temporary folder and its database. A stop before the demo is up
-// (or during its first sync) stops it too: the folder goes with the process either way.
-let stopping: Promise<void> | undefined;
-const started: { demo?: Awaited<ReturnType<typeof startDemo>> } = {};
-for (const signal of ["SIGINT", "SIGTERM"] as const)
-  process.on(signal, () => {
-    stopping ??= (started.demo?.close() ?? Promise.resolve()).finally(() => process.exit(0));
-  });
-
+const postgresUrl = postgresServer(process.env.DATABASE_URL);
 const demo = await startDemo({
   appPort: portFromEnv("PORT", 3000),
   emulatorPort: portFromEnv("EMULATOR_PORT", 4010),
@@ -54,10 +65,19 @@ const demo = await startDemo({
   products: countFromEnv("DEMO_PRODUCTS", 600),
   // A PostgreSQL DATABASE_URL names the server the demo makes its own fresh database in; any
   // other (a `file:` URL) is not used: the demo's SQLite file is new in its temporary folder.
-  postgresUrl: postgresServer(process.env.DATABASE_URL),
+  postgresUrl,
   log: (line) => console.log(line),
+}).catch((error: unknown) => {
+  // What stops the demo before it starts: one line, exit code 2 (docs/operations.md).
+  if (error instanceof DemoRefusedError) exitWithStartUpFailure(error.message);
+  if (postgresUrl && isConnectionError(error)) {
+    exitWithStartUpFailure(
+      `The PostgreSQL server at ${redactUrl(postgresUrl)} does not answer or refused the demo (${(error as Error).message}): start it, or unset DATABASE_URL to run the demo on SQLite.`,
+    );
+  }
+  throw error;
 });
-started.demo = demo;
+stop.demo = demo;
 console.log(`Admin: ${demo.adminUrl}`);
 console.log(
   `Service emulator: ${demo.emulatorUrl} (inspection: ${demo.emulatorUrl}/__emulator/state)`,
@@ -70,9 +90,7 @@ console.log(
 );
 const result = await demo.firstSync;
 // Stopped during the first sync: the stop ends the process once the demo is closed.
-if (stopping) await stopping;
-const prisma = (await import("../../app/db.server")).default;
-const { runCounts } = await import("../../app/models/sync-runs.server");
+if (stop.stopping) await stop.stopping;
 const run = await prisma.syncRun.findFirstOrThrow({ orderBy: { startedAt: "asc" } });
 const counts = await runCounts(run);
 console.log(

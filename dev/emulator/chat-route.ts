@@ -140,7 +140,7 @@ function lineOf(step: Extract<ChatStep, { kind: "event" }>): string {
   );
 }
 
-/** `stream: false`: the same answer as one object (shape documented in the README). */
+/** `stream: false`: the same answer as one object (shape: docs/index-service.md). */
 async function replyWhole(context: ApiContext, plan: ChatPlan, threadId: string): Promise<void> {
   const data = {
     threadId,

@@ -24,6 +24,7 @@ import { HttpError, readJson, sendError, waitUnlessClosed } from "./http-utils";
 import { closeServer, headerValue, httpUrl, listen } from "../http";
 import { INSPECTION_PREFIX, handleInspection } from "./inspection";
 import { takeRequest } from "./limits";
+import { usageReport } from "./usage-route";
 import {
   createWebhook,
   deleteWebhook,
@@ -97,6 +98,7 @@ const ROUTES: readonly Route[] = [
   route("PUT", "/webhooks/:id", updateWebhook, "secret"),
   route("DELETE", "/webhooks/:id", deleteWebhook, "secret"),
   route("POST", "/webhooks/:id/test", testWebhook, "secret"),
+  route("GET", "/usage", usageReport, "secret"),
 ];
 
 const CORS_ALLOWED_HEADERS = "Authorization, Content-Type, X-Workspace-ID, Accept";

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { BulkErrorCode } from "./bulk-operations";
 import type { FakeShopifyControl } from "./control";
 import { isObject, readText, sendJson } from "../http";
+import { isShopPolicyType } from "./policies";
 import type { NewProduct, ProductChanges } from "./store";
 
 export const CONTROL_PREFIX = "/__fake";
@@ -17,13 +18,16 @@ const ENDPOINTS = [
   "GET    /__fake/products/{id|gid}           one product",
   "PATCH  /__fake/products/{id|gid}           {title?, status?, published?, onlineStoreUrl?, variants?: [{id|index, price?, inventoryQuantity?, …}], …, webhook?}",
   "DELETE /__fake/products/{id|gid}?webhook=1 deletes a product",
-  "POST   /__fake/purchases                   {variantId | productId, quantity?, webhook?: false}: sends only inventory_levels/update",
+  "POST   /__fake/purchases                   {variantId | productId, quantity?, webhook?: false}: sends inventory_levels/update and products/update",
   "POST   /__fake/products/{id}/publication   {published, webhook?: false}: off/on the Online Store, sends products/update",
   "PATCH  /__fake/collections/{id|gid}        {title?, handle?, webhook?: false}: sends collections/update",
   "DELETE /__fake/collections/{id|gid}        ?webhook=0 to lose it: sends collections/delete",
   "DELETE /__fake/collections/{id}/products/{id} ?webhook=0 to lose it: the product leaves, collections/update",
   "GET    /__fake/pages                       pages",
   "GET    /__fake/articles                    articles",
+  "GET    /__fake/policies                    the shop's policies (shop.shopPolicies)",
+  "PUT    /__fake/policies/{TYPE}             {body}: a merchant edits a policy (no webhook, as in Shopify); empty body removes it",
+  "DELETE /__fake/policies/{TYPE}             removes the policy",
   "GET    /__fake/requests                    Admin API requests (operation, cost, throttled, status)",
   "DELETE /__fake/requests                    forget them",
   "GET    /__fake/bulk-operations             bulk operations",
@@ -127,6 +131,8 @@ async function route(
       return ok(control.pages());
     case "GET /articles":
       return ok(control.articles());
+    case "GET /policies":
+      return ok(control.policies());
     case "GET /requests":
       return ok(control.requests());
     case "DELETE /requests":
@@ -234,7 +240,7 @@ async function route(
   throw new ControlError(404, `No control route ${method} ${path}; GET /__fake lists them`);
 }
 
-/** Purchases, publication and collection changes; undefined when the path is not one of them. */
+/** Purchases, publication, collection and policy changes; undefined when the path is not one of them. */
 async function shopEventRoute(
   control: FakeShopifyControl,
   method: string,
@@ -251,6 +257,17 @@ async function shopEventRoute(
     const quantity = typeof body.quantity === "number" ? body.quantity : 1;
     const { delivery, ...change } = control.purchase(id, quantity, { webhook });
     return { ...change, delivery: await delivery };
+  }
+  const policy = /^\/policies\/([A-Z_]+)$/.exec(path);
+  if (policy?.[1] && (method === "PUT" || method === "DELETE")) {
+    const type = policy[1];
+    if (!isShopPolicyType(type)) throw new ControlError(404, `No policy type ${type}`);
+    if (method === "DELETE") {
+      control.removePolicy(type);
+      return { removed: type };
+    }
+    if (typeof body.body !== "string") throw new ControlError(400, "Send {body}");
+    return { policy: control.updatePolicy(type, body.body) };
   }
   const publication = /^\/products\/([^/]+)\/publication$/.exec(path);
   if (publication?.[1] && method === "POST") {

@@ -8,6 +8,7 @@ import { finishPayload, type FakeShopifyCore, type RequestLogEntry } from "./cor
 import { toGid } from "./gid";
 import { inventoryItemGidOf } from "./inventory";
 import type { MetafieldRecord } from "./metafields";
+import { policyView, type ShopPolicyType } from "./policies";
 import { productDeletePayload, productPayload, shopPayload, type ShopInfo } from "./rest-payloads";
 import type { Json, NewProduct, ProductChanges, ProductSnapshot } from "./store";
 import {
@@ -71,6 +72,29 @@ export class FakeShopifyControl {
     return this.core.webhooks.send("shop/update", shopPayload(shop));
   }
 
+  // ——— Policies ———
+
+  /** The shop's policies as the Admin API lists them (title, URL, body). */
+  policies(): Json[] {
+    return this.core.policies
+      .list()
+      .map((record) => policyView(record, this.core.shop.primaryDomain));
+  }
+
+  /**
+   * A merchant edits a policy in Settings → Policies (an empty body removes it). Shopify sends no
+   * webhook for it: the app must notice by reading the policies again.
+   */
+  updatePolicy(type: ShopPolicyType, body: string): Json | null {
+    const { policy, userErrors } = this.core.policies.update(type, body, this.core.iso());
+    if (userErrors.length > 0) throw new Error(userErrors.map((error) => error.message).join("; "));
+    return policy ? policyView(policy, this.core.shop.primaryDomain) : null;
+  }
+
+  removePolicy(type: ShopPolicyType): void {
+    this.core.policies.update(type, "", this.core.iso());
+  }
+
   // ——— Theme ———
 
   /** The theme editor's App embeds toggle for the chat, on the published theme. */
@@ -104,6 +128,17 @@ export class FakeShopifyControl {
 
   articles(): Json[] {
     return structuredClone([...this.core.store.articles.values()]);
+  }
+
+  /**
+   * Edits an online store page as a merchant would in the Shopify admin (bumping updatedAt). Shopify
+   * sends the app no webhook for pages: only a full export sees the change.
+   */
+  updatePage(idOrGid: string | number, changes: { title?: string; body?: string }): Json {
+    const page = this.core.store.pages.get(toGid("Page", idOrGid));
+    if (!page) throw new Error(`No page ${idOrGid}`);
+    Object.assign(page, changes, { updatedAt: this.core.iso() });
+    return structuredClone(page);
   }
 
   createProduct(input: NewProduct, options: ChangeOptions = {}): ProductSnapshot {

@@ -9,6 +9,7 @@ import type { Slice } from "./connection";
 import { isoSeconds } from "./clock";
 import { gid } from "./gid";
 import { MetafieldStore } from "./metafields";
+import { PolicyStore, type ShopPolicyType } from "./policies";
 import {
   fieldResolver,
   nodeById,
@@ -20,7 +21,7 @@ import type { ShopInfo } from "./rest-payloads";
 import { adminSchema } from "./schema";
 import { CatalogueStore } from "./store";
 import { CostBucket } from "./throttle";
-import { DEFAULT_WEBHOOK_PATHS, WebhookSender } from "./webhooks";
+import { DEFAULT_INCLUDE_FIELDS, DEFAULT_WEBHOOK_PATHS, WebhookSender } from "./webhooks";
 
 export interface FakeShopifyOptions {
   /** 0 (the default) picks a free port. */
@@ -37,6 +38,8 @@ export interface FakeShopifyOptions {
     files?: string[];
     /** A catalogue from dev/sample-store's generator. */
     generated?: { products: number; pages?: number; articles?: number; seed?: number };
+    /** The shop's policies' bodies by type (default: every type, dev/sample-store/shop-policies.ts). */
+    policies?: Partial<Record<ShopPolicyType, string>>;
   };
   /** Where webhooks go (the app's base URL); settable later. */
   appUrl?: string;
@@ -55,6 +58,8 @@ export interface FakeShopifyOptions {
   now?: () => number;
   /** Topic → path on appUrl (default: the app's shopify.app.toml subscriptions). */
   webhookPaths?: Record<string, string>;
+  /** Topic → include_fields of the app's subscription (default: shopify.app.toml's). */
+  includeFields?: Record<string, readonly string[]>;
   /** Every n-th top-level object of a bulk export sends its last child line late (default 5). */
   bulkLateChildEvery?: number;
   /** The app's access scopes (currentAppInstallation.accessScopes). */
@@ -85,6 +90,7 @@ export class FakeShopifyCore {
   readonly appInstallationId = gid("AppInstallation", 7700000101);
   readonly metafields = new MetafieldStore(this.appId);
   readonly themes: ThemeStore;
+  readonly policies: PolicyStore;
   readonly shop: ShopInfo;
   readonly accessToken: string;
   readonly scopes: string[];
@@ -119,6 +125,7 @@ export class FakeShopifyCore {
       "read_themes",
     ];
     this.themes = new ThemeStore(now);
+    this.policies = new PolicyStore(now, options.store?.policies);
     this.appUrl = options.appUrl ?? null;
     this.apiSecret = options.apiSecret ?? null;
     const bucket = options.bucket ?? { maximumAvailable: 2000, restoreRate: 100 };
@@ -129,6 +136,7 @@ export class FakeShopifyCore {
       apiSecret: () => this.apiSecret,
       now: () => this.now(),
       paths: { ...DEFAULT_WEBHOOK_PATHS, ...options.webhookPaths },
+      includeFields: options.includeFields ?? DEFAULT_INCLUDE_FIELDS,
       timeoutMs: options.webhookTimeoutMs ?? 5000,
     });
     this.bulk = new BulkOperations({
@@ -156,6 +164,18 @@ export class FakeShopifyCore {
 
   iso(): string {
     return isoSeconds(this.now());
+  }
+
+  #lastEvent = 0;
+
+  /**
+   * The time of an event (an order) as X-Shopify-Triggered-At gives it: Shopify's header has
+   * sub-second precision (nanoseconds), so two orders never share it; here, milliseconds, each
+   * event at least one after the last.
+   */
+  eventTime(): number {
+    this.#lastEvent = Math.max(this.now(), this.#lastEvent + 1);
+    return this.#lastEvent;
   }
 
   ownerExists(id: string): boolean {

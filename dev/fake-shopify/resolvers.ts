@@ -23,6 +23,7 @@ import type { FakeShopifyCore } from "./core";
 import { gid, gidType, numericPart, parseGid } from "./gid";
 import { inventoryItemGidOf, inventoryLevelGid, LOCATION_GID, variantGidOfItem } from "./inventory";
 import { digest, ownerType, type MetafieldRecord, type MetafieldsSetInput } from "./metafields";
+import { isShopPolicyType, policyView } from "./policies";
 import type { Json, ProductRecord } from "./store";
 
 export interface ResolverContext {
@@ -322,6 +323,8 @@ function shopView(core: FakeShopifyCore): Json {
     ianaTimezone: "UTC",
     timezoneAbbreviation: "UTC",
     enabledPresentmentCurrencies: [shop.currencyCode],
+    shopPolicies: () =>
+      core.policies.list().map((record) => policyView(record, core.shop.primaryDomain)),
     plan: {
       __typename: "ShopPlan",
       displayName: "Development",
@@ -531,6 +534,30 @@ export function mutationRoot(core: FakeShopifyCore): Json {
       return {
         bulkOperation: operation ? bulkOperationView(operation) : null,
         userErrors: userErrors.map(userErrorView),
+      };
+    },
+    shopPolicyUpdate: ({ shopPolicy }: { shopPolicy: { type: string; body: string } }) => {
+      if (!core.scopes.includes("write_legal_policies")) {
+        throw new GraphQLError(
+          "Access denied for shopPolicyUpdate field. Required access: `write_legal_policies` access scope.",
+          {
+            extensions: {
+              code: "ACCESS_DENIED",
+              requiredAccess: "`write_legal_policies` access scope.",
+            },
+          },
+        );
+      }
+      // The schema's enum has already refused any other type.
+      if (!isShopPolicyType(shopPolicy.type)) return null;
+      const { policy, userErrors } = core.policies.update(
+        shopPolicy.type,
+        shopPolicy.body,
+        core.iso(),
+      );
+      return {
+        shopPolicy: policy ? policyView(policy, core.shop.primaryDomain) : null,
+        userErrors: userErrors.map((error) => ({ __typename: "ShopPolicyUserError", ...error })),
       };
     },
     metafieldsSet: ({ metafields }: { metafields: MetafieldsSetInput[] }) => {

@@ -1,12 +1,14 @@
 /**
- * Changes a shopper would notice that Shopify does not announce with products/update: a purchase
- * that lowers stock (inventory_levels/update only), a collection renamed or deleted
+ * Changes a shopper would notice that are not product edits: a purchase that lowers stock
+ * (inventory_levels/update, and products/update as for any order), a collection renamed or deleted
  * (collections/update, collections/delete). Publication changes are product changes
  * (products/update with the new `published_at`; see docs/live-updates.md for why).
  */
+import { isoSeconds } from "./clock";
 import type { FakeShopifyCore } from "./core";
 import { gidType, numericPart, toGid } from "./gid";
 import { inventoryItemGidOf, inventoryLevelPayload, restTime, variantGidOfItem } from "./inventory";
+import { productPayload } from "./rest-payloads";
 import { updateDerived, type Json, type ProductRecord } from "./store";
 import type { WebhookDelivery } from "./webhooks";
 
@@ -22,6 +24,8 @@ export interface StockChange {
   available: number;
   /** The body inventory_levels/update carries (also when it was not sent: to send it late). */
   payload: Json;
+  /** The body the order's products/update carries (before the subscription's include_fields). */
+  productPayload: Json;
   /** Resolves when the webhook was answered (null when none was sent). */
   delivery: Promise<WebhookDelivery | null>;
 }
@@ -59,7 +63,10 @@ function variantOf(
 /**
  * A shopper buys `quantity` of a variant (a product id buys its first variant): its stock falls
  * (a tracked variant that denies overselling cannot go below 0), the product's `updatedAt` moves
- * (Shopify counts the inventory adjustment as an update) and only inventory_levels/update is sent.
+ * (Shopify counts the inventory adjustment as an update), and what Shopify's 2026-10 schema says
+ * an order fires is sent: inventory_levels/update (a tracked item's level changed) and
+ * products/update ("occurs whenever a product is updated, ordered, …"), both stamped with the
+ * order's time.
  */
 export function purchase(
   core: FakeShopifyCore,
@@ -73,22 +80,32 @@ export function purchase(
   if (tracked && variant.inventoryPolicy !== "CONTINUE" && current < quantity) {
     throw new Error(`Only ${current} of ${String(variant.id)} left; ${quantity} cannot be bought`);
   }
-  const now = core.iso();
+  const at = core.eventTime();
+  const triggeredAt = new Date(at).toISOString();
+  const now = isoSeconds(at);
   if (tracked) variant.inventoryQuantity = current - quantity;
   updateDerived(record, core.shop.primaryDomain);
   record.product.updatedAt = now;
   const itemGid = inventoryItemGidOf(String(variant.id));
   const available = typeof variant.inventoryQuantity === "number" ? variant.inventoryQuantity : 0;
   const payload = inventoryLevelPayload(itemGid, available, now);
-  // An untracked item has no level to change: Shopify sends nothing.
-  const send = tracked && options.webhook !== false;
+  const send = options.webhook !== false;
+  // An untracked item has no level to change: no inventory_levels/update for it.
+  const level =
+    send && tracked
+      ? core.webhooks.send("inventory_levels/update", payload, { triggeredAt })
+      : Promise.resolve(null);
+  const update = send
+    ? core.webhooks.send("products/update", productPayload(record), { triggeredAt })
+    : Promise.resolve(null);
   return {
     productId: String(record.product.id),
     variantId: String(variant.id),
     inventoryItemId: itemGid,
     available,
     payload,
-    delivery: send ? core.webhooks.send("inventory_levels/update", payload) : Promise.resolve(null),
+    productPayload: productPayload(record),
+    delivery: Promise.all([level, update]).then(([first, second]) => first ?? second),
   };
 }
 

@@ -43,6 +43,71 @@ export const DEFAULT_WEBHOOK_PATHS: Readonly<Record<string, string>> = {
   "collections/delete": "/webhooks/collections",
 };
 
+/**
+ * The `include_fields` of the app's subscriptions (shopify.app.toml; a test checks they agree):
+ * Shopify sends only these fields of the payload, a period naming a nested field.
+ */
+export const DEFAULT_INCLUDE_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  "products/create": productFields(),
+  "products/update": productFields(),
+};
+
+function productFields(): string[] {
+  return [
+    "id",
+    "admin_graphql_api_id",
+    "updated_at",
+    "title",
+    "body_html",
+    "handle",
+    "vendor",
+    "product_type",
+    "tags",
+    "status",
+    "published_at",
+    "options.name",
+    "options.values",
+    "variants.id",
+    "variants.title",
+    "variants.price",
+    "variants.compare_at_price",
+    "variants.sku",
+    "variants.option1",
+    "variants.option2",
+    "variants.option3",
+    "image.src",
+  ];
+}
+
+/**
+ * The payload cut to `fields` as Shopify's include_fields cuts it: a top-level field whole, or
+ * `a.b` the field b of the object (or of each object of the list) a.
+ */
+export function applyIncludeFields(payload: unknown, fields: readonly string[]): unknown {
+  if (typeof payload !== "object" || payload === null) return payload;
+  if (Array.isArray(payload)) return payload.map((entry) => applyIncludeFields(entry, fields));
+  const source = payload as Record<string, unknown>;
+  const nested = new Map<string, string[]>();
+  const out: Record<string, unknown> = {};
+  for (const field of fields) {
+    const dot = field.indexOf(".");
+    if (dot < 0) {
+      if (field in source) out[field] = source[field];
+      continue;
+    }
+    const head = field.slice(0, dot);
+    nested.set(head, [...(nested.get(head) ?? []), field.slice(dot + 1)]);
+  }
+  for (const [head, rest] of nested) {
+    if (head in source && !(head in out)) {
+      const value = source[head];
+      out[head] =
+        value === null || typeof value !== "object" ? value : applyIncludeFields(value, rest);
+    }
+  }
+  return out;
+}
+
 export function webhookPath(topic: string, paths: Readonly<Record<string, string>>): string {
   return paths[topic] ?? `/webhooks/${topic}`;
 }
@@ -57,6 +122,8 @@ export interface WebhookSenderOptions {
   apiSecret: () => string | null;
   now: () => number;
   paths: Readonly<Record<string, string>>;
+  /** Topic → the subscription's include_fields (none: the whole payload). */
+  includeFields: Readonly<Record<string, readonly string[]>>;
   timeoutMs: number;
 }
 
@@ -86,7 +153,8 @@ export class WebhookSender {
   }
 
   async #send(topic: string, payload: unknown, options: SendWebhookOptions) {
-    const body = JSON.stringify(payload);
+    const fields = this.options.includeFields[topic];
+    const body = JSON.stringify(fields ? applyIncludeFields(payload, fields) : payload);
     const now = new Date(this.options.now()).toISOString();
     const appUrl = this.options.appUrl();
     const secret = this.options.apiSecret();

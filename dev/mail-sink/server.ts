@@ -25,6 +25,8 @@ export interface RunningMailSink {
   /** The page that lists the caught mail. */
   url: string;
   messages(): CaughtMail[];
+  /** Messages refused with a 550 by `refuse` (not in `messages()`). */
+  refused(): CaughtMail[];
   close(): Promise<void>;
 }
 
@@ -65,12 +67,18 @@ export async function startMailSink(
     httpPort?: number;
     /** Where a failed connection is reported (default: nowhere). */
     log?: (line: string) => void;
+    /**
+     * Messages to refuse with "550", as a mail server refuses a message it will not take; a
+     * string is the refusal's text (a server's often quotes an address of the message).
+     */
+    refuse?: (mail: CaughtMail) => boolean | string;
   } = {},
 ): Promise<RunningMailSink> {
   const host = options.host ?? "127.0.0.1";
   const log = options.log ?? (() => undefined);
   if (!LOOPBACK.test(host)) throw new Error(`The mail sink binds to loopback only, not ${host}.`);
   const messages: CaughtMail[] = [];
+  const refused: CaughtMail[] = [];
   const smtp = new SMTPServer({
     secure: false,
     authOptional: true,
@@ -82,7 +90,7 @@ export async function startMailSink(
         .then((mail) => {
           const addresses = (value: typeof mail.to) =>
             (Array.isArray(value) ? value : value ? [value] : []).map((a) => a.text).join(", ");
-          messages.push({
+          const caught: CaughtMail = {
             from: mail.from?.text ?? "",
             to: addresses(mail.to),
             replyTo: mail.replyTo?.text ?? "",
@@ -90,7 +98,15 @@ export async function startMailSink(
             subject: mail.subject ?? "",
             text: mail.text ?? "",
             at: (mail.date ?? new Date()).toISOString(),
-          });
+          };
+          const refusal = options.refuse?.(caught);
+          if (refusal) {
+            refused.push(caught);
+            const text = typeof refusal === "string" ? refusal : "Message refused";
+            callback(Object.assign(new Error(text), { responseCode: 550 }));
+            return;
+          }
+          messages.push(caught);
           callback();
         })
         .catch((error: Error) => callback(error));
@@ -122,6 +138,7 @@ export async function startMailSink(
     smtpUrl: `smtp://${host}:${smtpPort}`,
     url: `http://${host}:${httpPort}/`,
     messages: () => [...messages],
+    refused: () => [...refused],
     close: async () => {
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));

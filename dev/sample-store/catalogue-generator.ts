@@ -8,7 +8,7 @@ import type {
   ShopifyProductFields,
   ShopifyProductOption,
   ShopifyVariant,
-} from "../../app/catalog/shopify-types";
+} from "../../app/catalogue/shopify-types";
 import { Prng } from "./prng";
 import * as words from "./vocabulary";
 

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { htmlToPlainText } from "../../app/catalog/html-text";
+import { htmlToPlainText } from "../../app/catalogue/html-text";
 import type {
   ShopifyArticle,
   ShopifyCollection,
@@ -8,7 +8,7 @@ import type {
   ShopifyPage,
   ShopifyProductFields,
   ShopifyVariant,
-} from "../../app/catalog/shopify-types";
+} from "../../app/catalogue/shopify-types";
 
 /**
  * Converts Shopify's documentation test shop ("John Smith Test Store", the REST Admin fixtures of

@@ -4,6 +4,8 @@
  *   POST {root}cart/add.js  {items: [{id, quantity}]} or {id, quantity}; `sections` (comma list)
  *                           returns those sections' HTML, as section rendering does
  *   GET  {root}cart.js      the cart
+ *   GET  {root}products/{handle}.js  the product's variants (Ajax API product: price in cents,
+ *                           `available`, `featured_image: {src}` or null), for variants with a handle
  * where {root} is "/" or a locale's root ("/fr/", "/en-ca/"). One cart per browser (a `cart`
  * cookie). Errors: 422 `{status, message: "Cart Error", description}` for a sold-out variant or
  * more than its inventory ("You can only add 2 of this item to your cart"), 404 for an unknown
@@ -20,6 +22,10 @@ export interface CartVariant {
   price: number;
   /** How many a cart may hold; unlimited when absent. 0 is sold out. */
   inventory?: number;
+  /** The product's handle: the variant is in `{root}products/{handle}.js`. */
+  handle?: string;
+  /** The variant's own picture (its `featured_image`). */
+  image?: string;
 }
 
 /** Variant id → variant. Without a catalogue every numeric id is an unlimited "Item <id>". */
@@ -52,6 +58,32 @@ export class FakeCart {
   static route(pathname: string): "add" | "cart" | undefined {
     const rest = pathname.replace(ROOT, "/");
     return rest === "/cart/add.js" ? "add" : rest === "/cart.js" ? "cart" : undefined;
+  }
+
+  /** The product handle when the path is `{root}products/{handle}.js`, else undefined. */
+  static productRoute(pathname: string): string | undefined {
+    return /^\/products\/([^/]+)\.js$/.exec(pathname.replace(ROOT, "/"))?.[1];
+  }
+
+  /** The product as Shopify's Ajax API gives it (the fields the widget reads), 404 if unknown. */
+  product(res: ServerResponse, handle: string): void {
+    const catalogue = typeof this.catalogue === "function" ? this.catalogue() : this.catalogue;
+    const variants = Object.entries(catalogue ?? {}).filter(([, v]) => v.handle === handle);
+    if (!variants.length) return sendJson(res, 404, { status: 404, message: "Not Found" });
+    const cents = (price: number) => Math.round(price * 100);
+    sendJson(res, 200, {
+      handle,
+      title: variants[0]![1].product,
+      price: Math.min(...variants.map(([, v]) => cents(v.price))),
+      available: variants.some(([, v]) => v.inventory !== 0),
+      variants: variants.map(([id, v]) => ({
+        id: Number(id),
+        title: v.title || "Default Title",
+        price: cents(v.price),
+        available: v.inventory !== 0,
+        featured_image: v.image ? { src: v.image } : null,
+      })),
+    });
   }
 
   count(req: IncomingMessage): number {

@@ -204,6 +204,8 @@ export interface PageOptions {
   search?: string;
   /** The shop's pages, linked in the header (Home first). */
   pages?: PreviewPages;
+  /** Hosts whose links open the same path here (./server `shopDomains`). */
+  shopDomains?: string[];
 }
 
 export type PreviewPages = Record<string, { title: string; body: string }>;
@@ -216,6 +218,7 @@ export function page({
   shop = DEFAULT_SHOP,
   search = "",
   pages = PAGES,
+  shopDomains = [],
 }: PageOptions): string {
   const { head, cart } = shopMarkup(shop);
   return `<!doctype html>
@@ -240,6 +243,7 @@ export function page({
   </main>
   <footer><p>Preview storefront for the chat widget.</p></footer>
   ${widget ?? ""}
+  ${shopDomains.length ? ownLinksHere(shopDomains) : ""}
 </body>
 </html>
 `;
@@ -259,3 +263,22 @@ export const PAGES: PreviewPages = {
     body: "<p>We ship within 2 working days.</p>",
   },
 };
+
+/**
+ * On the real store the chat runs on the store's own domain, so its product links open there; the
+ * preview is on loopback, so a click on a link to the store's domain (inside the widget's open
+ * shadow root too: composedPath) opens the same path in the preview instead.
+ */
+function ownLinksHere(hosts: string[]): string {
+  return `<script>(() => {
+  const hosts = ${JSON.stringify(hosts).replace(/</g, "\\u003c")};
+  document.addEventListener("click", (event) => {
+    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey) return;
+    const link = event.composedPath().find((node) => node instanceof HTMLAnchorElement && node.href);
+    if (!link || !hosts.includes(new URL(link.href).hostname)) return;
+    event.preventDefault();
+    const { pathname, search, hash } = new URL(link.href);
+    location.assign(pathname + search + hash);
+  }, true);
+})();</script>`;
+}

@@ -8,11 +8,14 @@
  * Query parameters override the block's settings per page load: title, greeting, accent,
  * position, prompts, locale, currency; `widget=0` leaves the widget out (for baselines).
  * `/images/<name>.svg` is a generated product picture, for seeded products. The shop's cart is
- * a fake of Shopify's Ajax Cart API (./fake-cart: `{root}cart/add.js`, `{root}cart.js`); `root`
+ * a fake of Shopify's Ajax API (./fake-cart: `{root}cart/add.js`, `{root}cart.js`,
+ * `{root}products/{handle}.js`); `root`
  * sets `window.Shopify.routes.root` (e.g. `?root=/fr/`) and `cartTheme=events` gives a theme
  * that updates its cart count on `cart:refresh` instead of by section rendering. The header
- * holds the search box block (`search=0` leaves it out); `/search?q=` is the theme's search page.
+ * holds the search box block (`search=0` leaves it out); `/search?q=` is the theme's search page
+ * and `/pages/contact` its contact form (where the chat sends shoppers when it cannot answer).
  * Assets are read from extensions/chat-widget/assets at each request, so a rebuild shows at once.
+ * With `shopDomains`, links to the store's own domain open in the preview (`storePage` serves them).
  */
 import { readFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -62,6 +65,16 @@ export interface StorefrontPreviewOptions {
   settings?: Partial<WidgetSettings>;
   /** The fake cart's variants (./fake-cart); without them any numeric variant id is accepted. */
   cart?: CartCatalogueSource;
+  /**
+   * The store's own pages beyond `pages`, by path (the demo's products at /products/<handle>),
+   * read at each request so that the store's edits show.
+   */
+  storePage?: (pathname: string) => { title: string; body: string } | undefined;
+  /**
+   * The storefront domains the preview stands for: a link to one of them (a product card, a link
+   * in an answer) opens the same path in the preview instead of a domain that does not exist here.
+   */
+  shopDomains?: () => string[];
 }
 
 export interface StorefrontPreview {
@@ -101,7 +114,8 @@ function servePicture(res: ServerResponse, name: string): void {
   const base = decodeURIComponent(name).replace(/\.svg$/, "");
   let hue = 0;
   for (const ch of base) hue = (hue * 31 + ch.codePointAt(0)!) % 360;
-  const initial = escapeHtml(base.charAt(0).toUpperCase() || "?");
+  // The first character whole (an emoji is two UTF-16 units: charAt would cut it into a box).
+  const initial = escapeHtml([...base][0]?.toUpperCase() ?? "?");
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 120 120" width="120" height="120">` +
     `<rect width="120" height="120" fill="hsl(${hue} 45% 82%)"/>` +
@@ -109,6 +123,14 @@ function servePicture(res: ServerResponse, name: string): void {
   res.writeHead(200, { "Content-Type": "image/svg+xml", "Cache-Control": "max-age=3600" });
   res.end(svg);
 }
+
+/** The theme's contact form, as Shopify's `{% form 'contact' %}` renders it. */
+const CONTACT_FORM = `<form method="post" action="/contact" class="contact-form">
+  <p><label>Name <input type="text" name="contact[name]" autocomplete="name"></label></p>
+  <p><label>Email <input type="email" name="contact[email]" autocomplete="email" required></label></p>
+  <p><label>Message <textarea name="contact[body]"></textarea></label></p>
+  <p><button type="submit">Send</button></p>
+</form>`;
 
 function notFound(res: ServerResponse): void {
   res.writeHead(404, { "Content-Type": "text/plain; charset=utf-8" });
@@ -131,6 +153,8 @@ export async function startStorefrontPreview(
     const url = new URL(req.url ?? "/", "http://preview.invalid");
     const cartRoute = FakeCart.route(url.pathname);
     if (cartRoute) return cart.handle(req, res, cartRoute);
+    const productHandle = FakeCart.productRoute(url.pathname);
+    if (productHandle && req.method === "GET") return cart.product(res, productHandle);
     if (req.method !== "GET" && req.method !== "HEAD") {
       res.writeHead(405, { Allow: "GET, HEAD" });
       return res.end();
@@ -149,13 +173,16 @@ export async function startStorefrontPreview(
             title: "Search",
             body: `<p class="theme-search">Search results for “${escapeHtml(query)}”</p>`,
           }
-        : pages[url.pathname];
+        : url.pathname === "/pages/contact"
+          ? { title: "Contact", body: CONTACT_FORM }
+          : (pages[url.pathname] ?? options.storePage?.(url.pathname));
     if (!content) return notFound(res);
     const settings = settingsFrom(base, url.searchParams);
     const html = page({
       ...content,
       pages,
       lang: settings.locale,
+      shopDomains: options.shopDomains?.() ?? [],
       shop: {
         root: /^\/([a-z]{2}(-[a-z]{2})?\/)?$/i.test(url.searchParams.get("root") ?? "")
           ? url.searchParams.get("root")!

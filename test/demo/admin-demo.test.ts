@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { useDemoInBrowser } from "../support/demo-browser";
-import { indexedIds } from "../support/emulator";
+import { useDemoInBrowser } from "../../testkit/demo-browser";
+import { indexedIds } from "../../testkit/emulator";
 
 const session = useDemoInBrowser({ products: 150 });
 

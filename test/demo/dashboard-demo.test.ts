@@ -7,9 +7,9 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import type { Page } from "playwright-core";
-import { useDemoInBrowser } from "../support/demo-browser";
-import { indexedIds } from "../support/emulator";
-import { ask, openChat, waitIdle } from "../widget/harness";
+import { reloadUntil, useDemoInBrowser } from "../../testkit/demo-browser";
+import { indexedIds } from "../../testkit/emulator";
+import { ask, openChat, waitIdle } from "../../testkit/widget-stack";
 
 vi.setConfig({ testTimeout: 240_000 });
 
@@ -23,6 +23,9 @@ function sellableProducts() {
     .filter((p) => p.status === "ACTIVE" && p.onlineStoreUrl)
     .map((p) => ({ id: /(\d+)$/.exec(p.id)![1]!, title: String(p.title) }));
 }
+
+/** An element's text one line per paragraph (innerText leaves blank lines between them). */
+const lines = (text: string) => text.split(/\n+/).join("\n");
 
 /** The checklist's steps as the page shows them: label and whether done. */
 async function checklist(page: Page): Promise<Record<string, boolean>> {
@@ -50,16 +53,17 @@ describe("the first-run checklist", () => {
 });
 
 describe("the Dashboard says what is not in the index, and why", () => {
-  it("lists refused and over-quota items by name, apart by kind, and retries the refused ones", async () => {
+  it("lists refused and over-quota items by name with why, when and what to do, and retries the refused ones alone", async () => {
     const [first, second] = sellableProducts();
     // The service refuses two products one by one, and this month's pages and articles are
-    // almost spent on the account.
+    // spent on the account: all but one, which the key check's test page on this first
+    // connection takes (decision 0022).
     session.demo.emulator.state.refuseItems(
       [first!.id],
       "VALIDATION_ERROR: price must be a number >= 0",
     );
     session.demo.emulator.state.refuseItems([second!.id], "VALIDATION_ERROR: name is required");
-    session.demo.emulator.state.spendQuota("professional", "posts", 998);
+    session.demo.emulator.state.spendQuota("professional", "posts", 999);
 
     const page = await session.browser.newPage({ viewport: { width: 1280, height: 1400 } });
     await saveKeys(page);
@@ -89,44 +93,80 @@ describe("the Dashboard says what is not in the index, and why", () => {
       `The quota starts again on ${reset}.`,
     );
 
-    // The items left out, by name, with reasons in plain words (no codes, no ids).
+    // The items left out, by name and linked to them in the Shopify admin, each with why, when
+    // it is tried again and what the merchant can do, in plain words (no codes, no ids).
     const refused = page.getByRole("list", { name: "Refused items" });
-    expect((await refused.getByRole("listitem").allInnerTexts()).sort()).toEqual(
+    const refusedText = (await refused.getByRole("listitem").allInnerTexts()).map(lines).sort();
+    const again =
+      "Tried again by the next full sync (the scheduled check, or Resync), or now with Retry failed items.";
+    expect(refusedText).toEqual(
       [
-        `${first!.title} (Product): The search service did not accept its price.`,
-        `${second!.title} (Product): The search service needs a title, and this item has none.`,
+        `${first!.title} (Product)\nThe search service did not accept its price.\n${again}\nWhat you can do: Correct its price in Shopify, then press Retry failed items.`,
+        `${second!.title} (Product)\nThe search service needs a title, and this item has none.\n${again}\nWhat you can do: Fill in its title in Shopify, then press Retry failed items.`,
       ].sort(),
+    );
+    const shopDomain = session.demo.shopify.state.shop().myshopifyDomain;
+    expect(await refused.getByRole("link", { name: first!.title }).getAttribute("href")).toBe(
+      `https://${shopDomain}/admin/products/${first!.id}`,
     );
     await page
       .getByText(
         `Left out: this month's quota of 1,000 pages and articles is used up. It comes back on ${reset}.`,
       )
       .waitFor();
-    const overQuota = await page
-      .getByRole("list", { name: "Pages and articles over quota" })
-      .getByRole("listitem")
-      .allInnerTexts();
+    await page
+      .getByText(
+        `What you can do: Raise your plan with the search service to send them now, or wait for ${reset}.`,
+      )
+      .first()
+      .waitFor();
+    const overQuota = page.getByRole("list", { name: "Pages and articles over quota" });
+    const overQuotaNames = (await overQuota.getByRole("listitem").allInnerTexts()).map((text) =>
+      text.replace(/ \((Page|Article)\)$/, ""),
+    );
     const postTitles = [
       ...session.demo.shopify.state.pages(),
       ...session.demo.shopify.state.articles(),
     ].map((post) => String(post.title));
-    expect(overQuota.length).toBeGreaterThan(2);
-    for (const name of overQuota) expect(postTitles).toContain(name);
+    expect(overQuotaNames.length).toBeGreaterThan(2);
+    for (const name of overQuotaNames) expect(postTitles).toContain(name);
+    expect(await overQuota.getByRole("link").first().getAttribute("href")).toMatch(
+      new RegExp(`^https://${shopDomain.replace(/\./g, "\\.")}/admin/(pages|articles)/\\d+$`),
+    );
     const card = await page.locator("body").innerText();
     expect(card).not.toMatch(/VALIDATION_ERROR|without a title|\d{10,}/);
     await shot(page, "items-left-out");
 
-    // The service takes them now: "Retry failed items" puts both into the index.
+    // Readable at 375 px: nothing wider than the screen.
+    await page.setViewportSize({ width: 375, height: 1400 });
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+    ).toBe(true);
+    await shot(page, "items-left-out-375");
+    await page.setViewportSize({ width: 1280, height: 1400 });
+
+    // The service takes them now: "Retry failed items" reads those two alone from Shopify and
+    // sends them, with no bulk export and no new sync; the page says what each came to.
     session.demo.emulator.state.acceptItems();
+    const exportsBefore = session.demo.shopify.state.bulkOperations().length;
     await page.getByRole("button", { name: "Retry failed items" }).click();
-    await page.getByText("Retrying 2 failed items").waitFor();
-    await page
-      .getByText(/^Last sync: Retry of failed items, finished/)
-      .waitFor({ timeout: 90_000 });
+    await page.locator("#dashboard-result").waitFor({ timeout: 60_000 });
+    expect(await page.locator("#dashboard-result").innerText()).toBe(
+      "Retried 2 refused items, read again from your store: 2 items are in the index now.",
+    );
+    expect(
+      (
+        await page
+          .getByRole("list", { name: "Retried items" })
+          .getByRole("listitem")
+          .allInnerTexts()
+      ).sort(),
+    ).toEqual([`${first!.title}: in the index now.`, `${second!.title}: in the index now.`].sort());
     const after = indexedIds(session.demo.emulator, "professional", session.demo.workspaceId);
     expect(after.products).toContain(first!.id);
     expect(after.products).toContain(second!.id);
-    expect(await cell("product", "failed")).toBe("0");
+    expect(session.demo.shopify.state.bulkOperations().length).toBe(exportsBefore);
+    await page.getByText(/^Last sync: First sync, (finished|stopped)/).waitFor();
     expect(await page.getByRole("list", { name: "Refused items" }).count()).toBe(0);
     await shot(page, "after-retry");
   });
@@ -181,5 +221,106 @@ describe("the first-run checklist, step by step", () => {
       )
       .toBe(0);
     await shot(page, "checklist-complete");
+  });
+});
+
+describe("Recent syncs", () => {
+  it("reads whole at 1280 px: every column in view, each count with its noun in the right number", async () => {
+    const page = await session.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(session.demo.adminUrl);
+    const table = page.locator(".Polaris-DataTable__ScrollContainer").first();
+    await table.waitFor();
+    // Nothing hidden behind a horizontal scroll: "Left out" is in view.
+    expect(await table.evaluate((element) => element.scrollWidth <= element.clientWidth + 1)).toBe(
+      true,
+    );
+    const leftOut = await page.getByRole("columnheader", { name: "Left out" }).boundingBox();
+    expect(leftOut!.x + leftOut!.width).toBeLessThanOrEqual(1280);
+    const cells = await page.getByRole("cell").allInnerTexts();
+    expect(cells.join("\n")).toMatch(/\d+ products?\n\d+ (page or article|pages and articles)/);
+    for (const text of cells) expect(text).not.toMatch(/(^|\D)1 products|(^|\D)1 pages/);
+    // Figures are written alike on the page: the quota's "1,000" as the left-out line's.
+    expect(await page.locator("#quota-post").innerText()).toBe(
+      "Pages and articles: 1,000 of 1,000",
+    );
+    await shot(page, "recent-syncs");
+    await page.close();
+  });
+});
+
+describe("live changes left out", () => {
+  it("names the new products waiting for the quota and a product change the service refuses, and retries that change alone", async () => {
+    const state = session.demo.shopify.state;
+    const emulator = session.demo.emulator.state;
+    // This month's products are spent on the account; two products are added in the store.
+    emulator.spendQuota("professional", "products", 1_000_000);
+    const titles = ["Linen apron, sage", "Linen apron, rust"];
+    const created = titles.map((title) =>
+      state.createProduct(
+        { title, variants: [{ price: "24.00", inventoryQuantity: 5 }] },
+        { webhook: true },
+      ),
+    );
+    // An indexed product's change that the service refuses, document by document.
+    // (Not one of the first test's two products: this one was in the index from the first sync.)
+    const edited = sellableProducts()
+      .slice(2)
+      .find((product) => !created.some((c) => String(c.id).endsWith(`/${product.id}`)));
+    emulator.refuseItems([edited!.id], "VALIDATION_ERROR: content must be at most 5000 characters");
+    state.updateProduct(edited!.id, { title: "Waxed canvas tote, renamed" }, { webhook: true });
+
+    const page = await session.browser.newPage({ viewport: { width: 1280, height: 1400 } });
+    await page.goto(session.demo.adminUrl);
+    const waiting = page.getByRole("list", { name: "New products waiting for the quota" });
+    const refused = page.getByRole("list", { name: "Refused items" });
+    await reloadUntil(page, async () => (await waiting.count()) > 0 && (await refused.count()) > 0);
+    expect((await waiting.getByRole("listitem").allInnerTexts()).sort()).toEqual(
+      titles.map((title) => `${title} (Product)`).sort(),
+    );
+    const card = await page.locator("body").innerText();
+    expect(card).toContain(
+      "Added or published in your store since the last sync, they are new to the index, and this month's quota of",
+    );
+    expect(card).toMatch(
+      /Sent by themselves when the quota comes back on 1 \w{3} \d{4}, or soon after your plan is raised/,
+    );
+    expect(card).toContain("The new products waiting are named under “Not in the index”.");
+    const refusedItem = lines(await refused.getByRole("listitem").innerText());
+    expect(refusedItem).toMatch(
+      /^Waxed canvas tote, renamed \(Product\)\nThe search service did not accept its description\.\nA change the app tries again by itself every few minutes \(\d+ tr(y|ies) so far\), or now with Retry failed items\.\nWhat you can do: Correct its description in Shopify, then press Retry failed items\.$/,
+    );
+    await shot(page, "live-left-out");
+
+    // Retried while the service still refuses it: only that product is read and sent, and the
+    // page says it was refused again, and why.
+    const exportsBefore = state.bulkOperations().length;
+    emulator.clearRequests();
+    await page.getByRole("button", { name: "Retry failed items" }).click();
+    await page.locator("#dashboard-result").waitFor({ timeout: 60_000 });
+    expect(await page.locator("#dashboard-result").innerText()).toBe(
+      "Retried 1 refused item, read again from your store: 1 item was refused again.",
+    );
+    expect(await page.getByRole("list", { name: "Retried items" }).innerText()).toBe(
+      "Waxed canvas tote, renamed: refused again. The search service did not accept its description.",
+    );
+    expect(state.bulkOperations().length).toBe(exportsBefore);
+
+    // Accepted now: a press sends it (unless the worker's own next try did first), and the
+    // emulator's index holds the change.
+    emulator.acceptItems();
+    await page.reload();
+    const retry = page.getByRole("button", { name: "Retry failed items" });
+    if ((await retry.count()) > 0) {
+      await retry.click();
+      await page.locator("#dashboard-result").waitFor({ timeout: 60_000 });
+    }
+    const holdsChange = () =>
+      (emulator.workspace("professional", session.demo.workspaceId)?.products ?? []).some(
+        (p) => String(p.id) === edited!.id && p.name === "Waxed canvas tote, renamed",
+      );
+    await reloadUntil(page, () => Promise.resolve(holdsChange()));
+    await reloadUntil(page, async () => (await refused.count()) === 0);
+    expect(state.bulkOperations().length).toBe(exportsBefore);
+    await page.close();
   });
 });

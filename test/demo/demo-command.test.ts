@@ -10,8 +10,8 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { demoPostgresUrl } from "../support/demo-browser";
-import { freePort } from "../support/free-port";
+import { demoPostgresUrl } from "../../testkit/demo-browser";
+import { freePort } from "../../testkit/free-port";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 const TSX = path.join(ROOT, "node_modules", ".bin", "tsx");

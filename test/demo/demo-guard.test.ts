@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { DemoRefusedError, startDemo } from "../../dev/demo/admin-demo";
-import { startTestDemo } from "../support/demo-browser";
+import { startTestDemo } from "../../testkit/demo-browser";
 
 const nodeEnv = process.env.NODE_ENV;
 afterEach(() => {

@@ -7,8 +7,8 @@
 import { describe, expect, it, vi } from "vitest";
 import type { Page } from "playwright-core";
 import { DEMO_PROMPTS } from "../../dev/demo/admin-demo";
-import { useDemoInBrowser } from "../support/demo-browser";
-import { openChat, ui, waitIdle } from "../widget/harness";
+import { useDemoInBrowser } from "../../testkit/demo-browser";
+import { openChat, ui, waitIdle } from "../../testkit/widget-stack";
 
 vi.setConfig({ testTimeout: 180_000 });
 

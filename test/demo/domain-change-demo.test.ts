@@ -7,8 +7,8 @@
 import { describe, expect, it, vi } from "vitest";
 import type { Page } from "playwright-core";
 import { DEMO_PROMPTS } from "../../dev/demo/admin-demo";
-import { escapeRegExp, reloadUntil, useDemoInBrowser } from "../support/demo-browser";
-import { ask, openChat, ui } from "../widget/harness";
+import { escapeRegExp, reloadUntil, useDemoInBrowser } from "../../testkit/demo-browser";
+import { ask, openChat, ui } from "../../testkit/widget-stack";
 
 vi.setConfig({ testTimeout: 300_000 });
 

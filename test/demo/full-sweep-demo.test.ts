@@ -5,7 +5,7 @@
  * service's index at the next sweep, and the dashboard names it as removed by the whole-store check.
  */
 import { describe, expect, it, vi } from "vitest";
-import { escapeRegExp, reloadUntil, useDemoInBrowser } from "../support/demo-browser";
+import { escapeRegExp, reloadUntil, useDemoInBrowser } from "../../testkit/demo-browser";
 
 vi.setConfig({ testTimeout: 240_000 });
 

@@ -5,9 +5,9 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { DEMO_API_SECRET, DEMO_SHOP } from "../../dev/demo/admin-demo";
-import { useDemoInBrowser } from "../support/demo-browser";
-import { shopifyHmac } from "../support/shopify-webhook";
-import { ask, openChat, ui, waitIdle } from "../widget/harness";
+import { useDemoInBrowser } from "../../testkit/demo-browser";
+import { shopifyHmac } from "../../testkit/shopify-webhook";
+import { ask, openChat, ui, waitIdle } from "../../testkit/widget-stack";
 
 const session = useDemoInBrowser({ products: 40, waitForFirstSync: true });
 
@@ -171,6 +171,13 @@ describe("Insights in the demo", () => {
     await page.waitForURL(/days=30/);
     await page.getByText("Conversations and messages: figures per day").click();
     expect(await page.getByRole("table").first().getByRole("row").count()).toBe(31);
+    // Days written as the rest of the admin writes them, never US-style, and no "Time: --".
+    const table = await page.getByRole("table").first().innerText();
+    expect(table).toMatch(/\b\d{1,2} [A-Z][a-z]{2} \d{4}\b/);
+    expect(table).not.toMatch(/\d{4}-\d\d-\d\d|\d{1,2}\/\d{1,2}/);
+    const legends = await page.locator(".day-chart .u-legend").allInnerTexts();
+    expect(legends).toHaveLength(3);
+    for (const legend of legends) expect(legend).not.toMatch(/Time|--/);
     await session.shot(page, "insights");
     await page.close();
   });

@@ -6,7 +6,7 @@
  * products/delete was lost leaves the index, and the dashboard names it as removed.
  */
 import { describe, expect, it, vi } from "vitest";
-import { escapeRegExp, reloadUntil, useDemoInBrowser } from "../support/demo-browser";
+import { escapeRegExp, reloadUntil, useDemoInBrowser } from "../../testkit/demo-browser";
 
 vi.setConfig({ testTimeout: 240_000 });
 

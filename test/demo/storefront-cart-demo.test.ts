@@ -4,8 +4,8 @@
  * against the running session.demo.
  */
 import { describe, expect, it } from "vitest";
-import { useDemoInBrowser } from "../support/demo-browser";
-import { ask, openChat, ui } from "../widget/harness";
+import { useDemoInBrowser } from "../../testkit/demo-browser";
+import { askForProductCard } from "../../testkit/widget-stack";
 
 const session = useDemoInBrowser({ products: 20, waitForFirstSync: true });
 
@@ -34,15 +34,9 @@ describe("the demo storefront's cart", () => {
     });
 
     const page = await session.browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(session.demo.storefrontUrl);
-    await openChat(page);
-    await ask(page, `Tell me about ${String(product.title)}`);
-    const card = ui(page)
-      .dialog.locator(".cards .card")
-      .filter({ hasText: String(product.title) });
-    await card.first().waitFor({ timeout: 30_000 });
-    const add = card.first().getByRole("button", { name: "Add to cart" });
-    const status = card.first().getByRole("status");
+    const card = await askForProductCard(page, session.demo.storefrontUrl, String(product.title));
+    const add = card.getByRole("button", { name: "Add to cart" });
+    const status = card.getByRole("status");
     await add.click();
     await expect.poll(() => status.textContent(), { timeout: 15_000 }).toBe("Added to your cart.");
     await expect.poll(() => add.isEnabled()).toBe(true);

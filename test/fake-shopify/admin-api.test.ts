@@ -1,13 +1,16 @@
 /** The fake Admin API over HTTP: authentication, validation, the shop, nodes(ids), metafields. */
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { productsFromNodesResponse, type ProductsByIdsData } from "../../app/catalog/product-nodes";
+import {
+  productsFromNodesResponse,
+  type ProductsByIdsData,
+} from "../../app/catalogue/product-nodes";
 import {
   PRODUCT_NODES_DEFAULT_PAGE_SIZES,
   PRODUCTS_BY_IDS_QUERY,
   SHOP_QUERY,
   type ShopDomainsData,
-} from "../../app/catalog/queries";
+} from "../../app/catalogue/queries";
 import { data, graphql, startTestShop, type FakeShopify } from "./helpers";
 
 const DOCS_SHOP = fileURLToPath(

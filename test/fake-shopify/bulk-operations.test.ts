@@ -8,15 +8,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { readBulkExport } from "../../app/catalog/bulk-jsonl";
-import { fileSource, urlSource, type BulkSource } from "../../app/catalog/bulk-source";
-import { mapCatalogueItem } from "../../app/catalog/map-item";
+import { readBulkExport } from "../../app/catalogue/bulk-jsonl";
+import { fileSource, urlSource, type BulkSource } from "../../app/shopify/bulk-source";
+import { mapCatalogueItem } from "../../app/catalogue/map-item";
 import {
   ARTICLES_BULK_QUERY,
   PAGES_BULK_QUERY,
   PRODUCTS_BULK_QUERY,
-} from "../../app/catalog/queries";
-import type { CatalogueItem, CatalogueItemType } from "../../app/catalog/shopify-types";
+} from "../../app/catalogue/queries";
+import type { CatalogueItem, CatalogueItemType } from "../../app/catalogue/shopify-types";
 import { writeCatalogue } from "../../dev/sample-store/catalogue-generator";
 import {
   API_SECRET,

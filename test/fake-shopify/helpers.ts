@@ -6,7 +6,7 @@ import {
   BULK_OPERATION_STATUS_QUERY,
   type BulkOperationRunQueryData,
   type BulkOperationStatusData,
-} from "../../app/catalog/queries";
+} from "../../app/catalogue/queries";
 import {
   DEFAULT_ACCESS_TOKEN,
   startFakeShopify,

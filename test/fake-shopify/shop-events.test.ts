@@ -7,7 +7,7 @@ import {
   INVENTORY_ITEM_PRODUCTS_QUERY,
   productsChangedSinceBulkQuery,
   type InventoryItemProductsData,
-} from "../../app/catalog/queries";
+} from "../../app/catalogue/queries";
 import {
   API_SECRET,
   data,
@@ -72,7 +72,7 @@ const ITEM_QUERY = `query Item($id: ID!) {
 }`;
 
 describe("a purchase", () => {
-  it("lowers stock, moves updatedAt and sends only inventory_levels/update, signed", async () => {
+  it("lowers stock, moves updatedAt and sends inventory_levels/update and products/update, signed", async () => {
     const product = stockedProduct();
     const variant = product.variants[0] as { id: string; inventoryQuantity: number };
     const before = variant.inventoryQuantity;
@@ -80,10 +80,28 @@ describe("a purchase", () => {
     const delivery = await change.delivery;
     expect(delivery?.status).toBe(200);
 
-    expect(receiver.received.map((webhook) => webhook.headers["x-shopify-topic"])).toEqual([
+    // What Shopify's 2026-10 schema says an order fires: the level, and the product ("ordered").
+    expect(receiver.received.map((webhook) => webhook.headers["x-shopify-topic"]).sort()).toEqual([
       "inventory_levels/update",
+      "products/update",
     ]);
-    const [webhook] = receiver.received;
+    const update = receiver.received.find(
+      (w) => w.headers["x-shopify-topic"] === "products/update",
+    )!;
+    expect(validShopifyHmac(API_SECRET, update)).toBe(true);
+    // Cut to the subscription's include_fields: no stock in it, the fields the app reads are.
+    const body = JSON.parse(update.body) as Record<string, unknown>;
+    expect(Object.keys(body)).toContain("title");
+    expect(Object.keys(body)).not.toContain("media");
+    expect(Object.keys((body.variants as object[])[0]!).sort()).toEqual(
+      ["compare_at_price", "id", "option1", "option2", "option3", "price", "sku", "title"].sort(),
+    );
+    // Both carry the order's time, to the millisecond (Shopify's header has nanoseconds).
+    const level = receiver.received.find(
+      (w) => w.headers["x-shopify-topic"] === "inventory_levels/update",
+    )!;
+    expect(level.headers["x-shopify-triggered-at"]).toBe(update.headers["x-shopify-triggered-at"]);
+    const webhook = level;
     expect(webhook!.path).toBe("/webhooks/inventory_levels/update");
     expect(validShopifyHmac(API_SECRET, webhook!)).toBe(true);
     const itemGid = shop.state.inventoryItemOf(variant.id);

@@ -1,12 +1,15 @@
 /** Changing the store and sending webhooks through `state` and the /__fake/ routes. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { productsFromNodesResponse, type ProductsByIdsData } from "../../app/catalog/product-nodes";
+import {
+  productsFromNodesResponse,
+  type ProductsByIdsData,
+} from "../../app/catalogue/product-nodes";
 import {
   PRODUCT_NODES_DEFAULT_PAGE_SIZES,
   PRODUCTS_BY_IDS_QUERY,
   SHOP_QUERY,
   type ShopDomainsData,
-} from "../../app/catalog/queries";
+} from "../../app/catalogue/queries";
 import {
   API_SECRET,
   data,

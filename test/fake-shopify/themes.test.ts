@@ -4,9 +4,10 @@
  * Admin API over HTTP, and the settings file's hostile shapes.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chatEmbedOn, readChatEmbedState, type AdminGraphql } from "../../app/catalog";
+import { chatEmbedOn, readChatEmbedState } from "../../app/shopify/theme-app-embed";
+import { type AdminGraphql } from "../../app/shopify/admin-graphql";
 import { startFakeShopify } from "../../dev/fake-shopify/server";
-import { shopifyAdminClient } from "../support/shopify-admin-client";
+import { shopifyAdminClient } from "../../testkit/shopify-admin-client";
 
 type Fake = Awaited<ReturnType<typeof startFakeShopify>>;
 let fake: Fake;

@@ -4,7 +4,7 @@ import {
   PRODUCT_NODES_DEFAULT_PAGE_SIZES,
   PRODUCTS_BY_IDS_QUERY,
   SHOP_QUERY,
-} from "../../app/catalog/queries";
+} from "../../app/catalogue/queries";
 import { graphql, startTestShop, type FakeShopify } from "./helpers";
 
 let shop: FakeShopify;

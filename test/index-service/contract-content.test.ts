@@ -180,6 +180,15 @@ describe("search", () => {
   it("refuses an empty query with 400", async () => {
     expect(await caught(() => shop().search(""))).toBeInstanceOf(BadRequestError);
   });
+
+  it("gives the pages and articles that match beside the products", async () => {
+    await shop().upsertPost({ id: "page-1", title: "Shipping and returns", post_type: "page" });
+    await shop().upsertProduct(product("1", "Returns label printer"));
+    const { data } = await shop().search("returns");
+    expect(data.results.map((hit) => hit.id)).toEqual(["1"]);
+    expect(data.posts.map((hit) => hit.id)).toEqual(["page-1"]);
+    expect((await shop().search("printer")).data.posts).toEqual([]);
+  });
 });
 
 describe("success envelope and tier detection (§2, §8)", () => {
@@ -252,6 +261,22 @@ describe("monthly quotas (§8)", () => {
     now = Date.UTC(2025, 3, 1, 0, 0, 0);
     const fresh = await client.upsertProduct(product("c0", "New month"));
     expect(fresh.usage?.quota).toEqual({ current: 1, limit: 200, resetDate: "2025-05-01" });
+  });
+
+  it("answers every quota's use at once on GET /usage, to the secret key only (decision 0024)", async () => {
+    await shop().bulkUpsertProducts(products(3));
+    await shop().search("mug");
+    emulator.state.spendQuota("personal", "chatMessages", 200);
+    const { data } = await shop().usageReport();
+    expect(data).toEqual({
+      products: { current: 3, limit: 200, resetDate: "2025-04-01" },
+      posts: { current: 0, limit: 100, resetDate: "2025-04-01" },
+      chatMessages: { current: 200, limit: 250, resetDate: "2025-04-01" },
+      searchQueries: { current: 1, limit: 3_000, resetDate: "2025-04-01" },
+      recommendations: { current: 0, limit: 500, resetDate: "2025-04-01" },
+    });
+    const publishable = clientFor(emulator, KEYS.personalPublishable);
+    expect(await caught(() => publishable.usageReport())).toMatchObject({ status: 403 });
   });
 
   it("gives each account its own quota", async () => {

@@ -6,12 +6,18 @@
  */
 import { readFileSync } from "node:fs";
 import type { ActionFunctionArgs } from "@remix-run/node";
-import type { PrismaClient } from "@prisma/client";
 import { beforeAll, describe, expect, it } from "vitest";
 import { signWebhookBody } from "../../app/index-service/webhook-signature";
-import { prepareAppEnvironment, TEST_API_SECRET } from "../support/app-environment";
-import { callAction } from "../support/route-call";
-import { shopifyWebhookRequest } from "../support/shopify-webhook";
+import { prepareAppEnvironment, TEST_API_SECRET } from "../../testkit/app-environment";
+import { callAction } from "../../testkit/route-call";
+import { shopifyWebhookRequest } from "../../testkit/shopify-webhook";
+import prisma from "../../app/models/db.server";
+import { receiveServiceEvent as receive } from "../../app/service-events/receive.server";
+import { sealSecret } from "../../app/secret-box.server";
+import { config } from "../../app/config.server";
+import { action as customersDataRequest } from "../../app/routes/webhooks.customers.data_request";
+import { action as customersRedact } from "../../app/routes/webhooks.customers.redact";
+import { action as shopRedact } from "../../app/routes/webhooks.shop.redact";
 
 type Action = (args: ActionFunctionArgs) => Promise<Response>;
 const SHOP_A = "privacy-a.myshopify.com";
@@ -31,24 +37,16 @@ const fixture = (name: string, shop: string) =>
     shop,
   );
 
-let prisma: PrismaClient;
-let receive: (typeof import("../../app/service-events/receive.server"))["receiveServiceEvent"];
-const routes: Record<string, Action> = {};
+const routes: Record<string, Action> = {
+  "customers/data_request": customersDataRequest as Action,
+  "customers/redact": customersRedact as Action,
+  "shop/redact": shopRedact as Action,
+};
 let sequence = 0;
 const workspaceOf = (shop: string) => `www-${shop.replaceAll(".", "-")}`;
 
 beforeAll(async () => {
   await prepareAppEnvironment({ BACKGROUND_WORK: "off" });
-  prisma = (await import("../../app/db.server")).default;
-  receive = (await import("../../app/service-events/receive.server")).receiveServiceEvent;
-  routes["customers/data_request"] = (
-    await import("../../app/routes/webhooks.customers.data_request")
-  ).action as Action;
-  routes["customers/redact"] = (await import("../../app/routes/webhooks.customers.redact"))
-    .action as Action;
-  routes["shop/redact"] = (await import("../../app/routes/webhooks.shop.redact")).action as Action;
-  const { sealSecret } = await import("../../app/models/secret-box.server");
-  const { config } = await import("../../app/config.server");
   for (const shopDomain of [SHOP_A, SHOP_B, SHOP_C, SHOP_D]) {
     await prisma.shop.create({
       data: {

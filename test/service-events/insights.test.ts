@@ -1,8 +1,12 @@
 /** Insights counted from stored service events (real database, events taken by the receiving code). */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PrismaClient } from "@prisma/client";
 import { signWebhookBody } from "../../app/index-service/webhook-signature";
-import { prepareAppEnvironment } from "../support/app-environment";
+import { prepareAppEnvironment } from "../../testkit/app-environment";
+import prisma from "../../app/models/db.server";
+import * as insights from "../../app/service-events/insights.server";
+import { receiveServiceEvent as receive } from "../../app/service-events/receive.server";
+import { sealSecret } from "../../app/secret-box.server";
+import { config } from "../../app/config.server";
 
 const SHOPS = {
   "insights-a.myshopify.com": { publicId: "insightsPublicIdAAAA01", secret: "secret-a" },
@@ -16,19 +20,10 @@ const DAY = 86_400_000;
 /** The events name the shop's workspace, as the service's chat, handoff and feedback events do. */
 const workspaceOf = (shop: string) => shop.replaceAll(".", "-");
 
-let prisma: PrismaClient;
-type InsightsModule = typeof import("../../app/service-events/insights.server");
-let insights: InsightsModule;
-let receive: (typeof import("../../app/service-events/receive.server"))["receiveServiceEvent"];
 let sequence = 0;
 
 beforeAll(async () => {
   await prepareAppEnvironment({ BACKGROUND_WORK: "off" });
-  prisma = (await import("../../app/db.server")).default;
-  insights = await import("../../app/service-events/insights.server");
-  receive = (await import("../../app/service-events/receive.server")).receiveServiceEvent;
-  const { sealSecret } = await import("../../app/models/secret-box.server");
-  const { config } = await import("../../app/config.server");
   for (const [shopDomain, { publicId, secret }] of Object.entries(SHOPS)) {
     await prisma.shop.create({
       data: { shopDomain, primaryDomain: shopDomain, workspaceId: workspaceOf(shopDomain) },

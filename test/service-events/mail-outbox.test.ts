@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeShopify } from "../../dev/fake-shopify/server";
 import { startMailSink, type RunningMailSink } from "../../dev/mail-sink/server";
-import { freePort } from "../support/free-port";
-import { waitFor } from "../live/harness";
+import { freePort } from "../../testkit/free-port";
+import { waitFor } from "../../testkit/live-stack";
 import {
   askForAPerson,
   deliverEvent,
@@ -15,18 +15,16 @@ import {
   SHOP_A,
   startEventsEnvironment,
   type EventsEnvironment,
-} from "./harness";
-import { shopifyAdminClient } from "../support/shopify-admin-client";
-
-type Outbox = typeof import("../../app/models/notification-mails.server");
-type Sender = typeof import("../../app/service-events/mail-sender.server");
+} from "../../testkit/service-events-stack";
+import { shopifyAdminClient } from "../../testkit/shopify-admin-client";
+import * as outbox from "../../app/models/notification-mails.server";
+import * as senders from "../../app/service-events/mail-sender.server";
+import { dashboardOf } from "../../app/admin/dashboard.server";
 
 let env: EventsEnvironment;
 let mail: RunningMailSink;
 let smtpPort: number;
 let shopify: Awaited<ReturnType<typeof startFakeShopify>>;
-let outbox: Outbox;
-let senders: Sender;
 
 beforeAll(async () => {
   smtpPort = await freePort();
@@ -39,8 +37,6 @@ beforeAll(async () => {
     HANDOFF_MAIL_WAIT_SECONDS: "1",
     MAIL_RETRY_SECONDS: "0.2",
   });
-  outbox = await import("../../app/models/notification-mails.server");
-  senders = await import("../../app/service-events/mail-sender.server");
   await connectShop(SHOP_A);
 }, 60_000);
 
@@ -52,7 +48,6 @@ afterAll(async () => {
 
 /** What the Dashboard's loader says about notification emails. */
 async function dashboardMailLine(): Promise<string | null> {
-  const { dashboardOf } = await import("../../app/admin/dashboard.server");
   const admin = await shopifyAdminClient(shopify.graphqlUrl);
   return (await dashboardOf(SHOP_A, admin)).mailTrouble;
 }

@@ -7,7 +7,7 @@ import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { signWebhookBody } from "../../app/index-service/webhook-signature";
 import { startMailSink, type RunningMailSink } from "../../dev/mail-sink/server";
-import { waitFor } from "../live/harness";
+import { waitFor } from "../../testkit/live-stack";
 import {
   KEYS,
   SHOP_A,
@@ -18,14 +18,16 @@ import {
   startEventsEnvironment,
   workspaceOfShop,
   type EventsEnvironment,
-} from "./harness";
+} from "../../testkit/service-events-stack";
+import * as inbox from "../../app/models/inbox.server";
+import { openSecret } from "../../app/secret-box.server";
+import { config } from "../../app/config.server";
+import { startMailSender } from "../../app/service-events/mail-sender.server";
 
 let env: EventsEnvironment;
 let mail: RunningMailSink;
 /** The outbox's sender, as the app server's background work runs it (off in these tests). */
 let sender: { stop(): Promise<void> } | null;
-type InboxModule = typeof import("../../app/models/inbox.server");
-let inbox: InboxModule;
 
 beforeAll(async () => {
   mail = await startMailSink();
@@ -34,8 +36,7 @@ beforeAll(async () => {
     MAIL_FROM: "Catalog Chat <inbox@catalog-chat.test>",
     NOTIFY_EMAIL: "owner@shop-a.test",
   });
-  inbox = await import("../../app/models/inbox.server");
-  sender = (await import("../../app/service-events/mail-sender.server")).startMailSender();
+  sender = startMailSender();
   await connectShop(SHOP_A);
   await connectShop(SHOP_B);
 }, 60_000);
@@ -57,8 +58,6 @@ async function registration(shopDomain: string) {
 }
 
 async function secretOf(shopDomain: string): Promise<string> {
-  const { openSecret } = await import("../../app/models/secret-box.server");
-  const { config } = await import("../../app/config.server");
   return openSecret((await registration(shopDomain)).secretCiphertext, config().encryptionKey);
 }
 

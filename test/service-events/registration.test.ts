@@ -13,15 +13,16 @@ import {
   connectShop,
   startEventsEnvironment,
   type EventsEnvironment,
-} from "./harness";
+} from "../../testkit/service-events-stack";
+import * as registration from "../../app/service-events/registration.server";
+import { openSecret } from "../../app/secret-box.server";
+import { config } from "../../app/config.server";
+import { sendTestEvent } from "../../app/service-events/test-event.server";
 
 let env: EventsEnvironment;
-type Registration = typeof import("../../app/service-events/registration.server");
-let registration: Registration;
 
 beforeAll(async () => {
   env = await startEventsEnvironment();
-  registration = await import("../../app/service-events/registration.server");
   await connectShop(SHOP_A);
   await connectShop(SHOP_B);
 }, 60_000);
@@ -112,8 +113,6 @@ describe("registering the service's webhook", () => {
     const row = await env.prisma.serviceWebhook.findUniqueOrThrow({
       where: { shopDomain: SHOP_B },
     });
-    const { openSecret } = await import("../../app/models/secret-box.server");
-    const { config } = await import("../../app/config.server");
     const secret = openSecret(row.secretCiphertext, config().encryptionKey);
     await registration.removeServiceWebhook(SHOP_B);
     expect(hooksOf(SHOP_B)).toEqual([]);
@@ -138,7 +137,6 @@ describe("registering the service's webhook", () => {
 
 describe("Send a test event", () => {
   it("reports success when the delivery arrived verified, and re-registers a webhook deleted at the service", async () => {
-    const { sendTestEvent } = await import("../../app/service-events/test-event.server");
     expect(await sendTestEvent(SHOP_A)).toMatchObject({
       ok: true,
       message: expect.stringMatching(/arrived and its signature was verified/),
@@ -153,7 +151,6 @@ describe("Send a test event", () => {
   });
 
   it("reports a signature mismatch when the service signs with another secret", async () => {
-    const { sendTestEvent } = await import("../../app/service-events/test-event.server");
     const row = await env.prisma.serviceWebhook.findUniqueOrThrow({
       where: { shopDomain: SHOP_A },
     });

@@ -1,26 +1,23 @@
 /** Keeping service events for the configured period, and the configuration that sets it and mail. */
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PrismaClient } from "@prisma/client";
 import { ConfigurationError, readConfig } from "../../app/config.server";
 import { signWebhookBody } from "../../app/index-service/webhook-signature";
-import { prepareAppEnvironment } from "../support/app-environment";
+import { prepareAppEnvironment } from "../../testkit/app-environment";
+import prisma from "../../app/models/db.server";
+import { receiveServiceEvent as receive } from "../../app/service-events/receive.server";
+import { sealSecret } from "../../app/secret-box.server";
+import { config } from "../../app/config.server";
+import { pruneServiceEvents } from "../../app/service-events/retention.server";
 
 const SHOP = "retention.myshopify.com";
 const SECRET = "retention-test-secret";
 const PUBLIC_ID = "retentionPublicId0001";
 const DAY = 86_400_000;
 const WORKSPACE = "retention-myshopify-com";
-let prisma: PrismaClient;
-type Receive = typeof import("../../app/service-events/receive.server");
-let receive: Receive["receiveServiceEvent"];
 
 beforeAll(async () => {
   await prepareAppEnvironment({ BACKGROUND_WORK: "off" });
-  prisma = (await import("../../app/db.server")).default;
-  receive = (await import("../../app/service-events/receive.server")).receiveServiceEvent;
-  const { sealSecret } = await import("../../app/models/secret-box.server");
-  const { config } = await import("../../app/config.server");
   await prisma.shop.create({
     data: { shopDomain: SHOP, primaryDomain: SHOP, workspaceId: WORKSPACE },
   });
@@ -87,7 +84,6 @@ describe("retention", () => {
     );
     await deliver("evt_long_2", "handoff.accepted", { thread_id: "t_long" }, ago(10));
 
-    const { pruneServiceEvents } = await import("../../app/service-events/retention.server");
     expect(await pruneServiceEvents(now, 90)).toEqual({
       events: 3,
       inboxEntries: 1,

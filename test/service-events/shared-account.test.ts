@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signWebhookBody } from "../../app/index-service/webhook-signature";
 import { startFakeShopify } from "../../dev/fake-shopify/server";
 import { startMailSink, type RunningMailSink } from "../../dev/mail-sink/server";
-import { waitFor } from "../live/harness";
+import { waitFor } from "../../testkit/live-stack";
 import {
   KEYS,
   SHOP_A,
@@ -20,7 +20,13 @@ import {
   startEventsEnvironment,
   workspaceOfShop,
   type EventsEnvironment,
-} from "./harness";
+} from "../../testkit/service-events-stack";
+import * as inbox from "../../app/models/inbox.server";
+import { openSecret } from "../../app/secret-box.server";
+import { config } from "../../app/config.server";
+import { saveSettings } from "../../app/shop/save-settings.server";
+import { adminFor } from "../../app/shopify/admin-auth.server";
+import { startMailSender } from "../../app/service-events/mail-sender.server";
 
 /** The key both shops were saved with (the docs allow one account for several shops). */
 const SHARED_KEY = KEYS[SHOP_A].secret;
@@ -30,8 +36,6 @@ const MERCHANT = { [SHOP_A]: "owner@shop-a.test", [SHOP_B]: "owner@shop-b.test" 
 let env: EventsEnvironment;
 let mail: RunningMailSink;
 let shopify: Awaited<ReturnType<typeof startFakeShopify>>;
-type InboxModule = typeof import("../../app/models/inbox.server");
-let inbox: InboxModule;
 /** The outbox's sender, as the app server's background work runs it (off in these tests). */
 let sender: { stop(): Promise<void> } | null = null;
 
@@ -46,8 +50,7 @@ beforeAll(async () => {
     DEMO_SHOP: SHOP_B,
     DEMO_ADMIN_GRAPHQL_URL: shopify.graphqlUrl,
   });
-  inbox = await import("../../app/models/inbox.server");
-  sender = (await import("../../app/service-events/mail-sender.server")).startMailSender();
+  sender = startMailSender();
   await connectShop(SHOP_A, SHARED_KEY, MERCHANT[SHOP_A]);
   await connectShop(SHOP_B, SHARED_KEY, MERCHANT[SHOP_B]);
 }, 60_000);
@@ -117,8 +120,6 @@ describe("shops that share a service account", () => {
   });
 
   it("holds a contact form, which names no workspace, until its thread shows up in a shop's workspace, then delivers it to that shop only", async () => {
-    const { openSecret } = await import("../../app/models/secret-box.server");
-    const { config } = await import("../../app/config.server");
     /** One event of the account, delivered to both shops' webhooks as the service does. */
     const toEveryWebhook = async (payload: object) => {
       const body = JSON.stringify(payload);
@@ -171,8 +172,6 @@ describe("shops that share a service account", () => {
   });
 
   it("after switching accounts in Settings, the former account's events no longer arrive", async () => {
-    const { saveSettings } = await import("../../app/sync/shop/settings.server");
-    const { adminFor } = await import("../../app/shopify-admin.server");
     const newKey = KEYS[SHOP_B].secret;
     const former = await env.prisma.serviceWebhook.findUniqueOrThrow({
       where: { shopDomain: SHOP_B },
@@ -181,9 +180,9 @@ describe("shops that share a service account", () => {
       secretKey: newKey,
       publishableKey: newKey.replace("_sk_", "_pk_"),
       workspaceOverride: "",
-      // Nothing to move: this test is about the events.
+      // Little to move (Settings refuses nothing ticked): this test is about the events.
       syncProducts: false,
-      syncPages: false,
+      syncPages: true,
       syncArticles: false,
     });
     expect(saved).toMatchObject({ ok: true, eventsProblem: null });
@@ -224,5 +223,10 @@ describe("shops that share a service account", () => {
         where: { shopDomain: SHOP_B, threadId: "web_new_account" },
       }),
     ).toBe(2);
+    // The move's run ends before the environment is stopped.
+    await waitFor("the move's run to end", async () => {
+      const running = await env.prisma.syncRun.findFirst({ where: { activeShop: SHOP_B } });
+      return running === null;
+    });
   });
 });

@@ -14,7 +14,8 @@ import {
   startStack,
   ui,
   type Stack,
-} from "./harness";
+} from "../../testkit/widget-stack";
+import { FAMILY_DISH } from "../../testkit/widget-fixtures";
 
 let stack: Stack;
 
@@ -80,9 +81,8 @@ describe("add to cart from the chat", () => {
       "Choose an option",
       "Small · €24.50",
       "Large · €29.00",
-      "Family · €39.00 · Sold out",
+      `${FAMILY_DISH} · €39.00 · Sold out`,
     ]);
-    expect(await choice.locator("option", { hasText: "Family" }).isDisabled()).toBe(true);
     await dish.getByRole("button", { name: "Add to cart" }).click();
     expect(await dish.getByRole("status").textContent()).toBe("Choose an option first.");
     expect(
@@ -98,6 +98,53 @@ describe("add to cart from the chat", () => {
     await expect.poll(() => dish.getByRole("status").textContent()).toBe("Added to your cart.");
     expect(await cartOf(page)).toEqual({ "41000000012": 1 });
     expect(await cartCount(page)).toBe("1");
+    await page.context().close();
+  });
+
+  it("shows the chosen variant: its whole name, price, availability and picture", async () => {
+    const page = await openPage(stack, "", { viewport: { width: 375, height: 800 } });
+    const productRequests: string[] = [];
+    page.on("request", (r) => {
+      const { pathname } = new URL(r.url());
+      if (pathname.startsWith("/products/")) productRequests.push(pathname);
+    });
+    const cards = await cardsFor(page, "Do you have a café mug?");
+    const dish = cards.filter({ hasText: "Crème brûlée dish" });
+    const choice = dish.getByRole("combobox", { name: /Choose an option/ });
+    const add = dish.getByRole("button", { name: "Add to cart" });
+    const picture = () => dish.locator("img").getAttribute("src");
+    expect(await dish.locator(".price").textContent()).toBe("€24.50");
+    expect(await picture()).toMatch(/\/images\/creme-dish\.svg$/);
+
+    await choice.selectOption({ label: "Large · €29.00" });
+    expect(await dish.locator(".variant").textContent()).toBe("Large");
+    expect(await dish.locator(".price").textContent()).toBe("€29.00");
+    expect(await dish.locator(".stock").textContent()).toBe("In stock");
+    // The index sends no variant pictures: this one is the store's (/products/creme-dish.js).
+    await expect.poll(picture).toMatch(/\/images\/large-dish\.svg$/);
+    expect(await add.isEnabled()).toBe(true);
+
+    await choice.selectOption({ label: `${FAMILY_DISH} · €39.00 · Sold out` });
+    const name = dish.locator(".variant");
+    expect(await name.textContent()).toBe(FAMILY_DISH);
+    // Whole: on lines of its own, nothing past the card's edge or hidden.
+    expect(
+      await name.evaluate((el) => {
+        const card = el.closest(".card")!.getBoundingClientRect();
+        const box = el.getBoundingClientRect();
+        return el.scrollWidth <= el.clientWidth && box.right <= card.right && box.height > 0;
+      }),
+    ).toBe(true);
+    expect(await dish.locator(".price").textContent()).toBe("€39.00");
+    expect(await dish.locator(".stock").textContent()).toBe("Sold out");
+    expect(await picture()).toMatch(/\/images\/creme-dish\.svg$/);
+    expect(await add.isDisabled()).toBe(true);
+    await screenshot(page, "cart-chosen-variant");
+    await choice.selectOption({ label: "Small · €24.50" });
+    await expect.poll(picture).toMatch(/\/images\/small-dish\.svg$/);
+    // Asked once per product, whatever the number of choices.
+    expect(productRequests).toEqual(["/products/creme-dish.js"]);
+    expect(pageErrors(page)).toEqual([]);
     await page.context().close();
   });
 

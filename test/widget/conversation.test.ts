@@ -3,7 +3,7 @@
  * type, the offer form, the thread surviving a page change, feedback and Stop.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PRODUCTS, WORKSPACE_ID } from "./fixtures";
+import { PRODUCTS, WORKSPACE_ID } from "../../testkit/widget-fixtures";
 import {
   ask,
   control,
@@ -17,7 +17,7 @@ import {
   ui,
   waitIdle,
   type Stack,
-} from "./harness";
+} from "../../testkit/widget-stack";
 
 let stack: Stack;
 

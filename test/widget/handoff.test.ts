@@ -14,7 +14,7 @@ import {
   startStack,
   ui,
   type Stack,
-} from "./harness";
+} from "../../testkit/widget-stack";
 
 let stack: Stack;
 

@@ -16,7 +16,7 @@ import {
   ui,
   waitIdle,
   type Stack,
-} from "./harness";
+} from "../../testkit/widget-stack";
 
 let stack: Stack;
 

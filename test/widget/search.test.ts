@@ -5,7 +5,7 @@
  */
 import type { Page, Request } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { SECRET_KEY, WORKSPACE_ID } from "./fixtures";
+import { SECRET_KEY, WORKSPACE_ID } from "../../testkit/widget-fixtures";
 import {
   audit,
   control,
@@ -14,7 +14,7 @@ import {
   screenshot,
   startStack,
   type Stack,
-} from "./harness";
+} from "../../testkit/widget-stack";
 
 let stack: Stack;
 

@@ -4,7 +4,15 @@
  * counts every node the widget puts into the transcript while it streams.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ask, openChat, openPage, pageErrors, startStack, ui, type Stack } from "./harness";
+import {
+  ask,
+  openChat,
+  openPage,
+  pageErrors,
+  startStack,
+  ui,
+  type Stack,
+} from "../../testkit/widget-stack";
 
 let stack: Stack;
 

@@ -12,7 +12,7 @@ import {
 import polarisTranslations from "@shopify/polaris/locales/en.json";
 import polarisStyles from "@shopify/polaris/build/esm/styles.css?url";
 import { useState } from "react";
-import { login } from "../../shopify.server";
+import { login } from "../../shopify/app.server";
 
 export const links = () => [{ rel: "stylesheet", href: polarisStyles }];
 

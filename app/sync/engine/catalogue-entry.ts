@@ -3,15 +3,18 @@ import {
   numericId,
   mapCatalogueItem,
   type CatalogueItem,
-  type CatalogPost,
-  type CatalogProduct,
+  type IndexPost,
+  type IndexProduct,
   type MapContext,
   type StockStatus,
-} from "../../catalog";
+} from "../../catalogue";
 import type { ContentKind } from "../../models/ledger.server";
 
-/** The part of the shop an item belongs to; pages and articles are both posts in the index. */
-export type CatalogueType = "product" | "page" | "article";
+/**
+ * The part of the shop an item belongs to; pages, articles and the shop's policies are all posts
+ * in the index.
+ */
+export type CatalogueType = "product" | "page" | "article" | "policy";
 
 /** One exported object, mapped and hashed: what the service should hold for it, or that it must go. */
 export type CatalogueEntry =
@@ -19,7 +22,7 @@ export type CatalogueEntry =
       kind: ContentKind;
       id: string;
       indexable: true;
-      item: CatalogProduct | CatalogPost;
+      item: IndexProduct | IndexPost;
       hash: string;
       stockStatus: StockStatus | null;
       updatedAt: Date | null;
@@ -47,7 +50,7 @@ export function catalogueEntry(object: CatalogueItem, context: MapContext): Cata
     indexable: true,
     item: mapped.item,
     hash: contentHash(mapped.item),
-    stockStatus: mapped.kind === "product" ? (mapped.item as CatalogProduct).stock_status : null,
+    stockStatus: mapped.kind === "product" ? (mapped.item as IndexProduct).stock_status : null,
     updatedAt: updated ? new Date(updated) : null,
     collectionIds: object.type === "Product" ? collectionIdsOf(object.value) : null,
   };
@@ -70,6 +73,13 @@ export function kindOfType(type: CatalogueType): ContentKind {
   return type === "product" ? "product" : "post";
 }
 
+const TYPE_OF: Record<CatalogueItem["type"], CatalogueType> = {
+  Product: "product",
+  Page: "page",
+  Article: "article",
+  ShopPolicy: "policy",
+};
+
 export function catalogueTypeOf(object: CatalogueItem): CatalogueType {
-  return object.type === "Product" ? "product" : object.type === "Page" ? "page" : "article";
+  return TYPE_OF[object.type];
 }

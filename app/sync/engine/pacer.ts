@@ -1,8 +1,16 @@
+/**
+ * The pacer: how one sender's requests to the service are spaced (the tier's per-minute and
+ * per-hour limits, a 429's retryAfter, backoff on 5xx), a plain class with the clock, sleep and
+ * randomness injected so tests control time. It knows no shop and no database: which pacer a shop
+ * uses in this process, and the key's windows shared through the database, are
+ * pacer-registry.server.ts.
+ */
 import PQueue from "p-queue";
 import { MAX_RETRY_AFTER_MS } from "../../index-service/assumptions";
 import { IndexServiceError, RateLimitedError } from "../../index-service/errors";
 import type { RateLimits } from "../../index-service/tiers";
 import type { Usage } from "../../index-service/types";
+import { appMetrics } from "../../server/metrics";
 
 /** Node's timers hold at most 2^31-1 ms (24.8 days); a longer delay fires at once, every time. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -128,6 +136,9 @@ export class Pacer {
       } catch (error) {
         if (error instanceof RateLimitedError) {
           this.stats.rateLimited += 1;
+          const metrics = appMetrics();
+          metrics.rateLimitedWaits.inc();
+          metrics.rateLimitedWaitSeconds.inc(Math.max(0, error.retryAt - this.now()) / 1000);
           await this.holdUntil(error.retryAt);
           this.options.onRetry?.({
             reason: "rate-limited",

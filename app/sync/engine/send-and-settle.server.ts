@@ -20,6 +20,7 @@ import {
   recordQuotaSpent,
   recordReportedQuota,
 } from "../../models/quota-usage.server";
+import { appMetrics } from "../../server/metrics";
 import { titleOf } from "./catalogue-entry";
 import type { Pacer } from "./pacer";
 import { overQuotaReason } from "./plan-quota.server";
@@ -83,7 +84,10 @@ export async function sendAndSettle<T>(job: SettleJob<T>): Promise<Settled<T>> {
     const now = job.now();
     await recordQuotaSpent(scope.shopDomain, kind, tier, now);
     const standing = await quotaStanding(scope.shopDomain, tier, kind, now);
+    const offered = items.length;
     items = await job.holdBack(items, overQuotaReason(kind, standing, now));
+    const overQuota = Math.max(0, offered - items.length);
+    appMetrics().countItems(scope.shopDomain, kind, "over_quota", overQuota);
     if (items.length === 0) return { acknowledged: [], refused: [] };
     answer = await send(job, items);
   }
@@ -93,6 +97,10 @@ export async function sendAndSettle<T>(job: SettleJob<T>): Promise<Settled<T>> {
   const refused = items
     .filter((item) => !ok.has(job.idOf(item)))
     .map((item) => ({ item, error: reasons.get(job.idOf(item)) }));
+  const metrics = appMetrics();
+  const done = job.action === "upsert" ? "sent" : "deleted";
+  metrics.countItems(job.scope.shopDomain, job.kind, done, acknowledged.length);
+  metrics.countItems(job.scope.shopDomain, job.kind, "refused", refused.length);
   if (job.action === "upsert") {
     // A product's document is kept beside its hash: a stock change is sent again from it.
     const delivered = acknowledged.map((item) => ({

@@ -1,11 +1,16 @@
-import { Prisma, type SyncItem } from "@prisma/client";
-import prisma from "../../db.server";
 import { BULK_MAX_ITEMS } from "../../index-service/assumptions";
 import type { IndexServiceClient } from "../../index-service/client";
 import type { Tier } from "../../index-service/tiers";
 import type { ContentKind, LedgerScope } from "../../models/ledger.server";
+import {
+  markItemsSent,
+  markOverQuota,
+  nextPendingItems,
+  noteItemRefused,
+  pendingNewItemIds,
+  type PendingStagedItem,
+} from "../../models/staged-items.server";
 import type { Pacer } from "./pacer";
-import { markOverQuota } from "./plan-quota.server";
 import { sendAndSettle, type SendAction } from "./send-and-settle.server";
 
 /** An item refused inside a batch is tried once more, then reported as failed. */
@@ -26,12 +31,6 @@ export interface DeliveryContext {
   guard?: () => Promise<void>;
 }
 
-/** What delivery reads of a staged item. */
-type PendingItem = Pick<
-  SyncItem,
-  "itemId" | "payload" | "contentHash" | "isNew" | "attempts" | "collectionIds"
->;
-
 /**
  * Sends everything the run still owes the service, batch by batch, through the one send-and-settle
  * path (send-and-settle.server.ts): the ledger is written first, then the staged items are marked
@@ -43,10 +42,7 @@ export async function deliverPending(context: DeliveryContext): Promise<void> {
   for (const kind of ["product", "post"] as const) {
     for (const action of context.actions ?? (["upsert", "delete"] as const)) {
       for (;;) {
-        const rows = await prisma.$queryRaw<PendingItem[]>`
-          SELECT "itemId", "payload", "contentHash", "isNew", "attempts", "collectionIds" FROM "SyncItem"
-          WHERE "runId" = ${context.runId} AND "kind" = ${kind} AND "action" = ${action} AND "status" = 'pending'
-          ORDER BY "itemId" LIMIT ${BULK_MAX_ITEMS}`;
+        const rows = await nextPendingItems(context.runId, kind, action, BULK_MAX_ITEMS);
         if (rows.length === 0) break;
         await deliverBatch(context, kind, action, rows);
         await context.onBatch?.();
@@ -59,7 +55,7 @@ async function deliverBatch(
   context: DeliveryContext,
   kind: ContentKind,
   action: SendAction,
-  rows: PendingItem[],
+  rows: PendingStagedItem[],
 ): Promise<void> {
   const { runId } = context;
   const { acknowledged, refused } = await sendAndSettle({
@@ -77,17 +73,13 @@ async function deliverBatch(
   });
   const deliveredIds = acknowledged.map((row) => row.itemId);
   if (deliveredIds.length > 0) {
-    await prisma.$executeRaw`
-      UPDATE "SyncItem" SET "status" = 'sent', "payload" = NULL, "attempts" = "attempts" + 1, "error" = NULL
-      WHERE "runId" = ${runId} AND "kind" = ${kind} AND "itemId" IN (${Prisma.join(deliveredIds)})`;
+    await markItemsSent(runId, kind, deliveredIds);
   }
   for (const { item: row, error } of refused) {
     const attempts = row.attempts + 1;
     const status = attempts >= ATTEMPTS_PER_ITEM ? "failed" : "pending";
     const reason = error ?? "The service did not acknowledge this item.";
-    await prisma.$executeRaw`
-      UPDATE "SyncItem" SET "attempts" = ${attempts}, "status" = ${status}, "error" = ${reason}
-      WHERE "runId" = ${runId} AND "kind" = ${kind} AND "itemId" = ${row.itemId}`;
+    await noteItemRefused(runId, kind, row.itemId, { attempts, status, error: reason });
   }
 }
 
@@ -98,15 +90,11 @@ async function deliverBatch(
 async function holdBackOverQuota(
   context: DeliveryContext,
   kind: ContentKind,
-  rows: readonly PendingItem[],
+  rows: readonly PendingStagedItem[],
   reason: string,
-): Promise<PendingItem[]> {
+): Promise<PendingStagedItem[]> {
   const { runId } = context;
-  const pendingNew = await prisma.syncItem.findMany({
-    where: { runId, kind, action: "upsert", status: "pending", isNew: true },
-    select: { itemId: true },
-  });
-  const held = pendingNew.map((row) => row.itemId);
+  const held = await pendingNewItemIds(runId, kind);
   // A batch of updates only, refused all the same: those cannot go this month either.
   if (!rows.some((row) => row.isNew)) held.push(...rows.map((row) => row.itemId));
   await markOverQuota(runId, kind, held, reason);

@@ -1,6 +1,4 @@
-import { Prisma } from "@prisma/client";
-import type { BulkExport, MapContext } from "../../catalog";
-import prisma from "../../db.server";
+import type { BulkExport, MapContext } from "../../catalogue";
 import {
   catalogueEntry,
   catalogueTypeOf,
@@ -18,9 +16,10 @@ import {
   type ContentKind,
   type LedgerScope,
 } from "../../models/ledger.server";
+import { stageItems, type StagedItem } from "../../models/staged-items.server";
+import { addUnchangedToRun } from "../../models/sync-runs.server";
 
 const STAGE_BATCH = 500;
-const INSERT_ROWS = 100;
 
 export interface StageProgress {
   done: number;
@@ -50,7 +49,12 @@ export async function stageExport(options: {
   const { runId, scope, exports, types, context, onProgress } = options;
   const result: StageResult = { unchanged: { product: 0, post: 0 }, skipped: 0 };
   const total = exports.reduce(
-    (sum, e) => sum + e.scan.items.Product + e.scan.items.Page + e.scan.items.Article,
+    (sum, e) =>
+      sum +
+      e.scan.items.Product +
+      e.scan.items.Page +
+      e.scan.items.Article +
+      e.scan.items.ShopPolicy,
     0,
   );
   let done = 0;
@@ -95,7 +99,7 @@ async function stageBatch(
   const byId = new Map(entries.map((entry) => [entry.id, entry]));
   const sent = await indexedHashes(scope, kind, [...byId.keys()]);
   const seen: string[] = [];
-  const staged: Prisma.Sql[] = [];
+  const staged: StagedItem[] = [];
   const same: LedgerDescription[] = [];
   // What leaves the index is named by the ledger's title (the dashboard lists what a sweep removed).
   const leaving = [...byId.values()].filter((entry) => !entry.indexable && sent.has(entry.id));
@@ -119,35 +123,26 @@ async function stageBatch(
         });
         continue;
       }
-      staged.push(
-        Prisma.sql`(${runId}, ${kind}, ${entry.id}, 'upsert', ${JSON.stringify(entry.item)}, ${entry.hash}, ${previous === undefined}, ${entry.stockStatus}, ${entry.updatedAt}, ${entry.collectionIds}, NULL)`,
-      );
+      staged.push({
+        action: "upsert",
+        itemId: entry.id,
+        payload: JSON.stringify(entry.item),
+        contentHash: entry.hash,
+        isNew: previous === undefined,
+        stockStatus: entry.stockStatus,
+        sourceUpdatedAt: entry.updatedAt,
+        collectionIds: entry.collectionIds,
+      });
     } else if (previous !== undefined) {
-      staged.push(
-        Prisma.sql`(${runId}, ${kind}, ${entry.id}, 'delete', NULL, NULL, false, NULL, NULL, NULL, ${titles.get(entry.id) ?? null})`,
-      );
+      staged.push({ action: "delete", itemId: entry.id, title: titles.get(entry.id) ?? null });
     }
   }
 
-  // No transaction (docs/decisions/0001): a run stopped inside its export phase restages from
-  // the start, so a half-written batch is never read.
-  // In statements of INSERT_ROWS: Prisma's debug log keeps its last 100 query plans, values and
-  // all, even when debugging is off, so a statement's size bounds that memory.
-  for (let start = 0; start < staged.length; start += INSERT_ROWS) {
-    await prisma.$executeRaw`
-      INSERT INTO "SyncItem" ("runId", "kind", "itemId", "action", "payload", "contentHash", "isNew", "stockStatus", "sourceUpdatedAt", "collectionIds", "title")
-      VALUES ${Prisma.join(staged.slice(start, start + INSERT_ROWS))}
-      ON CONFLICT ("runId", "kind", "itemId") DO UPDATE SET
-        "action" = excluded."action", "payload" = excluded."payload", "contentHash" = excluded."contentHash",
-        "isNew" = excluded."isNew", "stockStatus" = excluded."stockStatus",
-        "sourceUpdatedAt" = excluded."sourceUpdatedAt", "collectionIds" = excluded."collectionIds", "title" = excluded."title", "status" = 'pending', "attempts" = 0, "error" = NULL`;
-  }
+  // No transaction (docs/decisions/0001): staged first, then the ledger marked seen; a run
+  // stopped inside its export phase restages from the start.
+  await stageItems(runId, kind, staged);
   await markSeen(scope, kind, seen, runId);
   if (describe) await describeLedgerRows(scope, kind, same);
-  if (unchanged > 0) {
-    await (kind === "product"
-      ? prisma.$executeRaw`UPDATE "SyncRun" SET "productsUnchanged" = "productsUnchanged" + ${unchanged} WHERE "id" = ${runId}`
-      : prisma.$executeRaw`UPDATE "SyncRun" SET "postsUnchanged" = "postsUnchanged" + ${unchanged} WHERE "id" = ${runId}`);
-  }
+  if (unchanged > 0) await addUnchangedToRun(runId, kind, unchanged);
   return unchanged;
 }

@@ -1,12 +1,7 @@
 import type { LeaseFence } from "../../models/shop-leases.server";
-import { Prisma, type SyncRun } from "@prisma/client";
-import {
-  readBulkExport,
-  SERVICE_ID_PREFIXES,
-  type BulkExport,
-  type BulkSource,
-} from "../../catalog";
-import prisma from "../../db.server";
+import type { SyncRun } from "@prisma/client";
+import { readBulkExport, SERVICE_ID_PREFIXES, type BulkExport } from "../../catalogue";
+import { type BulkSource } from "../../shopify/bulk-source";
 import type { IndexServiceClient } from "../../index-service/client";
 import { IndexServiceError } from "../../index-service/errors";
 import { RATE_LIMITS, type RateLimits, type Tier } from "../../index-service/tiers";
@@ -14,14 +9,21 @@ import { kindOfType, type CatalogueType } from "./catalogue-entry";
 import { deliverPending } from "./send-staged.server";
 import { indexedTitles, unseenItemIds } from "../../models/ledger.server";
 import { Pacer } from "./pacer";
-import { databaseGate } from "./pacers.server";
+import { databaseGate } from "./pacer-registry.server";
 import { planWithinQuota } from "./plan-quota.server";
 import { stageExport } from "./stage-export.server";
+import {
+  dropStagedItems,
+  owedCount,
+  stageDeletions,
+  stagedCount,
+} from "../../models/staged-items.server";
 import {
   finishRun,
   RunInProgressError,
   runCounts,
   runSources,
+  saveRunRequestCounts,
   startRun,
   unfinishedRun,
   updateRun,
@@ -30,6 +32,9 @@ import {
   type SyncTrigger,
 } from "../../models/sync-runs.server";
 import { detectTier, proveSecretKey, TierUnknownError } from "./tier-detection";
+import { logFor } from "../../server/log";
+
+const log = logFor("sync");
 
 export interface ExportSource {
   /** Names the source in the run's record (a file path, or the bulk operation's id). */
@@ -55,6 +60,11 @@ export interface FullSyncOptions {
   types: readonly CatalogueType[];
   /** False when the export stopped part-way: nothing is then deleted. */
   exportComplete?: boolean;
+  /**
+   * Types the shop no longer syncs (unticked in Settings): everything the index holds of them is
+   * removed, with the clean-up's deletions, whatever the export holds.
+   */
+  removeTypes?: readonly CatalogueType[];
   trigger: SyncTrigger;
   /** Detected from the service's tierLimits when not given. */
   tier?: Tier;
@@ -136,26 +146,30 @@ export async function runFullSync(options: FullSyncOptions): Promise<FullSyncRes
     workspaceId: run.workspaceId,
     ...(options.fence ? { fence: options.fence } : {}),
   };
-  const types = run.exportedTypes.split(",") as CatalogueType[];
-  // Raw SQL: it runs after every batch (docs/decisions/0001).
+  // A run that only removes unticked types exports nothing: its list is empty.
+  const types = run.exportedTypes.split(",").filter(Boolean) as CatalogueType[];
+  // After every batch: one raw statement (docs/decisions/0001).
   const saveStats = async () => {
-    await prisma.$executeRaw`
-      UPDATE "SyncRun" SET "requests" = ${priorRequests + pacer.stats.requests},
-        "rateLimited" = ${priorRateLimited + pacer.stats.rateLimited}, "updatedAt" = ${new Date()}
-      WHERE "id" = ${run.id}`;
+    await saveRunRequestCounts(run.id, {
+      requests: priorRequests + pacer.stats.requests,
+      rateLimited: priorRateLimited + pacer.stats.rateLimited,
+    });
   };
   const progress = (phase: SyncPhase, done: number, total: number) =>
     options.onProgress?.({ phase, done, total });
 
   try {
     if (run.phase === "export") {
-      await prisma.syncItem.deleteMany({ where: { runId: run.id } });
+      await dropStagedItems(run.id);
       await updateRun(run.id, {
         productsUnchanged: 0,
         postsUnchanged: 0,
         tier,
         productsTotal: exports.reduce((n, e) => n + e.scan.items.Product, 0),
-        postsTotal: exports.reduce((n, e) => n + e.scan.items.Page + e.scan.items.Article, 0),
+        postsTotal: exports.reduce(
+          (n, e) => n + e.scan.items.Page + e.scan.items.Article + e.scan.items.ShopPolicy,
+          0,
+        ),
       });
       await stageExport({
         runId: run.id,
@@ -167,7 +181,8 @@ export async function runFullSync(options: FullSyncOptions): Promise<FullSyncRes
       });
       const orphanLines = exports.reduce((n, e) => n + e.stats.orphans, 0);
       if (orphanLines > 0) {
-        console.warn(
+        log.warn(
+          { shop: run.shopDomain, runId: run.id, orphanLines },
           `Sync ${run.id} of ${run.shopDomain}: ${orphanLines} variant, collection or media line(s) of Shopify's export came before their product (or without it) and were left out`,
         );
       }
@@ -181,14 +196,16 @@ export async function runFullSync(options: FullSyncOptions): Promise<FullSyncRes
       await planWithinQuota({ runId: run.id, shopDomain: run.shopDomain, tier, now: now() });
       // What a complete export no longer has goes with the explicit removals, in the same batches.
       if (run.exportComplete) for (const type of types) await stageRemovals(run.id, scope, type);
+      // Nothing of a type this run did not export was marked seen: all of it is staged.
+      const unticked = (options.removeTypes ?? []).filter((type) => !types.includes(type));
+      for (const type of unticked) await stageRemovals(run.id, scope, type);
       run = await updateRun(run.id, { phase: "send" });
     }
     const deliver = async (phase: "send" | "clean", action: "upsert" | "delete") => {
-      const total = await prisma.syncItem.count({ where: { runId: run.id, action } });
+      const total = await stagedCount(run.id, action);
       const report = async () => {
-        const [{ owed }] = await prisma.$queryRaw<[{ owed: number }]>`
-          SELECT COUNT(*) AS "owed" FROM "SyncItem" WHERE "runId" = ${run.id} AND "action" = ${action} AND "status" = 'pending'`;
-        progress(phase, total - Number(owed), total);
+        const owed = await owedCount(run.id, action);
+        progress(phase, total - owed, total);
         await saveStats();
       };
       await report();
@@ -283,12 +300,10 @@ async function stageRemovals(
     const ofType = prefix ? ids.filter((id) => id.startsWith(prefix)) : ids;
     if (ofType.length === 0) continue;
     const titles = await indexedTitles(scope, kind, ofType);
-    const rows = ofType.map(
-      (itemId) =>
-        Prisma.sql`(${runId}, ${kind}, ${itemId}, 'delete', ${titles.get(itemId) ?? null})`,
+    await stageDeletions(
+      runId,
+      kind,
+      ofType.map((itemId) => ({ itemId, title: titles.get(itemId) ?? null })),
     );
-    await prisma.$executeRaw`
-      INSERT INTO "SyncItem" ("runId", "kind", "itemId", "action", "title") VALUES ${Prisma.join(rows)}
-      ON CONFLICT ("runId", "kind", "itemId") DO NOTHING`;
   }
 }

@@ -1,10 +1,6 @@
 import type { PendingChange, Shop } from "@prisma/client";
-import {
-  compareProductPriority,
-  productPriorityKey,
-  type AdminGraphql,
-  type CatalogProduct,
-} from "../../catalog";
+import { compareProductPriority, productPriorityKey, type IndexProduct } from "../../catalogue";
+import { type AdminGraphql } from "../../shopify/admin-graphql";
 import type { IndexServiceClient } from "../../index-service/client";
 import type { Tier } from "../../index-service/tiers";
 import { indexedHashes, type LedgerScope } from "../../models/ledger.server";
@@ -17,7 +13,11 @@ import type { Pacer } from "../engine/pacer";
 import { overQuotaReason } from "../engine/plan-quota.server";
 import { sendAndSettle } from "../engine/send-and-settle.server";
 import { rereadProducts } from "./reread-products.server";
-import { restockProducts } from "./restock-products.server";
+import {
+  forgetModelsUnlike,
+  restockProducts,
+  unchangedBesideStock,
+} from "./restock-products.server";
 
 /** The ledger's "last seen by run" of items live updates sent (a full sync overwrites it). */
 export const LIVE_SEEN_MARK = "live";
@@ -55,7 +55,7 @@ export interface ApplyResult {
 
 interface Upsert {
   row: PendingChange;
-  item: CatalogProduct;
+  item: IndexProduct;
   hash: string;
   collectionIds: string | null;
   isNew: boolean;
@@ -92,15 +92,24 @@ export async function applyChanges(
   const mapContext = { primaryDomain: shop.primaryDomain ?? shop.shopDomain };
 
   // Stock-only changes first: what cannot be sent from the kept document joins the whole re-reads.
-  const stockOnly = rows.filter((row) => row.change === "stock").map((row) => row.productId);
+  // An order's products/update whose payload matches the kept document is a stock change too.
+  const asStock = await unchangedBesideStock(
+    scope,
+    rows.filter((row) => row.change === "update"),
+  );
+  const isStock = (row: PendingChange) => row.change === "stock" || asStock.has(row.productId);
+  const stockOnly = rows
+    .filter(isStock)
+    .map((row) => ({ productId: row.productId, changedAt: row.changedAt }));
   const restocked = await restockProducts(
     context.admin,
     scope,
     stockOnly,
     mapContext.primaryDomain,
   );
-  const whole = rows.filter((row) => row.change !== "stock").map((row) => row.productId);
+  const whole = rows.filter((row) => !isStock(row)).map((row) => row.productId);
   const read = await rereadProducts(context.admin, [...whole, ...restocked.reread]);
+  await forgetModelsUnlike(shop.shopDomain, read.products, read.missing);
   const indexed = await indexedHashes(scope, "product", [...byId.keys()]);
 
   const upserts: Upsert[] = [];
@@ -113,7 +122,7 @@ export async function applyChanges(
     if (!entry.indexable) gone.add(entry.id);
     else {
       found.push({
-        item: entry.item as CatalogProduct,
+        item: entry.item as IndexProduct,
         hash: entry.hash,
         collectionIds: entry.collectionIds,
       });

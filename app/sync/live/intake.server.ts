@@ -1,5 +1,6 @@
-import { productServiceId } from "../../catalog/gid";
-import { GroupCommit } from "../../models/group-commit";
+import { productServiceId } from "../../catalogue/gid";
+import { payloadFingerprint } from "../../catalogue/product-payload";
+import { GroupCommit } from "./group-commit";
 import {
   recordProductDeliveries,
   type DeliveryOutcome,
@@ -62,7 +63,8 @@ export function productChangeOf(delivery: {
   }
   const changedAt =
     validDate(delivery.triggeredAt) ?? validDate(updatedAt) ?? new Date(delivery.receivedAt);
-  return { productId, change, changedAt };
+  const fingerprint = change === "update" ? payloadFingerprint(payload) : null;
+  return { productId, change, changedAt, fingerprint };
 }
 
 export interface ProductWebhook {

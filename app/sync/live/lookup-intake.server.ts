@@ -1,10 +1,11 @@
-import { numericId } from "../../catalog/gid";
+import { numericId } from "../../catalogue/gid";
 import type { DeliveryOutcome } from "../../models/outbox.server";
 import {
   recordLookupDelivery,
   type LookupKind,
   type LookupSignal,
 } from "../../models/lookups.server";
+import type { ModelLevel } from "../../models/stock-model.server";
 
 export class MalformedLookupWebhookError extends Error {
   constructor(topic: string, detail: string) {
@@ -25,8 +26,8 @@ const TOPICS: Readonly<Record<string, LookupKind>> = {
   COLLECTIONS_DELETE: "collection-delete",
 };
 
-/** `gid://shopify/InventoryLevel/<location>?inventory_item_id=<item>`: the item, exactly. */
-const LEVEL_GID = /^gid:\/\/shopify\/InventoryLevel\/\d+\?inventory_item_id=(\d+)$/;
+/** `gid://shopify/InventoryLevel/<location>?inventory_item_id=<item>`: both ids, exactly. */
+const LEVEL_GID = /^gid:\/\/shopify\/InventoryLevel\/(\d+)\?inventory_item_id=(\d+)$/;
 const COLLECTION_GID = /^gid:\/\/shopify\/Collection\/\d+$/;
 
 function validDate(value: unknown): Date | null {
@@ -49,7 +50,7 @@ function resourceIdOf(kind: LookupKind, payload: Record<string, unknown>): strin
   const gid = payload.admin_graphql_api_id;
   if (kind === "inventory-item") {
     // The gid first: a JSON number past 2^53 has already been rounded by the parser.
-    const fromGid = typeof gid === "string" ? LEVEL_GID.exec(gid)?.[1] : undefined;
+    const fromGid = typeof gid === "string" ? LEVEL_GID.exec(gid)?.[2] : undefined;
     return shopifyId(fromGid ?? payload.inventory_item_id);
   }
   if (typeof gid === "string" && COLLECTION_GID.test(gid)) return shopifyId(gid);
@@ -81,7 +82,23 @@ export function lookupSignalOf(delivery: {
   }
   const changedAt =
     validDate(delivery.triggeredAt) ?? validDate(body.updated_at) ?? new Date(delivery.receivedAt);
-  return { kind, resourceId, changedAt };
+  const level = kind === "inventory-item" ? levelOf(body) : null;
+  return { kind, resourceId, changedAt, ...(level ? { level } : {}) };
+}
+
+/**
+ * The location and `available` an inventory_levels/update reports, for the stock model; null
+ * when either is missing or not what Shopify sends (the item is then looked up as before).
+ */
+function levelOf(body: Record<string, unknown>): ModelLevel | null {
+  const gid = body.admin_graphql_api_id;
+  const fromGid = typeof gid === "string" ? LEVEL_GID.exec(gid)?.[1] : undefined;
+  const locationId = shopifyId(fromGid ?? body.location_id);
+  const available = body.available;
+  if (locationId === null || typeof available !== "number" || !Number.isSafeInteger(available)) {
+    return null;
+  }
+  return { locationId, available };
 }
 
 export interface LookupWebhook {

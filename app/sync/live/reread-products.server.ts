@@ -2,13 +2,12 @@ import {
   PRODUCT_NODES_DEFAULT_PAGE_SIZES,
   PRODUCTS_BY_IDS_QUERY,
   productsFromNodesResponse,
-  queryAdmin,
   numericId,
   toGid,
-  type AdminGraphql,
   type ProductsByIdsData,
   type ShopifyProduct,
-} from "../../catalog";
+} from "../../catalogue";
+import { queryAdmin, type AdminGraphql } from "../../shopify/admin-graphql";
 
 /**
  * Ids per `nodes(ids:)` query with the default sizes: each id may cost some 185 points, and

@@ -6,14 +6,14 @@ import {
   INVENTORY_ITEM_VARIANTS_FIRST,
   INVENTORY_ITEMS_PER_QUERY,
   numericId,
-  queryAdmin,
-  type AdminGraphql,
   type CollectionProductIdsData,
   type InventoryItemProductsData,
-} from "../../catalog";
+} from "../../catalogue";
+import { queryAdmin, type AdminGraphql } from "../../shopify/admin-graphql";
 import { noteLookupAttempt, pendingLookups, removeLookups } from "../../models/lookups.server";
 import { indexedMembersOf, ledgerKnowsCollections } from "../../models/ledger.server";
 import { enqueueProductUpdates } from "../../models/outbox.server";
+import { productsOfKnownItems } from "../../models/stock-model.server";
 
 /** Lookups resolved per pass of a shop. */
 const LOOKUPS_PER_PASS = 500;
@@ -59,7 +59,30 @@ export async function settleLookups(options: SettleLookupsOptions): Promise<Sett
   if (rows.length === 0) return result;
   const needFullSync: PendingLookup[] = [];
   try {
-    const items = rows.filter((row) => row.kind === "inventory-item");
+    const items: PendingLookup[] = [];
+    // An item the stock model knows names its product without asking Shopify (0 points).
+    const known = await productsOfKnownItems(
+      options.shopDomain,
+      rows.filter((row) => row.kind === "inventory-item").map((row) => row.resourceId),
+    );
+    for (const row of rows) {
+      if (row.kind !== "inventory-item") continue;
+      const productId = known.get(row.resourceId);
+      if (productId === undefined) {
+        items.push(row);
+        continue;
+      }
+      await enqueueProductUpdates(
+        row.shopDomain,
+        [productId],
+        row.changedAt,
+        row.receivedAt,
+        "stock",
+      );
+      await removeLookups([row]);
+      result.products += 1;
+      result.resolved += 1;
+    }
     for (let start = 0; start < items.length; start += INVENTORY_ITEMS_PER_QUERY) {
       const batch = items.slice(start, start + INVENTORY_ITEMS_PER_QUERY);
       const products = await productsOfItems(options.admin, batch);

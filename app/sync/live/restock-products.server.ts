@@ -1,47 +1,67 @@
 import {
   contentHash,
+  documentFingerprint,
+  MAX_INDEXED_VARIANTS,
+  numericId,
   PRODUCT_STOCK_BY_IDS_QUERY,
-  PRODUCT_STOCK_IDS_PER_QUERY,
-  PRODUCT_STOCK_VARIANTS_FIRST,
+  PRODUCT_STOCK_MODEL_LEVELS_FIRST,
+  PRODUCT_STOCK_MODEL_QUERY,
+  PRODUCT_STOCK_MODEL_VARIANTS_FIRST,
   PRODUCT_STOCK_VARIANTS_MAX,
   productNotIndexableReason,
   productUrl,
-  queryAdmin,
   restockProduct,
   stocklessProduct,
   toGid,
-  type AdminGraphql,
-  type CatalogProduct,
+  type IndexProduct,
   type ProductStockByIdsData,
+  type ProductStockModelData,
+  type ProductStockModelNode,
   type ProductStockNode,
-} from "../../catalog";
+  type ShopifyProduct,
+  type VariantStock,
+} from "../../catalogue";
+import { queryAdmin, type AdminGraphql } from "../../shopify/admin-graphql";
 import { indexedDocuments, type LedgerScope } from "../../models/ledger.server";
+import {
+  forgetProductModels,
+  modelledProducts,
+  replaceProductModel,
+  type ModelVariant,
+} from "../../models/stock-model.server";
 
 export interface Restocked {
   /** Products sent again from their last document with their current stock, by id. */
-  entries: Map<string, { item: CatalogProduct; hash: string; collectionIds: string | null }>;
+  entries: Map<string, { item: IndexProduct; hash: string; collectionIds: string | null }>;
   /** Products that must be re-read whole (no kept document, gone, unlisted, moved, reshaped). */
   reread: string[];
 }
 
 /**
- * Products whose only known change is their stock (an inventory level changed): their variants'
- * stock is read, a few cost points each, and put into the document the ledger kept of the last
- * send; the result is what mapping the whole product would give if nothing else changed. Any
- * other change comes with its own webhook (products/update, a whole re-read), and a lost one is
- * found by the reconciliation, which compares the whole product with the ledger's hash. A product
- * is re-read whole instead when the ledger keeps no document for it (or one that is not what its
- * hash says), when Shopify no longer has it, when it is no longer indexable or has another handle,
- * when its variants are not those the document lists, or when it has more than 250.
+ * Products whose only known change is their stock (an inventory level changed): their stock is
+ * put into the document the ledger kept of the last send; the result is what mapping the whole
+ * product would give if nothing else changed. The stock comes from the stock model when it knows
+ * every variant of the product (its levels, from the payloads: no Admin API point), else from one
+ * read of the product's variants with their inventory items and levels, which fills the model
+ * (`ProductStockModel`), else (more than 50 variants or 4 locations) from the stock read alone.
+ * Any other change comes with its own webhook (products/update, a whole re-read), and a lost one
+ * is found by the reconciliation, which compares the whole product with the ledger's hash. A
+ * product is re-read whole instead when the ledger keeps no document for it (or one that is not
+ * what its hash says), when Shopify no longer has it, when it is no longer indexable or has
+ * another handle, when its variants are not those the document lists, or when it has more than
+ * 250.
  */
 export async function restockProducts(
   admin: AdminGraphql,
   scope: LedgerScope,
-  productIds: readonly string[],
+  changes: readonly { productId: string; changedAt: Date }[],
   primaryDomain: string,
 ): Promise<Restocked> {
   const result: Restocked = { entries: new Map(), reread: [] };
+  const productIds = changes.map((change) => change.productId);
+  const changedAt = new Map(changes.map((change) => [change.productId, change.changedAt]));
   const documents = await indexedDocuments(scope, "product", productIds);
+  const models = await modelledProducts(scope.shopDomain, productIds);
   const known: Known[] = [];
   for (const id of productIds) {
     const kept = documents.get(id);
@@ -52,25 +72,42 @@ export async function restockProducts(
   }
   const settle = (entry: Known, node: ProductStockNode | null) => {
     const restocked = node ? restockFrom(entry.item, node, primaryDomain) : null;
-    if (restocked) {
-      result.entries.set(entry.id, {
-        item: restocked,
-        hash: contentHash(restocked),
-        collectionIds: entry.collectionIds,
-      });
-    } else result.reread.push(entry.id);
+    if (restocked) keep(entry, restocked);
+    else result.reread.push(entry.id);
   };
-  const many: Known[] = [];
-  for (let start = 0; start < known.length; start += PRODUCT_STOCK_IDS_PER_QUERY) {
-    const batch = known.slice(start, start + PRODUCT_STOCK_IDS_PER_QUERY);
-    const nodes = await readStock(admin, batch, PRODUCT_STOCK_VARIANTS_FIRST);
-    batch.forEach((entry, index) => {
-      const node = nodes[index] ?? null;
-      if (node?.variants.pageInfo.hasNextPage) many.push(entry);
-      else settle(entry, node);
+  const keep = (entry: Known, item: IndexProduct) => {
+    result.entries.set(entry.id, {
+      item,
+      hash: contentHash(item),
+      collectionIds: entry.collectionIds,
     });
+  };
+  const unmodelled: Known[] = [];
+  for (const entry of known) {
+    const model = models.get(entry.id);
+    const variants = model ? variantStockFromModel(entry.item, model) : null;
+    const restocked =
+      variants &&
+      restockProduct(
+        entry.item,
+        variants,
+        stampAfter(entry.item.updated_at, changedAt.get(entry.id)),
+      );
+    if (restocked) keep(entry, restocked);
+    else unmodelled.push(entry);
   }
-  // More variants than the first page: read alone with all of them (up to 250).
+  const many: Known[] = [];
+  for (const entry of unmodelled) {
+    // A document that lists more variants than the model reads: straight to the stock read.
+    if ((entry.item.variants?.length ?? 0) > PRODUCT_STOCK_MODEL_VARIANTS_FIRST) {
+      many.push(entry);
+      continue;
+    }
+    const node = await readModel(admin, scope.shopDomain, entry.id);
+    if (node === "unmodelled") many.push(entry);
+    else settle(entry, node);
+  }
+  // More variants or locations than the model reads: the stock read, with up to 250 variants.
   for (const entry of many) {
     const [node] = await readStock(admin, [entry], PRODUCT_STOCK_VARIANTS_MAX);
     settle(entry, node ?? null);
@@ -80,8 +117,97 @@ export async function restockProducts(
 
 interface Known {
   id: string;
-  item: CatalogProduct;
+  item: IndexProduct;
   collectionIds: string | null;
+}
+
+/**
+ * The variants' stock as the model has it, the document's variants first in their order; null
+ * when the model does not know each of them, or knows variants the document does not list (a
+ * variant added: the whole re-read its products/update brings sorts it out).
+ */
+function variantStockFromModel(
+  item: IndexProduct,
+  model: readonly ModelVariant[],
+): VariantStock[] | null {
+  const listed = item.variants ?? [];
+  const byId = new Map(model.map((variant) => [variant.variantId, variant]));
+  if (listed.some((variant) => !byId.has(variant.id))) return null;
+  if (listed.length < MAX_INDEXED_VARIANTS && model.length !== listed.length) return null;
+  const ordered = [
+    ...listed.map((variant) => byId.get(variant.id)!),
+    ...model.filter((variant) => !listed.some((l) => l.id === variant.variantId)),
+  ];
+  return ordered.map((variant) => {
+    // Shopify's inventoryQuantity is the sum of the item's levels (checked when it was read).
+    const quantity = variant.levels.reduce((sum, level) => sum + level.available, 0);
+    return {
+      id: `gid://shopify/ProductVariant/${variant.variantId}`,
+      inventoryQuantity: quantity,
+      inventoryPolicy: variant.inventoryPolicy as VariantStock["inventoryPolicy"],
+      availableForSale: !variant.tracked || quantity > 0 || variant.inventoryPolicy === "CONTINUE",
+      inventoryItem: { tracked: variant.tracked },
+    };
+  });
+}
+
+/**
+ * The product's `updatedAt` after a stock change the model computed: Shopify counts the
+ * inventory adjustment as an update of the product, at the time the webhook says; written as the
+ * document's own (with or without milliseconds).
+ */
+function stampAfter(kept: string, at: Date | undefined): string {
+  const keptTime = Date.parse(kept);
+  if (at === undefined || !(at.getTime() > keptTime)) return kept;
+  const iso = at.toISOString();
+  return /\.\d+Z$/.test(kept) ? iso : iso.replace(/\.\d{3}Z$/, "Z");
+}
+
+/**
+ * One product's variants with their inventory items and levels: the stock node, after the model
+ * took it (when each variant's levels add up to Shopify's quantity; otherwise the model forgets
+ * the product). "unmodelled" when it has more variants or levels than the read covers.
+ */
+async function readModel(
+  admin: AdminGraphql,
+  shopDomain: string,
+  productId: string,
+): Promise<ProductStockNode | null | "unmodelled"> {
+  const readAt = new Date();
+  const data = await queryAdmin<ProductStockModelData>(admin, PRODUCT_STOCK_MODEL_QUERY, {
+    ids: [toGid("Product", productId)],
+    variantsFirst: PRODUCT_STOCK_MODEL_VARIANTS_FIRST,
+    levelsFirst: PRODUCT_STOCK_MODEL_LEVELS_FIRST,
+  });
+  const found = data.nodes[0];
+  if (found?.__typename !== "Product") return null;
+  const node = found as ProductStockModelNode;
+  const variants = node.variants.nodes;
+  if (
+    node.variants.pageInfo.hasNextPage ||
+    variants.some((v) => !v.inventoryItem || v.inventoryItem.inventoryLevels.pageInfo.hasNextPage)
+  ) {
+    await forgetProductModels(shopDomain, [productId]);
+    return "unmodelled";
+  }
+  const model: ModelVariant[] = variants.map((variant) => ({
+    variantId: numericId(variant.id),
+    inventoryItemId: numericId(variant.inventoryItem!.id),
+    tracked: variant.inventoryItem!.tracked,
+    inventoryPolicy: variant.inventoryPolicy,
+    levels: variant.inventoryItem!.inventoryLevels.nodes.map((level) => ({
+      locationId: numericId(level.location.id),
+      available: level.quantities[0]?.quantity ?? 0,
+    })),
+  }));
+  const consistent = model.every(
+    (variant, index) =>
+      variant.levels.reduce((sum, level) => sum + level.available, 0) ===
+      (variants[index]!.inventoryQuantity ?? 0),
+  );
+  if (consistent) await replaceProductModel(shopDomain, productId, model, readAt);
+  else await forgetProductModels(shopDomain, [productId]);
+  return node as unknown as ProductStockNode;
 }
 
 /** The stock of these products, in their order; null for one Shopify does not have. */
@@ -100,9 +226,9 @@ async function readStock(
   });
 }
 
-function parseKept(content: string, hash: string): CatalogProduct | null {
+function parseKept(content: string, hash: string): IndexProduct | null {
   try {
-    const item = JSON.parse(content) as CatalogProduct;
+    const item = JSON.parse(content) as IndexProduct;
     return contentHash(item) === hash ? item : null;
   } catch {
     return null;
@@ -110,10 +236,10 @@ function parseKept(content: string, hash: string): CatalogProduct | null {
 }
 
 function restockFrom(
-  item: CatalogProduct,
+  item: IndexProduct,
   node: ProductStockNode,
   primaryDomain: string,
-): CatalogProduct | null {
+): IndexProduct | null {
   if (productNotIndexableReason(node) !== null) return null;
   if (productUrl(primaryDomain, node.handle) !== item.url) return null;
   if (node.variants.pageInfo.hasNextPage) return null;
@@ -123,11 +249,12 @@ function restockFrom(
 /**
  * Of these exported products, the ids whose document differs from the one the ledger kept in
  * stock alone (`stocklessProduct`): the hourly check queues them as stock changes, so a check
- * that runs during a sale does not re-read whole what a stock read settles.
+ * that runs during a sale does not re-read whole what a stock read settles. The stock model
+ * forgets them: a level it missed (a lost webhook) is read again with their stock change.
  */
 export async function differingInStockAlone(
   scope: LedgerScope,
-  exported: readonly CatalogProduct[],
+  exported: readonly IndexProduct[],
 ): Promise<Set<string>> {
   const documents = await indexedDocuments(
     scope,
@@ -144,6 +271,66 @@ export async function differingInStockAlone(
     ) {
       ids.add(item.id);
     }
+  }
+  await forgetProductModels(scope.shopDomain, [...ids]);
+  return ids;
+}
+
+/**
+ * After whole re-reads: the model forgets a product whose read disagrees with it (a variant
+ * added or removed, tracking or policy switched, a level changed without its webhook) or that
+ * Shopify no longer has; its next stock change reads it again.
+ */
+export async function forgetModelsUnlike(
+  shopDomain: string,
+  read: readonly ShopifyProduct[],
+  missing: readonly string[],
+): Promise<void> {
+  const ids = read.map((product) => numericId(product.id));
+  const models = await modelledProducts(shopDomain, ids);
+  const unlike = [...missing];
+  for (const product of read) {
+    const model = models.get(numericId(product.id));
+    if (!model) continue;
+    const byId = new Map(model.map((variant) => [variant.variantId, variant]));
+    const variants = product.variants ?? [];
+    const same =
+      variants.length === model.length &&
+      variants.every((variant) => {
+        const kept = byId.get(numericId(variant.id));
+        return (
+          kept !== undefined &&
+          kept.tracked === (variant.inventoryItem?.tracked ?? false) &&
+          kept.inventoryPolicy === variant.inventoryPolicy &&
+          kept.levels.reduce((sum, level) => sum + level.available, 0) ===
+            (variant.inventoryQuantity ?? 0)
+        );
+      });
+    if (!same) unlike.push(numericId(product.id));
+  }
+  await forgetProductModels(shopDomain, unlike);
+}
+
+/**
+ * Of these products/update changes, the products whose payload says nothing the index holds
+ * changed (its fingerprint is the kept document's): an order's products/update, which the
+ * worker then treats as the stock change it is, instead of re-reading the product whole.
+ */
+export async function unchangedBesideStock(
+  scope: LedgerScope,
+  changes: readonly { productId: string; fingerprint: string | null }[],
+): Promise<Set<string>> {
+  const withPayload = changes.filter((change) => change.fingerprint !== null);
+  const documents = await indexedDocuments(
+    scope,
+    "product",
+    withPayload.map((change) => change.productId),
+  );
+  const ids = new Set<string>();
+  for (const change of withPayload) {
+    const kept = documents.get(change.productId);
+    const item = kept ? parseKept(kept.content, kept.contentHash) : null;
+    if (item && documentFingerprint(item) === change.fingerprint) ids.add(change.productId);
   }
   return ids;
 }

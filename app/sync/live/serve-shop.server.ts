@@ -1,28 +1,50 @@
 import type { PendingChange } from "@prisma/client";
-import type { AdminGraphql } from "../../catalog";
+import type { AdminGraphql } from "../../shopify/admin-graphql";
 import { IndexServiceError } from "../../index-service/errors";
 import { dropShopLookups } from "../../models/lookups.server";
 import {
-  dropChangesCoveredByLastSync,
   dropShopChanges,
   mayHaveDueWork,
   nextChanges,
   noteAttempt,
   refusedChangesLeft,
+  removeChangesCoveredByRun,
   sendableCount,
 } from "../../models/outbox.server";
+import { firstCompletedExport } from "../../models/bulk-exports.server";
 import { quotaStanding } from "../../models/quota-usage.server";
 import { findShop, workspaceOf } from "../../models/shops.server";
 import { LeaseLostError } from "../../models/shop-leases.server";
-import { unfinishedRun } from "../../models/sync-runs.server";
+import { lastCompleteRun, unfinishedRun } from "../../models/sync-runs.server";
 import { describeWait, type RetryEvent } from "../engine/pacer";
-import { sendingTierOf } from "../engine/pacers.server";
-import { pauseForServiceRefusal } from "../shop/pause.server";
-import { serviceKeyIdOf } from "../shop/service-keys.server";
-import { startLeasedShopSync } from "../shopify/run-leases.server";
+import { sendingTierOf } from "../engine/pacer-registry.server";
+import { pauseForServiceRefusal } from "../../shop/pause.server";
+import { serviceKeyIdOf } from "../../shop/service-keys.server";
+import { startShopSyncUnlessRunning } from "../full/run-full-sync.server";
 import { applyChanges } from "./apply-changes.server";
 import { settleLookups } from "./resolve-lookups.server";
 import type { WorkerContext } from "./worker-context";
+
+/**
+ * How much earlier than the app's record of a bulk export's start Shopify may have stamped a
+ * change the export still missed: clock skew between Shopify and the app, and the time the
+ * export request took.
+ */
+const EXPORT_START_MARGIN_MS = 2_000;
+
+/**
+ * After a full sync of the shop's products that completed, the changes that happened before its
+ * export started are already in the index (or were refused, and stay): they leave the outbox
+ * without a re-read. Returns how many left.
+ */
+async function dropChangesCoveredByLastSync(shopDomain: string): Promise<number> {
+  const run = await lastCompleteRun(shopDomain);
+  if (!run || !run.exportedTypes.split(",").includes("product")) return 0;
+  const exported = await firstCompletedExport(run.id, "product");
+  if (!exported) return 0;
+  const cut = new Date(exported.createdAt.getTime() - EXPORT_START_MARGIN_MS);
+  return removeChangesCoveredByRun(shopDomain, run.id, cut);
+}
 
 /** Sending was stopped on purpose before a request: the shop's changes stay for later. */
 export class LiveSendInterrupted extends Error {
@@ -90,7 +112,7 @@ export async function serveShop(worker: WorkerContext, shopDomain: string): Prom
         shopDomain,
         admin,
         startFullSync: async () =>
-          (await startLeasedShopSync(worker.leases, shopDomain, "reconcile")) !== null,
+          (await startShopSyncUnlessRunning(worker.leases, shopDomain, "reconcile")) !== null,
       });
       if (lookups.fullSync) return;
       await dropChangesCoveredByLastSync(shopDomain);
@@ -188,7 +210,7 @@ async function handleFailure(
   if (await pauseForServiceRefusal(shopDomain, error)) return;
   worker.memory.failed(shopDomain);
   if (!(error instanceof IndexServiceError && error.retryable)) {
-    worker.log(`${shopDomain}: a batch of ${ids.length} changes failed; it is tried again`, error);
+    worker.log(`a batch of ${ids.length} changes failed; it is tried again`, error, shopDomain);
   }
 }
 
@@ -197,7 +219,11 @@ async function startBacklogResync(
   shopDomain: string,
   pending: number,
 ): Promise<void> {
-  if (await startLeasedShopSync(worker.leases, shopDomain, "reconcile")) {
-    worker.log(`${shopDomain}: ${pending} products changed; a full export re-reads them at once`);
+  if (await startShopSyncUnlessRunning(worker.leases, shopDomain, "reconcile")) {
+    worker.log(
+      `${pending} products changed; a full export re-reads them at once`,
+      undefined,
+      shopDomain,
+    );
   }
 }

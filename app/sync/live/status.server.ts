@@ -1,12 +1,20 @@
 import type { Shop } from "@prisma/client";
-import prisma from "../../db.server";
-import { keyHeldUntil } from "../../models/rate-windows.server";
+import { keyHeldUntil } from "../../models/key-rate-windows.server";
 import { findShop, workspaceOf } from "../../models/shops.server";
-import { HELD_FOR_QUOTA_PREFIX } from "../../models/outbox.server";
-import { nextQuotaReset, quotaStanding } from "../../models/quota-usage.server";
-import { pacers, sendingTierOf } from "../engine/pacers.server";
-import { serviceKeyIdOf } from "../shop/service-keys.server";
+import { lastSentUnderMark } from "../../models/ledger.server";
+import { oldestLookupAt } from "../../models/lookups.server";
+import {
+  heldForQuotaCount,
+  mostRetriedChange,
+  oldestPendingChange,
+  pendingChangeCount,
+} from "../../models/outbox.server";
+import { nextQuotaReset } from "../../index-service/tiers";
+import { quotaStanding } from "../../models/quota-usage.server";
+import { pacers, sendingTierOf } from "../engine/pacer-registry.server";
+import { serviceKeyIdOf } from "../../shop/service-keys.server";
 import { LIVE_SEEN_MARK } from "./apply-changes.server";
+import { workersStoppedSince } from "./worker-beat";
 
 export interface LiveStatus {
   /** Product changes waiting to be sent. */
@@ -19,6 +27,8 @@ export interface LiveStatus {
   retrying: { count: number; lastError: string } | null;
   /** Nothing (or no new product) is sent before this: a 429's deadline, or the quota's reset. */
   pausedUntil: Date | null;
+  /** No live worker has run since then while changes wait (none is running). */
+  workersStoppedAt: Date | null;
 }
 
 /** The shop's key id, or undefined when its saved key cannot be read (the page still shows). */
@@ -34,24 +44,12 @@ function safeKeyId(shop: Shop): string | undefined {
 export async function liveStatus(shopDomain: string, now: Date = new Date()): Promise<LiveStatus> {
   const shop = await findShop(shopDomain);
   const workspaceId = shop ? workspaceOf(shop) : null;
-  const [pending, oldest, lastApplied, failing] = await Promise.all([
-    prisma.pendingChange.count({ where: { shopDomain } }),
-    prisma.pendingChange.findFirst({ where: { shopDomain }, orderBy: { receivedAt: "asc" } }),
-    workspaceId
-      ? prisma.indexedItem.findFirst({
-          where: { shopDomain, workspaceId, kind: "product", seenRunId: LIVE_SEEN_MARK },
-          orderBy: { sentAt: "desc" },
-        })
-      : null,
-    prisma.pendingChange.findFirst({
-      where: {
-        shopDomain,
-        attempts: { gt: 0 },
-        lastError: { not: null },
-        NOT: { lastError: { startsWith: HELD_FOR_QUOTA_PREFIX } },
-      },
-      orderBy: [{ attempts: "desc" }, { receivedAt: "asc" }],
-    }),
+  const [pending, oldest, oldestLookup, lastApplied, failing] = await Promise.all([
+    pendingChangeCount(shopDomain),
+    oldestPendingChange(shopDomain),
+    oldestLookupAt(shopDomain),
+    workspaceId ? lastSentUnderMark({ shopDomain, workspaceId }, "product", LIVE_SEEN_MARK) : null,
+    mostRetriedChange(shopDomain),
   ]);
 
   let pausedUntil: Date | null = null;
@@ -63,9 +61,7 @@ export async function liveStatus(shopDomain: string, now: Date = new Date()): Pr
     keyId ? await keyHeldUntil(keyId) : 0,
   );
   if (rateLimitedUntil > now.getTime()) pausedUntil = new Date(rateLimitedUntil);
-  const held = await prisma.pendingChange.count({
-    where: { shopDomain, lastError: { startsWith: HELD_FOR_QUOTA_PREFIX } },
-  });
+  const held = await heldForQuotaCount(shopDomain);
   if (held > 0 && shop) {
     const standing = await quotaStanding(shopDomain, sendingTierOf(shop), "product", now);
     if (standing.remaining === 0) {
@@ -74,14 +70,19 @@ export async function liveStatus(shopDomain: string, now: Date = new Date()): Pr
     }
   }
 
+  const oldestPendingAt = oldest?.receivedAt ?? null;
   return {
     pending,
-    oldestPendingAt: oldest?.receivedAt ?? null,
+    oldestPendingAt,
     lastAppliedAt: lastApplied?.sentAt ?? null,
     retrying:
       failing && failing.lastError
         ? { count: failing.attempts, lastError: failing.lastError }
         : null,
     pausedUntil,
+    workersStoppedAt: await workersStoppedSince(earliest(oldestPendingAt, oldestLookup), now),
   };
 }
+
+const earliest = (a: Date | null, b: Date | null): Date | null =>
+  a && b ? (a < b ? a : b) : (a ?? b);

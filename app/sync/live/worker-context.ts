@@ -1,9 +1,9 @@
 import type { Shop } from "@prisma/client";
-import type { AdminGraphql } from "../../catalog";
+import type { AdminGraphql } from "../../shopify/admin-graphql";
 import type { IndexServiceClient } from "../../index-service/client";
-import type { ShopLeases } from "../../models/shop-leases.server";
+import type { ShopLeases } from "../engine/process-leases.server";
 import { backoffCeilingMs, backoffMs, type BackoffSteps } from "../engine/pacer";
-import type { PacerRegistry } from "../engine/pacers.server";
+import type { PacerRegistry } from "../engine/pacer-registry.server";
 
 /** What the live worker's parts (scheduling, serving a shop, maintenance) share. */
 export interface WorkerContext {
@@ -19,7 +19,8 @@ export interface WorkerContext {
   serviceClient: (shop: Shop) => IndexServiceClient;
   /** The one clock of the worker and everything it calls. */
   now: () => Date;
-  log: (message: string, error?: unknown) => void;
+  /** A line of the worker's log; `shop`: the shop it is about (a field of the line). */
+  log: (message: string, error?: unknown, shop?: string) => void;
   memory: ShopMemory;
   stopped: () => boolean;
   /** Runs work for a shop, unless something is already running for it or the worker stops. */

@@ -1,16 +1,21 @@
 import type { Shop } from "@prisma/client";
-import type { AdminGraphql } from "../../catalog";
+import type { AdminGraphql } from "../../shopify/admin-graphql";
 import { BULK_MAX_ITEMS } from "../../index-service/assumptions";
 import type { IndexServiceClient } from "../../index-service/client";
 import { lookupBacklogs } from "../../models/lookups.server";
 import { shopBacklogs } from "../../models/outbox.server";
-import { DEFAULT_LEASE_MS, processLeases, ShopLeases } from "../../models/shop-leases.server";
-import { adminFor } from "../../shopify-admin.server";
-import { pacers as processPacers, type PacerRegistry } from "../engine/pacers.server";
-import { serviceClientFor } from "../shop/service-keys.server";
+import { DEFAULT_LEASE_MS } from "../../models/shop-leases.server";
+import { processLeases, ShopLeases } from "../engine/process-leases.server";
+import { adminFor } from "../../shopify/admin-auth.server";
+import { pacers as processPacers, type PacerRegistry } from "../engine/pacer-registry.server";
+import { serviceClientFor } from "../../shop/service-keys.server";
 import { maintain } from "./maintenance.server";
+import { workerBeater } from "./worker-beat";
 import { messageOf, serveShop } from "./serve-shop.server";
 import { ShopMemory, type WorkerContext } from "./worker-context";
+import { logFor, withLogContext } from "../../server/log";
+
+const log = logFor("live");
 
 export interface LiveWorkerOptions {
   /** Names this worker in shop leases (default: host, pid and a random part). */
@@ -42,11 +47,17 @@ export interface LiveWorkerOptions {
   /** The service's client of a shop (default: its saved secret key). */
   serviceClient?: (shop: Shop) => IndexServiceClient;
   now?: () => Date;
-  log?: (message: string, error?: unknown) => void;
+  log?: WorkerContext["log"];
 }
 
 export interface LiveWorker {
   readonly holder: string;
+  /**
+   * When the polling loop last finished a round (ms since the epoch; when it started, before the
+   * first round): a value older than a few poll intervals means the loop is stuck (readiness,
+   * app/server/health.server.ts).
+   */
+  lastLoopAt(): number;
   /** Stops taking work; resolves when the shops being served stopped (or after `timeoutMs`). */
   stop(timeoutMs?: number): Promise<void>;
 }
@@ -72,7 +83,9 @@ export function startLiveWorker(options: LiveWorkerOptions = {}): LiveWorker {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let lastMaintenance = Number.NEGATIVE_INFINITY;
+  let lastLoopAt = Date.now();
   const busy = new Map<string, Promise<void>>();
+  const beat = workerBeater(leases.holder);
   const worker: WorkerContext = {
     coalesceMs: options.coalesceMs ?? 3_000,
     batchSize: options.batchSize ?? BULK_MAX_ITEMS,
@@ -85,16 +98,18 @@ export function startLiveWorker(options: LiveWorkerOptions = {}): LiveWorker {
     now,
     log:
       options.log ??
-      ((message: string, error?: unknown) =>
-        error === undefined
-          ? console.log(`[live] ${message}`)
-          : console.error(`[live] ${message}`, error)),
+      ((message: string, error?: unknown, shop?: string) => {
+        const fields = shop === undefined ? {} : { shop };
+        if (error === undefined) log.info(fields, message);
+        else log.error({ ...fields, err: error }, message);
+      }),
     memory: new ShopMemory(options.failureBackoff ?? { baseMs: 1_000, maxMs: 300_000 }, now),
     stopped: () => stopped,
     launch: (shopDomain, work) => {
       if (busy.has(shopDomain) || stopped) return;
-      const task = work()
-        .catch((error: unknown) => worker.log(`${shopDomain}: ${messageOf(error)}`, error))
+      // Every line logged by the shop's work names the shop.
+      const task = withLogContext({ shop: shopDomain }, work)
+        .catch((error: unknown) => worker.log(messageOf(error), error, shopDomain))
         .finally(() => busy.delete(shopDomain));
       busy.set(shopDomain, task);
     },
@@ -102,6 +117,8 @@ export function startLiveWorker(options: LiveWorkerOptions = {}): LiveWorker {
 
   const tick = async () => {
     try {
+      // Tells every process (the Dashboard) that a worker is taking changes.
+      await beat(now());
       // Changes held for the quota are looked at with the maintenance, not every poll.
       const at = now().getTime();
       const maintaining = at - lastMaintenance >= maintenanceEveryMs;
@@ -127,6 +144,7 @@ export function startLiveWorker(options: LiveWorkerOptions = {}): LiveWorker {
     } catch (error) {
       worker.log("the outbox could not be read", error);
     } finally {
+      lastLoopAt = Date.now();
       if (!stopped) timer = setTimeout(() => void tick(), pollMs);
     }
   };
@@ -134,6 +152,7 @@ export function startLiveWorker(options: LiveWorkerOptions = {}): LiveWorker {
 
   return {
     holder: leases.holder,
+    lastLoopAt: () => lastLoopAt,
     async stop(timeoutMs = 10_000) {
       stopped = true;
       clearTimeout(timer);

@@ -1,0 +1,490 @@
+import type { VariantStock } from "./map-product";
+import type { ShopifyProductFields, ShopifyShopPolicy } from "./shopify-types";
+
+/**
+ * The app's Admin GraphQL documents (API 2026-10). The bulk exports and the `nodes(ids:)` re-read
+ * select the very same fields (the selection strings below are shared), so one mapper serves the
+ * full sync and live updates. Bulk documents avoid fragments and keep to Shopify's bulk limits:
+ * one top-level connection, at most 5 connections, nested at most 2 levels.
+ */
+
+const IMAGE_SELECTION = "url altText";
+
+// An image's preview is the image itself; a video's or 3D model's is its poster.
+const MEDIA_SELECTION = `
+  id
+  mediaContentType
+  alt
+  preview { image { url } }`;
+
+const PRODUCT_SELECTION = `
+  id
+  legacyResourceId
+  title
+  handle
+  descriptionHtml
+  productType
+  vendor
+  tags
+  status
+  onlineStoreUrl
+  createdAt
+  updatedAt
+  publishedAt
+  totalInventory
+  tracksInventory
+  options { name values }
+  featuredMedia { ${MEDIA_SELECTION} }`;
+
+// Variants come in position order (the connection's default sort key).
+const VARIANT_SELECTION = `
+  id
+  sku
+  price
+  compareAtPrice
+  inventoryQuantity
+  inventoryPolicy
+  availableForSale
+  selectedOptions { name value }
+  inventoryItem { tracked }`;
+
+const COLLECTION_SELECTION = `
+  id
+  title
+  handle`;
+
+const PAGE_SELECTION = `
+  id
+  title
+  handle
+  body
+  bodySummary
+  isPublished
+  createdAt
+  updatedAt
+  publishedAt`;
+
+const ARTICLE_SELECTION = `
+  id
+  title
+  handle
+  body
+  summary
+  isPublished
+  createdAt
+  updatedAt
+  publishedAt
+  tags
+  author { name }
+  image { ${IMAGE_SELECTION} }
+  blog { id handle title }`;
+
+/** Bulk export of every product (all statuses: the sync deletes the ones no longer indexable). */
+export const PRODUCTS_BULK_QUERY = `{
+  products {
+    edges {
+      node {
+        ${PRODUCT_SELECTION}
+        variants { edges { node { ${VARIANT_SELECTION} } } }
+        collections { edges { node { ${COLLECTION_SELECTION} } } }
+        media { edges { node { ${MEDIA_SELECTION} } } }
+      }
+    }
+  }
+}`;
+
+/**
+ * Bulk export of the products changed after `since` (Shopify's `updated_at` search; an order's
+ * inventory adjustment counts as an update): the incremental reconciliation's export.
+ */
+export function productsChangedSinceBulkQuery(since: Date): string {
+  return PRODUCTS_BULK_QUERY.replace(
+    "products {",
+    `products(query: "${updatedAfterTerm(since)}") {`,
+  );
+}
+
+/**
+ * Bulk export of what decides whether and where each product is indexed, for the whole
+ * catalogue: its id, status, Online Store URL and collections' ids (no cost points; a line per
+ * product and per membership). The hourly check compares it with the ledger: a product deleted,
+ * unpublished or moved between collections without its webhook shows up here.
+ */
+export const PRODUCT_SHAPES_BULK_QUERY = `{
+  products {
+    edges {
+      node {
+        id
+        status
+        onlineStoreUrl
+        collections { edges { node { id } } }
+      }
+    }
+  }
+}`;
+
+/** A page of the collections changed after a time (`query`: `updated_at:>'…'`), ids only. */
+export const COLLECTIONS_CHANGED_QUERY = `query CollectionsChanged($query: String!, $first: Int!, $after: String) {
+  collections(first: $first, after: $after, query: $query) {
+    nodes { id }
+    pageInfo { hasNextPage endCursor }
+  }
+}`;
+
+export interface CollectionsChangedData {
+  collections: {
+    nodes: { id: string }[];
+    pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  };
+}
+
+/** Shopify's search term for "changed after" (whole seconds, UTC). */
+export function updatedAfterTerm(since: Date): string {
+  return `updated_at:>'${since.toISOString().replace(/\.\d{3}Z$/, "Z")}'`;
+}
+
+/** Bulk export of the online store's pages. */
+export const PAGES_BULK_QUERY = `{
+  pages {
+    edges {
+      node { ${PAGE_SELECTION} }
+    }
+  }
+}`;
+
+/** Bulk export of every blog's articles. */
+export const ARTICLES_BULK_QUERY = `{
+  articles {
+    edges {
+      node { ${ARTICLE_SELECTION} }
+    }
+  }
+}`;
+
+/**
+ * The `first:` sizes the `nodes(ids:)` re-read asks for; a product with more is marked truncated
+ * (re-read it alone with larger sizes). Shopify refuses a query whose requested cost exceeds
+ * 1,000 points; it grows with `ids × (about 3 × variantsFirst + collectionsFirst + 3 × mediaFirst)`,
+ * some 185 points per id with these sizes, so send at most 5 ids per query.
+ */
+export const PRODUCT_NODES_DEFAULT_PAGE_SIZES = {
+  variantsFirst: 50,
+  collectionsFirst: 10,
+  mediaFirst: 5,
+} as const;
+
+/** Re-reads products by gid for live updates (variables: `ids` and the sizes above). */
+export const PRODUCTS_BY_IDS_QUERY = `query ProductsByIds(
+  $ids: [ID!]!
+  $variantsFirst: Int!
+  $collectionsFirst: Int!
+  $mediaFirst: Int!
+) {
+  nodes(ids: $ids) {
+    __typename
+    ... on Product {
+      ${PRODUCT_SELECTION}
+      variants(first: $variantsFirst) {
+        nodes { ${VARIANT_SELECTION} }
+        pageInfo { hasNextPage }
+      }
+      collections(first: $collectionsFirst) {
+        nodes { ${COLLECTION_SELECTION} }
+        pageInfo { hasNextPage }
+      }
+      media(first: $mediaFirst) {
+        nodes { ${MEDIA_SELECTION} }
+        pageInfo { hasNextPage }
+      }
+    }
+  }
+}`;
+
+/** Reads pages by gid (the Dashboard's "Retry failed items"). */
+export const PAGES_BY_IDS_QUERY = `query PagesByIds($ids: [ID!]!) {
+  nodes(ids: $ids) {
+    __typename
+    ... on Page { ${PAGE_SELECTION} }
+  }
+}`;
+
+/** Reads articles by gid; apart from pages, as their `updatedAt` fields have different types. */
+export const ARTICLES_BY_IDS_QUERY = `query ArticlesByIds($ids: [ID!]!) {
+  nodes(ids: $ids) {
+    __typename
+    ... on Article { ${ARTICLE_SELECTION} }
+  }
+}`;
+
+/** Products' titles by gid: the Dashboard names the changes that wait (one point an id). */
+export const PRODUCT_TITLES_QUERY = `query ProductTitles($ids: [ID!]!) {
+  nodes(ids: $ids) {
+    __typename
+    ... on Product { id title }
+  }
+}`;
+
+/** Starts a bulk export; `query` is one of the *_BULK_QUERY documents. Check `userErrors`. */
+export const BULK_OPERATION_RUN_QUERY_MUTATION = `mutation BulkOperationRunQuery($query: String!) {
+  bulkOperationRunQuery(query: $query) {
+    bulkOperation { id status }
+    userErrors { field message code }
+  }
+}`;
+
+/** Polls a bulk operation by its gid. */
+export const BULK_OPERATION_STATUS_QUERY = `query BulkOperationStatus($id: ID!) {
+  node(id: $id) {
+    ... on BulkOperation {
+      id
+      status
+      errorCode
+      objectCount
+      url
+      partialDataUrl
+    }
+  }
+}`;
+
+/** The shop's domains (the primary domain builds storefront URLs) and currency. */
+export const SHOP_QUERY = `query ShopDomains {
+  shop {
+    myshopifyDomain
+    email
+    primaryDomain { host url }
+    currencyCode
+  }
+}`;
+
+/**
+ * The shop's legal policies (refund, shipping, privacy, terms…), each with its public URL. Not a
+ * connection, so not a bulk export: one small query (a few cost points), asked by every full sync
+ * that covers pages. No webhook reports a policy edit; see docs/live-updates.md.
+ */
+export const SHOP_POLICIES_QUERY = `query ShopPolicies {
+  shop {
+    shopPolicies {
+      id
+      type
+      title
+      body
+      url
+      createdAt
+      updatedAt
+    }
+  }
+}`;
+
+export interface ShopPoliciesData {
+  shop: { shopPolicies: ShopifyShopPolicy[] };
+}
+
+/**
+ * The published (MAIN) theme's settings_data.json, where app embeds are switched on and off
+ * (scope read_themes). Only the live theme counts: it is the one shoppers see.
+ */
+export const MAIN_THEME_SETTINGS_QUERY = `query MainThemeSettings {
+  currentAppInstallation { app { handle } }
+  themes(first: 1, roles: [MAIN]) {
+    nodes {
+      name
+      files(filenames: ["config/settings_data.json"], first: 1) {
+        nodes {
+          filename
+          body {
+            ... on OnlineStoreThemeFileBodyText { content }
+            ... on OnlineStoreThemeFileBodyBase64 { contentBase64 }
+            ... on OnlineStoreThemeFileBodyUrl { url }
+          }
+        }
+      }
+    }
+  }
+}`;
+
+export interface MainThemeSettingsData {
+  currentAppInstallation: { app: { handle: string | null } | null } | null;
+  themes: {
+    nodes: {
+      name: string;
+      files: {
+        nodes: {
+          filename: string;
+          body: { content?: string; contentBase64?: string; url?: string };
+        }[];
+      } | null;
+    }[];
+  };
+}
+
+export type BulkOperationStatus =
+  "CANCELED" | "CANCELING" | "COMPLETED" | "CREATED" | "EXPIRED" | "FAILED" | "RUNNING";
+
+export interface BulkOperationRunQueryData {
+  bulkOperationRunQuery: {
+    bulkOperation: { id: string; status: BulkOperationStatus } | null;
+    userErrors: { field: string[] | null; message: string; code: string | null }[];
+  } | null;
+}
+
+export interface BulkOperationStatusData {
+  node: {
+    id: string;
+    status: BulkOperationStatus;
+    errorCode: "ACCESS_DENIED" | "INTERNAL_SERVER_ERROR" | "TIMEOUT" | null;
+    /** UnsignedInt64, serialised as a string. */
+    objectCount: string;
+    url: string | null;
+    partialDataUrl: string | null;
+  } | null;
+}
+
+export interface ShopDomainsData {
+  shop: {
+    myshopifyDomain: string;
+    email: string | null;
+    primaryDomain: { host: string; url: string };
+    currencyCode: string;
+  };
+}
+
+/**
+ * Inventory items per lookup query, and the variants read of each (an item may be shared by
+ * several variants): 1 + 2 + 10 × 2 points per item, some 575 requested, within Shopify's 1,000.
+ */
+export const INVENTORY_ITEMS_PER_QUERY = 25;
+export const INVENTORY_ITEM_VARIANTS_FIRST = 10;
+
+/** The products of each inventory item (inventory_levels/update names only the item). */
+export const INVENTORY_ITEM_PRODUCTS_QUERY = `query InventoryItemProducts($ids: [ID!]!, $variantsFirst: Int!) {
+  nodes(ids: $ids) {
+    ... on InventoryItem {
+      id
+      variants(first: $variantsFirst) { nodes { product { id } } }
+    }
+  }
+}`;
+
+export interface InventoryItemProductsData {
+  nodes: ({ id?: string; variants?: { nodes: { product: { id: string } | null }[] } } | null)[];
+}
+
+/**
+ * The stock read of a product the stock model cannot hold (more than 50 variants, or an item at
+ * more than 4 locations): the variants' stock fields, and what tells whether the product is still
+ * indexed at the URL the index has; alone, with up to 250 variants (some 503 points requested,
+ * what it returns is what it costs); one with more than that is re-read whole.
+ */
+export const PRODUCT_STOCK_VARIANTS_MAX = 250;
+
+export const PRODUCT_STOCK_BY_IDS_QUERY = `query ProductStockByIds($ids: [ID!]!, $variantsFirst: Int!) {
+  nodes(ids: $ids) {
+    __typename
+    ... on Product {
+      id
+      handle
+      status
+      onlineStoreUrl
+      updatedAt
+      variants(first: $variantsFirst) {
+        nodes { id inventoryQuantity inventoryPolicy availableForSale inventoryItem { tracked } }
+        pageInfo { hasNextPage }
+      }
+    }
+  }
+}`;
+
+export interface ProductStockNode {
+  __typename: "Product";
+  id: string;
+  handle: string;
+  status: ShopifyProductFields["status"];
+  onlineStoreUrl: string | null;
+  updatedAt: string;
+  variants: { nodes: VariantStock[]; pageInfo: { hasNextPage: boolean } };
+}
+
+export interface ProductStockByIdsData {
+  nodes: (ProductStockNode | { __typename: string } | null)[];
+}
+
+/**
+ * The stock model's read of one product (docs/decisions/0021-stock-from-the-payload.md): what the
+ * stock read asks, plus each variant's inventory item and its levels, so that the product's later
+ * purchases are computed from their inventory_levels/update payloads alone. One product a query,
+ * 50 variants of 4 levels (some 800 points requested; a product with 3 variants at one location
+ * costs about 24); a product with more variants or levels is not modelled and keeps the stock read.
+ */
+export const PRODUCT_STOCK_MODEL_VARIANTS_FIRST = 50;
+export const PRODUCT_STOCK_MODEL_LEVELS_FIRST = 4;
+
+export const PRODUCT_STOCK_MODEL_QUERY = `query ProductStockModel($ids: [ID!]!, $variantsFirst: Int!, $levelsFirst: Int!) {
+  nodes(ids: $ids) {
+    __typename
+    ... on Product {
+      id
+      handle
+      status
+      onlineStoreUrl
+      updatedAt
+      variants(first: $variantsFirst) {
+        nodes {
+          id
+          inventoryQuantity
+          inventoryPolicy
+          availableForSale
+          inventoryItem {
+            id
+            tracked
+            inventoryLevels(first: $levelsFirst) {
+              nodes { location { id } quantities(names: ["available"]) { quantity } }
+              pageInfo { hasNextPage }
+            }
+          }
+        }
+        pageInfo { hasNextPage }
+      }
+    }
+  }
+}`;
+
+export interface ModelledVariantNode extends VariantStock {
+  inventoryItem: {
+    id: string;
+    tracked: boolean;
+    inventoryLevels: {
+      nodes: { location: { id: string }; quantities: { quantity: number }[] }[];
+      pageInfo: { hasNextPage: boolean };
+    };
+  } | null;
+}
+
+export interface ProductStockModelNode extends Omit<ProductStockNode, "variants"> {
+  variants: { nodes: ModelledVariantNode[]; pageInfo: { hasNextPage: boolean } };
+}
+
+export interface ProductStockModelData {
+  nodes: (ProductStockModelNode | { __typename: string } | null)[];
+}
+
+/** Products per page of a collection's members: some 253 points requested. */
+export const COLLECTION_PRODUCTS_PAGE_SIZE = 250;
+
+/** A page of a collection's products, by id only (collections/update names only the collection). */
+export const COLLECTION_PRODUCT_IDS_QUERY = `query CollectionProductIds($id: ID!, $first: Int!, $after: String) {
+  collection(id: $id) {
+    products(first: $first, after: $after) {
+      nodes { id }
+      pageInfo { hasNextPage endCursor }
+    }
+  }
+}`;
+
+export interface CollectionProductIdsData {
+  collection: {
+    products: {
+      nodes: { id: string }[];
+      pageInfo: { hasNextPage: boolean; endCursor: string | null };
+    };
+  } | null;
+}

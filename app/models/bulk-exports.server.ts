@@ -1,0 +1,56 @@
+import type { BulkExport } from "@prisma/client";
+import prisma from "./db.server";
+
+// BulkExport: the bulk operations a full sync asked of Shopify (one per type), their state as
+// Shopify last reported it, and when its bulk_operations/finish webhook said one finished.
+
+/** The exports of a run. */
+export function exportsOfRun(runId: string): Promise<BulkExport[]> {
+  return prisma.bulkExport.findMany({ where: { runId } });
+}
+
+/** A run's first export of a type that completed, by creation. */
+export function firstCompletedExport(runId: string, type: string): Promise<BulkExport | null> {
+  return prisma.bulkExport.findFirst({
+    where: { runId, type, status: "COMPLETED" },
+    orderBy: { createdAt: "asc" },
+  });
+}
+
+/** The statuses of a run's exports (the dashboard's progress bar counts the finished ones). */
+export function exportStatusesOfRun(runId: string): Promise<{ status: string }[]> {
+  return prisma.bulkExport.findMany({
+    where: { runId },
+    select: { status: true },
+  });
+}
+
+/** Records a bulk operation Shopify accepted for a run. */
+export async function recordExportStarted(
+  bulkExport: Pick<BulkExport, "id" | "shopDomain" | "runId" | "type">,
+): Promise<void> {
+  await prisma.bulkExport.create({ data: { ...bulkExport, status: "CREATED" } });
+}
+
+/** Records the state Shopify reported for a bulk operation. */
+export async function recordExportState(
+  id: string,
+  state: Pick<BulkExport, "status" | "errorCode" | "url" | "objectCount" | "completedAt">,
+): Promise<void> {
+  await prisma.bulkExport.update({ where: { id }, data: state });
+}
+
+/**
+ * bulk_operations/finish: notes that Shopify says the operation finished (the runner then asks
+ * Shopify for its state). False when the shop has no such export.
+ */
+export async function noteBulkOperationFinished(
+  shopDomain: string,
+  operationId: string,
+): Promise<boolean> {
+  // Raw SQL, not `updateMany` (a transaction of its own: docs/database.md, "Memory").
+  const count = await prisma.$executeRaw`
+    UPDATE "BulkExport" SET "finishedNoticeAt" = ${new Date()}
+    WHERE "id" = ${operationId} AND "shopDomain" = ${shopDomain}`;
+  return count > 0;
+}

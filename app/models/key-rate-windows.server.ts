@@ -1,0 +1,80 @@
+import prisma, { retryWhileBusy } from "./db.server";
+import type { RateLimits } from "../index-service/tiers";
+import {
+  emptyWindow,
+  holdWindow,
+  parseWindow,
+  takePlace,
+  type KeyWindowState,
+} from "../index-service/key-request-counts";
+
+interface Row {
+  version: number | bigint;
+  state: string;
+}
+
+async function readRow(keyId: string): Promise<Row | undefined> {
+  const [row] = await prisma.$queryRaw<Row[]>`
+    SELECT "version", "state" FROM "RateWindow" WHERE "keyId" = ${keyId}`;
+  return row;
+}
+
+/**
+ * Changes the key's window with `change` by compare-and-swap on its version (one statement, no
+ * transaction, the same on SQLite and PostgreSQL): when another process changed it meanwhile, it
+ * is read again and `change` applied to what is there now. Returns what `change` decided.
+ */
+async function updateWindow<T>(
+  keyId: string,
+  change: (state: KeyWindowState) => { write: KeyWindowState | null; result: T },
+): Promise<T> {
+  for (;;) {
+    const row = await retryWhileBusy(() => readRow(keyId));
+    const { write, result } = change(row ? parseWindow(row.state) : emptyWindow());
+    if (!write) return result;
+    const text = JSON.stringify(write);
+    const changed = await retryWhileBusy(() =>
+      row
+        ? prisma.$executeRaw`
+            UPDATE "RateWindow" SET "state" = ${text}, "version" = ${Number(row.version) + 1}
+            WHERE "keyId" = ${keyId} AND "version" = ${Number(row.version)}`
+        : prisma.$executeRaw`
+            INSERT INTO "RateWindow" ("keyId", "version", "state") VALUES (${keyId}, 1, ${text})
+            ON CONFLICT ("keyId") DO NOTHING`,
+    );
+    if (changed > 0) return result;
+  }
+}
+
+/**
+ * Takes one request's place in the key's per-minute and per-hour windows, counted for every
+ * process that uses the database: 0 when taken (send now), else how many milliseconds to wait
+ * before asking again.
+ */
+export function takeKeyPlace(
+  keyId: string,
+  limits: RateLimits,
+  now: () => number = Date.now,
+): Promise<number> {
+  return updateWindow(keyId, (state) => {
+    const decision = takePlace(state, limits, now());
+    return decision.taken
+      ? { write: decision.state, result: 0 }
+      : { write: null, result: decision.waitMs };
+  });
+}
+
+/** The key's hold deadline (epoch ms; 0 when none), whichever process set it. */
+export async function keyHeldUntil(keyId: string): Promise<number> {
+  const row = await readRow(keyId);
+  return row ? parseWindow(row.state).hold : 0;
+}
+
+/** No process sends on the key before `until` (epoch ms): a 429's deadline, or a spent window's reset. */
+export function holdKey(keyId: string, until: number): Promise<void> {
+  return updateWindow(keyId, (state) =>
+    state.hold >= until
+      ? { write: null, result: undefined }
+      : { write: holdWindow(state, until), result: undefined },
+  );
+}

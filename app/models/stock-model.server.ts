@@ -1,0 +1,174 @@
+import { Prisma } from "@prisma/client";
+import prisma, { retryWhileBusy } from "./db.server";
+
+/**
+ * The stock model (docs/decisions/0021-stock-from-the-payload.md): each variant's inventory
+ * item (tracked, policy) and each item's `available` at each location, kept from Shopify's reads
+ * and from inventory_levels/update payloads, so a purchase's stock is computed without asking
+ * Shopify.
+ */
+
+export interface ModelLevel {
+  locationId: string;
+  available: number;
+}
+
+export interface ModelVariant {
+  variantId: string;
+  inventoryItemId: string;
+  tracked: boolean;
+  inventoryPolicy: string;
+  levels: ModelLevel[];
+}
+
+/** Writes one level from a payload; an older one than the kept level changes nothing. */
+export function levelUpsert(
+  shopDomain: string,
+  inventoryItemId: string,
+  level: ModelLevel,
+  changedAt: Date,
+): Prisma.Sql {
+  return Prisma.sql`
+    INSERT INTO "StockLevel" ("shopDomain", "inventoryItemId", "locationId", "available", "changedAt")
+    VALUES (${shopDomain}, ${inventoryItemId}, ${level.locationId}, ${level.available}, ${changedAt})
+    ON CONFLICT ("shopDomain", "inventoryItemId", "locationId") DO UPDATE SET
+      "available" = excluded."available", "changedAt" = excluded."changedAt"
+    WHERE excluded."changedAt" > "StockLevel"."changedAt"`;
+}
+
+/**
+ * Two payloads of one level stamped alike but with other figures: which is the later cannot be
+ * told, so the model forgets the item and its next change reads it from Shopify.
+ */
+export function forgetItemOnTie(
+  shopDomain: string,
+  inventoryItemId: string,
+  level: ModelLevel,
+  changedAt: Date,
+): Prisma.Sql {
+  return Prisma.sql`
+    DELETE FROM "StockItem" WHERE "shopDomain" = ${shopDomain} AND "inventoryItemId" = ${inventoryItemId}
+      AND EXISTS (SELECT 1 FROM "StockLevel" WHERE "shopDomain" = ${shopDomain}
+        AND "inventoryItemId" = ${inventoryItemId} AND "locationId" = ${level.locationId}
+        AND "changedAt" = ${changedAt} AND "available" <> ${level.available})`;
+}
+
+/** Inventory item id → its product, for the items the model knows. */
+export async function productsOfKnownItems(
+  shopDomain: string,
+  inventoryItemIds: readonly string[],
+): Promise<Map<string, string>> {
+  if (inventoryItemIds.length === 0) return new Map();
+  const rows = await prisma.$queryRaw<{ inventoryItemId: string; productId: string }[]>`
+    SELECT "inventoryItemId", "productId" FROM "StockItem"
+    WHERE "shopDomain" = ${shopDomain} AND "inventoryItemId" IN (${Prisma.join(inventoryItemIds)})`;
+  return new Map(rows.map((row) => [row.inventoryItemId, row.productId]));
+}
+
+/** Product id → its variants as the model keeps them (products it does not know are absent). */
+export async function modelledProducts(
+  shopDomain: string,
+  productIds: readonly string[],
+): Promise<Map<string, ModelVariant[]>> {
+  if (productIds.length === 0) return new Map();
+  const items = await prisma.$queryRaw<
+    {
+      inventoryItemId: string;
+      productId: string;
+      variantId: string;
+      tracked: boolean | number | bigint;
+      inventoryPolicy: string;
+    }[]
+  >`
+    SELECT "inventoryItemId", "productId", "variantId", "tracked", "inventoryPolicy" FROM "StockItem"
+    WHERE "shopDomain" = ${shopDomain} AND "productId" IN (${Prisma.join(productIds)})`;
+  if (items.length === 0) return new Map();
+  const levels = await prisma.$queryRaw<
+    { inventoryItemId: string; locationId: string; available: number | bigint }[]
+  >`
+    SELECT "inventoryItemId", "locationId", "available" FROM "StockLevel"
+    WHERE "shopDomain" = ${shopDomain}
+      AND "inventoryItemId" IN (${Prisma.join(items.map((item) => item.inventoryItemId))})`;
+  const levelsOf = new Map<string, ModelLevel[]>();
+  for (const level of levels) {
+    const list = levelsOf.get(level.inventoryItemId) ?? [];
+    list.push({ locationId: level.locationId, available: Number(level.available) });
+    levelsOf.set(level.inventoryItemId, list);
+  }
+  const products = new Map<string, ModelVariant[]>();
+  for (const item of items) {
+    const list = products.get(item.productId) ?? [];
+    list.push({
+      variantId: item.variantId,
+      inventoryItemId: item.inventoryItemId,
+      tracked: Boolean(Number(item.tracked)),
+      inventoryPolicy: item.inventoryPolicy,
+      levels: levelsOf.get(item.inventoryItemId) ?? [],
+    });
+    products.set(item.productId, list);
+  }
+  return products;
+}
+
+/**
+ * Replaces what the model keeps of a product with a whole read of it from Shopify (every variant,
+ * every level), as of `readAt`: a payload level newer than the read stays.
+ */
+export async function replaceProductModel(
+  shopDomain: string,
+  productId: string,
+  variants: readonly ModelVariant[],
+  readAt: Date,
+): Promise<void> {
+  await retryWhileBusy(async () => {
+    await prisma.$executeRaw`
+      DELETE FROM "StockItem" WHERE "shopDomain" = ${shopDomain} AND "productId" = ${productId}`;
+    if (variants.length === 0) return;
+    const items = variants.map(
+      (v) =>
+        Prisma.sql`(${shopDomain}, ${v.inventoryItemId}, ${productId}, ${v.variantId}, ${v.tracked}, ${v.inventoryPolicy}, ${readAt})`,
+    );
+    await prisma.$executeRaw`
+      INSERT INTO "StockItem" ("shopDomain", "inventoryItemId", "productId", "variantId", "tracked", "inventoryPolicy", "readAt")
+      VALUES ${Prisma.join(items)}
+      ON CONFLICT ("shopDomain", "inventoryItemId") DO UPDATE SET
+        "productId" = excluded."productId", "variantId" = excluded."variantId",
+        "tracked" = excluded."tracked", "inventoryPolicy" = excluded."inventoryPolicy",
+        "readAt" = excluded."readAt"`;
+    // The read is the item's whole truth: a location it no longer lists is gone.
+    await prisma.$executeRaw`
+      DELETE FROM "StockLevel" WHERE "shopDomain" = ${shopDomain}
+        AND "inventoryItemId" IN (${Prisma.join(variants.map((v) => v.inventoryItemId))})
+        AND "changedAt" <= ${readAt}`;
+    const levels = variants.flatMap((v) =>
+      v.levels.map(
+        (level) =>
+          Prisma.sql`(${shopDomain}, ${v.inventoryItemId}, ${level.locationId}, ${level.available}, ${readAt})`,
+      ),
+    );
+    if (levels.length === 0) return;
+    await prisma.$executeRaw`
+      INSERT INTO "StockLevel" ("shopDomain", "inventoryItemId", "locationId", "available", "changedAt")
+      VALUES ${Prisma.join(levels)}
+      ON CONFLICT ("shopDomain", "inventoryItemId", "locationId") DO UPDATE SET
+        "available" = excluded."available", "changedAt" = excluded."changedAt"
+      WHERE excluded."changedAt" > "StockLevel"."changedAt"`;
+  });
+}
+
+/**
+ * Forgets what the model keeps of these products (not their levels: a payload may still name
+ * the items): their next stock change reads them from Shopify again. Called when a read of the
+ * product disagrees with the model, or the reconciliation found a difference.
+ */
+export async function forgetProductModels(
+  shopDomain: string,
+  productIds: readonly string[],
+): Promise<void> {
+  if (productIds.length === 0) return;
+  await retryWhileBusy(
+    () => prisma.$executeRaw`
+      DELETE FROM "StockItem" WHERE "shopDomain" = ${shopDomain}
+        AND "productId" IN (${Prisma.join(productIds)})`,
+  );
+}

@@ -1,0 +1,99 @@
+/**
+ * Following the shop's policies. Shopify sends no webhook when a merchant edits, adds or removes a
+ * policy, so every changed-products check (RECONCILE_CHECK_EVERY_MINUTES, hourly by default) also
+ * reads each shop's policies (one query, a few cost points), maps and hashes them as a full sync
+ * would, and compares them with the ledger. When one differs, is new or is gone, the shop gets a
+ * full sync (trigger "reconcile"): through the ledger it sends only what changed, and deletes the
+ * removed policy. The daily full sweep covers them too.
+ */
+import {
+  mapShopPolicy,
+  SERVICE_ID_PREFIXES,
+  SHOP_POLICIES_QUERY,
+  contentHash,
+  type ShopPoliciesData,
+} from "../../catalogue";
+import { queryAdmin, type AdminGraphql } from "../../shopify/admin-graphql";
+import { indexedPostHashesWithPrefix } from "../../models/ledger.server";
+import { connectedActiveShops, workspaceOf } from "../../models/shops.server";
+import { latestRun } from "../../models/sync-runs.server";
+import type { ShopLeases } from "../engine/process-leases.server";
+import { startShopSyncUnlessRunning } from "./run-full-sync.server";
+import { logFor } from "../../server/log";
+
+const log = logFor("reconcile");
+
+/** Shopify's clock and this server's may differ a little. */
+const CLOCK_MARGIN_MS = 5 * 60_000;
+
+/**
+ * Whether Shopify's policies differ from what the ledger says the index holds, counting only
+ * edits made after `since` (the shop's latest run began): a policy the service refused or the
+ * quota held back is not re-tried every hour by a whole sync, but by the daily sweep.
+ */
+export async function policiesChangedSince(
+  scope: { shopDomain: string; workspaceId: string },
+  primaryDomain: string,
+  admin: AdminGraphql,
+  since: Date,
+): Promise<boolean> {
+  const data = await queryAdmin<ShopPoliciesData>(admin, SHOP_POLICIES_QUERY);
+  const held = await indexedPostHashesWithPrefix(scope, SERVICE_ID_PREFIXES.policy);
+  const published = new Set<string>();
+  const after = since.getTime() - CLOCK_MARGIN_MS;
+  for (const policy of data.shop.shopPolicies) {
+    const mapped = mapShopPolicy(policy, { primaryDomain });
+    if (!mapped.indexable) continue;
+    published.add(mapped.id);
+    const edited = Date.parse(policy.updatedAt) >= after;
+    if (edited && held.get(mapped.id) !== contentHash(mapped.item)) return true;
+  }
+  // A policy removed (or emptied) in Shopify that the index still holds.
+  return [...held.keys()].some((id) => !published.has(id));
+}
+
+/**
+ * For each connected shop that syncs pages, has had a full sync and runs none now: a full sync
+ * when its policies changed since. Returns the shops a sync was started for.
+ */
+export async function followPolicyChanges(
+  leases: ShopLeases,
+  adminOf: (shopDomain: string) => Promise<AdminGraphql>,
+): Promise<string[]> {
+  const started: string[] = [];
+  for (const shop of await connectedActiveShops()) {
+    const workspaceId = workspaceOf(shop);
+    if (!shop.syncPages || !workspaceId) continue;
+    try {
+      const latest = await latestRun(shop.shopDomain);
+      if (!latest || latest.activeShop !== null) continue;
+      const admin = await adminOf(shop.shopDomain);
+      const scope = { shopDomain: shop.shopDomain, workspaceId };
+      const primaryDomain = shop.primaryDomain ?? shop.shopDomain;
+      if (!(await policiesChangedSince(scope, primaryDomain, admin, latest.startedAt))) continue;
+      const run = await startShopSyncUnlessRunning(leases, shop.shopDomain, "reconcile");
+      if (run) started.push(shop.shopDomain);
+    } catch (error) {
+      log.error({ err: error, shop: shop.shopDomain }, "the check of its policies failed");
+    }
+  }
+  return started;
+}
+
+/** Checks every `everyMinutes` (never two passes at once); returns a stop function. */
+export function schedulePolicyChecks(
+  leases: ShopLeases,
+  everyMinutes: number,
+  adminOf: (shopDomain: string) => Promise<AdminGraphql>,
+): () => void {
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    followPolicyChanges(leases, adminOf)
+      .catch((error: unknown) => log.error({ err: error }, "the policy check failed"))
+      .finally(() => (running = false));
+  }, everyMinutes * 60_000);
+  timer.unref();
+  return () => clearInterval(timer);
+}

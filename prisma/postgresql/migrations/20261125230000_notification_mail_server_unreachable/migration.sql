@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "NotificationMail" ADD COLUMN     "serverUnreachable" BOOLEAN NOT NULL DEFAULT false;

@@ -1,0 +1,171 @@
+import {
+  getNamedType,
+  Kind,
+  parse,
+  TypeInfo,
+  validate,
+  visit,
+  visitWithTypeInfo,
+  type DocumentNode,
+} from "graphql";
+import { describe, expect, it } from "vitest";
+import * as queries from "../../app/catalogue/queries";
+import { adminSchema } from "./helpers";
+
+/** Every GraphQL document exported from app/catalogue and app/shopify (named *_QUERY or *_MUTATION). */
+const modules = import.meta.glob<Record<string, unknown>>(
+  ["../../app/catalogue/*.ts", "../../app/shopify/*.ts", "!../../app/shopify/*.server.ts"],
+  { eager: true },
+);
+const documents: [string, string][] = [
+  // index.ts re-exports the others: keep each name once.
+  ...new Map(
+    Object.values(modules).flatMap((module) =>
+      Object.entries(module).flatMap(([name, value]) =>
+        typeof value === "string" && /_(QUERY|MUTATION)$/.test(name)
+          ? [[name, value] as [string, string]]
+          : [],
+      ),
+    ),
+  ),
+];
+
+const BULK_DOCUMENTS: Record<string, string> = {
+  PRODUCTS_BULK_QUERY: queries.PRODUCTS_BULK_QUERY,
+  PAGES_BULK_QUERY: queries.PAGES_BULK_QUERY,
+  ARTICLES_BULK_QUERY: queries.ARTICLES_BULK_QUERY,
+};
+
+interface ConnectionStats {
+  connections: number;
+  depth: number;
+  topLevelFields: string[];
+}
+
+/** Connections in a document and how deeply they nest, as Shopify's bulk limits count them. */
+function connectionStats(document: DocumentNode): ConnectionStats {
+  const typeInfo = new TypeInfo(adminSchema());
+  let connections = 0;
+  let depth = 0;
+  let maxDepth = 0;
+  const topLevelFields: string[] = [];
+  let fieldDepth = 0;
+  visit(
+    document,
+    visitWithTypeInfo(typeInfo, {
+      Field: {
+        enter(node) {
+          if (fieldDepth === 0) topLevelFields.push(node.name.value);
+          fieldDepth += 1;
+          const type = typeInfo.getType();
+          if (type && getNamedType(type).name.endsWith("Connection")) {
+            connections += 1;
+            depth += 1;
+            maxDepth = Math.max(maxDepth, depth);
+          }
+        },
+        leave() {
+          fieldDepth -= 1;
+          const type = typeInfo.getType();
+          if (type && getNamedType(type).name.endsWith("Connection")) depth -= 1;
+        },
+      },
+    }),
+  );
+  return { connections, depth: maxDepth, topLevelFields };
+}
+
+describe("GraphQL documents", () => {
+  it("exports every document the app sends", () => {
+    expect(documents.map(([name]) => name)).toEqual(
+      expect.arrayContaining([
+        "ARTICLES_BULK_QUERY",
+        "BULK_OPERATION_RUN_QUERY_MUTATION",
+        "BULK_OPERATION_STATUS_QUERY",
+        "PAGES_BULK_QUERY",
+        "PRODUCTS_BULK_QUERY",
+        "PRODUCTS_BY_IDS_QUERY",
+        "SHOP_QUERY",
+        "SHOP_POLICIES_QUERY",
+        "MAIN_THEME_SETTINGS_QUERY",
+        "APP_INSTALLATION_QUERY",
+        "STOREFRONT_CONFIG_SET_MUTATION",
+      ]),
+    );
+  });
+
+  it.each(documents)("%s is valid against the Admin API 2026-10 schema", (_name, source) => {
+    const errors = validate(adminSchema(), parse(source));
+    expect(errors.map((error) => error.message)).toEqual([]);
+  });
+
+  it("uses no field Shopify has deprecated", () => {
+    const deprecated: string[] = [];
+    for (const [name, source] of documents) {
+      const typeInfo = new TypeInfo(adminSchema());
+      visit(
+        parse(source),
+        visitWithTypeInfo(typeInfo, {
+          Field() {
+            const field = typeInfo.getFieldDef();
+            if (field?.deprecationReason) deprecated.push(`${name}: ${field.name}`);
+          },
+        }),
+      );
+    }
+    expect(deprecated).toEqual([]);
+  });
+});
+
+describe("bulk export queries", () => {
+  it.each(Object.entries(BULK_DOCUMENTS))(
+    "%s stays within Shopify's bulk limits (one top-level connection, ≤5 connections, ≤2 levels)",
+    (_name, source) => {
+      const document = parse(source);
+      const stats = connectionStats(document);
+      expect(stats.topLevelFields).toHaveLength(1);
+      expect(stats.topLevelFields[0]).not.toMatch(/^nodes?$/);
+      expect(stats.connections).toBeGreaterThanOrEqual(1);
+      expect(stats.connections).toBeLessThanOrEqual(5);
+      expect(stats.depth).toBeLessThanOrEqual(2);
+      const fragments = document.definitions.filter((d) => d.kind === Kind.FRAGMENT_DEFINITION);
+      expect(fragments).toEqual([]);
+    },
+  );
+
+  it("the product export reads variants, collections and media as nested connections", () => {
+    const stats = connectionStats(parse(queries.PRODUCTS_BULK_QUERY));
+    expect(stats).toMatchObject({ connections: 4, depth: 2, topLevelFields: ["products"] });
+  });
+});
+
+/** Leaf field paths of a selection, with connection wrappers (edges/node, nodes, pageInfo) removed. */
+function leafPaths(source: string, root: string[]): string[] {
+  const paths: string[] = [];
+  const stack: string[] = [];
+  visit(parse(source), {
+    Field: {
+      enter(node) {
+        stack.push(node.name.value);
+        if (!node.selectionSet) {
+          const path = stack.filter((name) => !["edges", "node", "nodes"].includes(name));
+          if (root.every((name, index) => path[index] === name) && !path.includes("pageInfo")) {
+            paths.push(path.slice(root.length).join("."));
+          }
+        }
+      },
+      leave() {
+        stack.pop();
+      },
+    },
+  });
+  return paths.sort();
+}
+
+describe("live re-read of products", () => {
+  it("selects exactly the fields of the bulk export, so one mapper serves both", () => {
+    expect(leafPaths(queries.PRODUCTS_BY_IDS_QUERY, []).filter((p) => p !== "__typename")).toEqual(
+      leafPaths(queries.PRODUCTS_BULK_QUERY, ["products"]),
+    );
+  });
+});
