@@ -118,6 +118,8 @@ describe("Pause syncing on the Dashboard", () => {
     // Resumed: the kept change goes out and the banner is gone.
     await page.getByRole("button", { name: "Resume syncing" }).click();
     await page.locator("#dashboard-result").filter({ hasText: "Syncing resumed" }).waitFor();
+    // The banner goes as the page redraws with the shop's new state (a moment after the answer).
+    await banner.waitFor({ state: "detached", timeout: 30_000 }).catch(() => undefined);
     expect(await banner.count()).toBe(0);
     const worker = startLiveWorker(workerOptions);
     try {
