@@ -97,4 +97,3 @@ export function adminLocaleOf(request: Request): string {
 
 const en = adminFormat(DEFAULT_LOCALE);
 export const formatDay = en.day;
-export const countOf = en.count;

@@ -1,4 +1,4 @@
-import { countOf } from "../format";
+import { adminFormat, type AdminFormat } from "../format";
 import { findShop } from "../models/shops.server";
 import { ShopNotConnectedError } from "../shop/service-keys.server";
 import type { AdminGraphql } from "../shopify/admin-graphql";
@@ -30,6 +30,7 @@ export async function dashboardAction(
   shopDomain: string,
   intent: FormDataEntryValue | null,
   admin: AdminGraphql,
+  format: AdminFormat = adminFormat(),
 ): Promise<DashboardMessage> {
   if (intent === "pause") return pauseSyncing(shopDomain);
   if (intent === "resume") return resumeSyncing(shopDomain);
@@ -43,7 +44,7 @@ export async function dashboardAction(
   }
   if (intent === "retry-failed") {
     try {
-      return retryMessage(await retryRefusedItems(shopDomain, admin));
+      return retryMessage(await retryRefusedItems(shopDomain, admin), format);
     } catch (error) {
       return {
         message: `The retry stopped before it finished (${error instanceof Error ? error.message : String(error)}). What was sent is in the index; press Retry failed items again, or Resync.`,
@@ -83,8 +84,11 @@ export async function dashboardAction(
   return { message: "Resync started.", tone: "success" };
 }
 
-/** What a press of "Retry failed items" came to, in the merchant's words. */
-export function retryMessage(outcome: RetryOutcome): DashboardMessage {
+/** What a press of "Retry failed items" came to, in the merchant's words and number format. */
+export function retryMessage(
+  outcome: RetryOutcome,
+  format: AdminFormat = adminFormat(),
+): DashboardMessage {
   switch (outcome.kind) {
     case "nothing":
       return { message: "No refused items to retry.", tone: "info" };
@@ -100,16 +104,16 @@ export function retryMessage(outcome: RetryOutcome): DashboardMessage {
       const { indexed, removed, refused, overQuota, notRetried, more } = outcome;
       const parts = [
         indexed.length > 0
-          ? `${countOf(indexed.length, "item is", "items are")} in the index now`
+          ? `${format.count(indexed.length, "item is", "items are")} in the index now`
           : null,
         removed.length > 0
-          ? `${countOf(removed.length, "item was", "items were")} removed (no longer in your store or not for sale)`
+          ? `${format.count(removed.length, "item was", "items were")} removed (no longer in your store or not for sale)`
           : null,
         refused.length > 0
-          ? `${countOf(refused.length, "item was", "items were")} refused again`
+          ? `${format.count(refused.length, "item was", "items were")} refused again`
           : null,
         overQuota.length > 0
-          ? `${countOf(overQuota.length, "item waits", "items wait")} for this month's quota`
+          ? `${format.count(overQuota.length, "item waits", "items wait")} for this month's quota`
           : null,
       ].filter(Boolean);
       const details = [
@@ -122,15 +126,15 @@ export function retryMessage(outcome: RetryOutcome): DashboardMessage {
       ];
       const later = [
         more > 0
-          ? `${countOf(more, "more item")} ${more === 1 ? "is" : "are"} retried with the next press.`
+          ? `${format.count(more, "more item")} ${more === 1 ? "is" : "are"} retried with the next press.`
           : null,
         notRetried > 0
-          ? `${countOf(notRetried, "policy", "policies")} ${notRetried === 1 ? "is" : "are"} sent by the next Resync.`
+          ? `${format.count(notRetried, "policy", "policies")} ${notRetried === 1 ? "is" : "are"} sent by the next Resync.`
           : null,
       ].filter(Boolean);
       const tried = outcome.tried;
       return {
-        message: `Retried ${countOf(tried, "refused item")}, read again from your store: ${parts.join(", ") || "nothing to send"}.${later.length ? ` ${later.join(" ")}` : ""}`,
+        message: `Retried ${format.count(tried, "refused item")}, read again from your store: ${parts.join(", ") || "nothing to send"}.${later.length ? ` ${later.join(" ")}` : ""}`,
         tone: refused.length + overQuota.length > 0 ? "warning" : "success",
         details,
       };

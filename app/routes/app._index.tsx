@@ -30,7 +30,7 @@ import type { ConnectionState } from "../admin/connection-state";
 import { RecentSyncs } from "../components/recent-syncs";
 import type { KindCounts } from "../models/sync-runs.server";
 import { authenticateAdmin } from "../shopify/admin-auth.server";
-import { adminLocaleOf } from "../format";
+import { adminFormat, adminLocaleOf } from "../format";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { shopDomain, admin } = await authenticateAdmin(request);
@@ -40,7 +40,12 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { shopDomain, admin } = await authenticateAdmin(request);
   const form = await request.formData();
-  return dashboardAction(shopDomain, form.get("intent"), admin);
+  return dashboardAction(
+    shopDomain,
+    form.get("intent"),
+    admin,
+    adminFormat(adminLocaleOf(request)),
+  );
 };
 
 const BADGE_TONE: Record<ConnectionState["kind"], "success" | "attention" | "critical" | "info"> = {
@@ -153,8 +158,15 @@ export default function Dashboard() {
                       <Text as="h2" variant="headingMd">
                         Sync
                       </Text>
-                      <Badge tone={BADGE_TONE[data.connection.kind]}>
-                        {data.connection.kind.replaceAll("-", " ")}
+                      {/* The merchant's own pause is their choice, not a fault: no red. */}
+                      <Badge
+                        tone={
+                          data.pausedByYouSince ? "attention" : BADGE_TONE[data.connection.kind]
+                        }
+                      >
+                        {data.pausedByYouSince
+                          ? "paused by you"
+                          : data.connection.kind.replaceAll("-", " ")}
                       </Badge>
                     </InlineStack>
                     <Form method="post">

@@ -79,6 +79,12 @@ describe("Pause syncing on the Dashboard", () => {
     );
     // The service-refusal banner ("Sync is paused" with Open Settings) is not the merchant's.
     expect(await page.getByRole("button", { name: "Open Settings" }).count()).toBe(0);
+    // The Sync card's badge says whose pause it is, and is not drawn as a fault (red).
+    const badge = page.getByText("paused by you", { exact: true });
+    expect(await badge.count()).toBe(1);
+    expect(await badge.evaluate((node) => node.closest("[class*=Badge]")?.className)).not.toMatch(
+      /Critical/,
+    );
     await session.shot(page, "paused");
     // At a phone's width the banner and its button fit.
     await page.setViewportSize({ width: 375, height: 900 });
@@ -129,6 +135,7 @@ describe("Pause syncing on the Dashboard", () => {
     }
     await page.reload();
     expect(await banner.count()).toBe(0);
+    expect(await page.getByText("paused by you", { exact: true }).count()).toBe(0);
     expect(await page.getByTestId("live-pending").innerText()).toBe("0");
     // Caught up from the outbox, not by a full export.
     expect(state.bulkOperations().length).toBe(exportsBefore);
