@@ -27,6 +27,13 @@ export async function settingsPageOf(shopDomain: string, admin: AdminGraphql) {
     /** The store's product metafield definitions; null when Shopify could not be asked now. */
     metafields,
     chosenMetafields: shop ? chosenMetafieldsOf(shop).map(metafieldKey) : [],
+    /** Chosen, but the store no longer defines them (deleted in Shopify): "name (namespace.key)". */
+    chosenGone:
+      shop && metafields
+        ? chosenMetafieldsOf(shop)
+            .filter((m) => !metafields.some((offer) => offer.key === metafieldKey(m)))
+            .map((m) => `${m.name} (${metafieldKey(m)})`)
+        : [],
     events,
   };
 }

@@ -312,6 +312,14 @@ export default function Settings() {
                       Custom data, Products).
                     </Text>
                   )}
+                  {data.chosenGone.length > 0 && (
+                    <Banner tone="warning" title="Chosen metafields no longer defined in Shopify">
+                      <p>
+                        {data.chosenGone.join(", ")}: the definition was deleted in Shopify. Save to
+                        stop asking for it; products then no longer carry it in the search index.
+                      </p>
+                    </Banner>
+                  )}
                   {offered.map((m) => (
                     <Checkbox
                       key={m.key}

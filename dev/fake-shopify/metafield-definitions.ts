@@ -29,6 +29,12 @@ export class MetafieldDefinitionStore {
     return this.#records.filter((record) => record.ownerType === ownerType);
   }
 
+  /** Removes the definition; its values stay unless the caller deletes them (as Shopify). */
+  delete(id: string): MetafieldDefinitionRecord | undefined {
+    const index = this.#records.findIndex((record) => record.id === id);
+    return index < 0 ? undefined : this.#records.splice(index, 1)[0];
+  }
+
   byId(id: string): MetafieldDefinitionRecord | undefined {
     return this.#records.find((record) => record.id === id);
   }

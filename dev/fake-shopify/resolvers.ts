@@ -608,6 +608,47 @@ export function mutationRoot(core: FakeShopifyCore): Json {
         userErrors: userErrors.map((error) => ({ __typename: "ShopPolicyUserError", ...error })),
       };
     },
+    metafieldDefinitionDelete: ({
+      id,
+      deleteAllAssociatedMetafields,
+    }: {
+      id?: string | null;
+      deleteAllAssociatedMetafields?: boolean | null;
+    }) => {
+      const record = id ? core.metafieldDefinitions.delete(id) : undefined;
+      if (!record) {
+        return {
+          deletedDefinitionId: null,
+          deletedDefinition: null,
+          userErrors: [
+            {
+              __typename: "MetafieldDefinitionDeleteUserError",
+              field: ["id"],
+              message: "Definition not found.",
+              code: "NOT_FOUND",
+            },
+          ],
+        };
+      }
+      if (deleteAllAssociatedMetafields) {
+        core.metafields.deleteWhere(
+          (metafield) =>
+            metafield.namespace === record.namespace &&
+            metafield.key === record.key &&
+            ownerType(metafield.ownerId) === record.ownerType,
+        );
+      }
+      return {
+        deletedDefinitionId: record.id,
+        deletedDefinition: {
+          __typename: "MetafieldDefinitionIdentifier",
+          ownerType: record.ownerType,
+          namespace: core.metafields.publicNamespace(record.namespace),
+          key: record.key,
+        },
+        userErrors: [],
+      };
+    },
     metafieldsSet: ({ metafields }: { metafields: MetafieldsSetInput[] }) => {
       const result = core.metafields.set(metafields, (id) => core.ownerExists(id), core.iso());
       return {

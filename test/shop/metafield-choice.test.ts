@@ -10,6 +10,11 @@ import { settingsPageOf } from "../../app/admin/settings-page.server";
 import * as settings from "../../app/shop/save-settings.server";
 import { APP_OWNED_REASON } from "../../app/shop/product-metafields.server";
 import { adminFor } from "../../app/shopify/admin-auth.server";
+import {
+  PRODUCT_METAFIELD_DEFINITIONS_QUERY,
+  type ProductMetafieldDefinitionsData,
+} from "../../app/catalogue/queries";
+import { data } from "../fake-shopify/helpers";
 
 let demo: RunningDemo;
 let admin: Awaited<ReturnType<typeof adminFor>>;
@@ -70,4 +75,39 @@ describe("Settings: product metafields", () => {
     ]);
     expect((await settingsPageOf(DEMO_SHOP, admin)).chosenMetafields).toEqual(["specs.material"]);
   });
+
+  it("names a chosen definition deleted in Shopify, and a save stops asking for it", async () => {
+    const page = await settingsPageOf(DEMO_SHOP, admin);
+    const material = page.metafields?.find((m) => m.key === "specs.material");
+    expect(page.chosenMetafields).toEqual(["specs.material"]);
+    const { metafieldDefinitions } = await data<ProductMetafieldDefinitionsData>(
+      demo.shopify,
+      PRODUCT_METAFIELD_DEFINITIONS_QUERY,
+      { after: null },
+    );
+    const id = metafieldDefinitions.nodes.find((d) => d.key === "material")!.id;
+    const deleted = await data<{ metafieldDefinitionDelete: { userErrors: unknown[] } }>(
+      demo.shopify,
+      DELETE_DEFINITION,
+      { id },
+    );
+    expect(deleted.metafieldDefinitionDelete.userErrors).toEqual([]);
+
+    const after = await settingsPageOf(DEMO_SHOP, admin);
+    expect(material).toBeDefined();
+    expect(after.metafields?.map((m) => m.key)).not.toContain("specs.material");
+    expect(after.chosenGone).toEqual(["Material (specs.material)"]);
+    const saved = await save([]);
+    expect(saved.ok).toBe(true);
+    const settled = await settingsPageOf(DEMO_SHOP, admin);
+    expect(settled.chosenMetafields).toEqual([]);
+    expect(settled.chosenGone).toEqual([]);
+  });
 });
+
+const DELETE_DEFINITION = `mutation DeleteDefinition($id: ID!) {
+  metafieldDefinitionDelete(id: $id, deleteAllAssociatedMetafields: true) {
+    deletedDefinitionId
+    userErrors { field message code }
+  }
+}`;
