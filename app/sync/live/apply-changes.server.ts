@@ -95,11 +95,16 @@ export async function applyChanges(
   };
 
   // Stock-only changes first: what cannot be sent from the kept document joins the whole re-reads.
-  // An order's products/update whose payload matches the kept document is a stock change too.
-  const asStock = await unchangedBesideStock(
-    scope,
-    rows.filter((row) => row.change === "update"),
-  );
+  // An order's products/update whose payload matches the kept document is a stock change too;
+  // unless metafields are chosen: the payload carries none, so it cannot show that they did not
+  // change, and the product is read again whole.
+  const asStock =
+    mapContext.metafields.length > 0
+      ? new Set<string>()
+      : await unchangedBesideStock(
+          scope,
+          rows.filter((row) => row.change === "update"),
+        );
   const isStock = (row: PendingChange) => row.change === "stock" || asStock.has(row.productId);
   const stockOnly = rows
     .filter(isStock)
