@@ -1,9 +1,19 @@
-import { findShop, workspaceOf } from "../models/shops.server";
+import type { AdminGraphql } from "../shopify/admin-graphql";
+import { metafieldKey } from "../catalogue";
+import { chosenMetafieldsOf, findShop, workspaceOf } from "../models/shops.server";
 import { serviceEventsStatus } from "../service-events/registration.server";
+import { logFor } from "../server/log";
+import { productMetafieldOffers, type MetafieldOffer } from "../shop/product-metafields.server";
+
+const log = logFor("admin");
 
 /** What the Settings page shows: the saved keys (never the secret), the workspace and choices. */
-export async function settingsPageOf(shopDomain: string) {
-  const [shop, events] = await Promise.all([findShop(shopDomain), serviceEventsStatus(shopDomain)]);
+export async function settingsPageOf(shopDomain: string, admin: AdminGraphql) {
+  const [shop, events, metafields] = await Promise.all([
+    findShop(shopDomain),
+    serviceEventsStatus(shopDomain),
+    metafieldOffersOrNull(shopDomain, admin),
+  ]);
   return {
     derivedWorkspaceId: shop?.workspaceId ?? null,
     primaryDomain: shop?.primaryDomain ?? null,
@@ -14,6 +24,28 @@ export async function settingsPageOf(shopDomain: string) {
     syncProducts: shop?.syncProducts ?? true,
     syncPages: shop?.syncPages ?? true,
     syncArticles: shop?.syncArticles ?? true,
+    /** The store's product metafield definitions; null when Shopify could not be asked now. */
+    metafields,
+    chosenMetafields: shop ? chosenMetafieldsOf(shop).map(metafieldKey) : [],
+    /** Chosen, but the store no longer defines them (deleted in Shopify): "name (namespace.key)". */
+    chosenGone:
+      shop && metafields
+        ? chosenMetafieldsOf(shop)
+            .filter((m) => !metafields.some((offer) => offer.key === metafieldKey(m)))
+            .map((m) => `${m.name} (${metafieldKey(m)})`)
+        : [],
     events,
   };
+}
+
+async function metafieldOffersOrNull(
+  shopDomain: string,
+  admin: AdminGraphql,
+): Promise<MetafieldOffer[] | null> {
+  try {
+    return await productMetafieldOffers(admin);
+  } catch (error) {
+    log.warn({ err: error, shop: shopDomain }, "metafield definitions could not be read");
+    return null;
+  }
 }

@@ -33,7 +33,7 @@ const ROOT_TYPES: ReadonlySet<string> = new Set<CatalogueItemType>([
   "ShopPolicy",
 ]);
 
-type ProductConnection = "variants" | "collections" | "media";
+type ProductConnection = "variants" | "collections" | "media" | "metafields";
 
 const PRODUCT_CHILDREN: Readonly<Record<string, ProductConnection>> = {
   ProductVariant: "variants",
@@ -42,7 +42,22 @@ const PRODUCT_CHILDREN: Readonly<Record<string, ProductConnection>> = {
   Video: "media",
   ExternalVideo: "media",
   Model3d: "media",
+  // Only in an export that asks for the chosen metafields; the list exists only then.
+  Metafield: "metafields",
 };
+
+/**
+ * The product connection a child line belongs to, or undefined to skip it. A metafield line
+ * must carry what the export selects (namespace, key, type, value) to be read at all.
+ */
+function productConnectionOf(type: string, object: JsonObject): ProductConnection | undefined {
+  const connection = PRODUCT_CHILDREN[type];
+  if (connection !== "metafields") return connection;
+  const complete = ["namespace", "key", "type", "value"].every(
+    (field) => typeof object[field] === "string",
+  );
+  return complete ? connection : undefined;
+}
 
 export const DEFAULT_MAX_HELD = 5_000;
 
@@ -163,7 +178,7 @@ export async function scanBulkExport(source: BulkSource): Promise<BulkScan> {
       return;
     }
     const parentType = gidType(parent);
-    if (parentType !== "Product" || PRODUCT_CHILDREN[type] === undefined) {
+    if (parentType !== "Product" || productConnectionOf(type, object) === undefined) {
       skippedUnknown += 1;
       return;
     }
@@ -265,7 +280,7 @@ export async function* assembleBulkExport(
         return;
       }
       const childType = gidType(stringField(object, "id") ?? "");
-      const connection = childType ? PRODUCT_CHILDREN[childType] : undefined;
+      const connection = childType ? productConnectionOf(childType, object) : undefined;
       if (connection === undefined || gidType(parent) !== "Product") return;
       const target = current?.id === parent ? current : held.get(parent);
       if (!target) {
@@ -273,7 +288,7 @@ export async function* assembleBulkExport(
         return;
       }
       delete object.__parentId;
-      (target.value[connection] as JsonObject[]).push(object);
+      ((target.value[connection] ??= []) as JsonObject[]).push(object);
       if (target !== current && lateParents.get(parent) === line) {
         held.delete(parent);
         emit(target);

@@ -1,3 +1,4 @@
+import type { ChosenMetafield } from "./metafield-text";
 /**
  * What the catalogue makes of a Shopify object: the service's item shapes (field names as the
  * service's SDK spells them, snake_case), stricter than the client's wire types in
@@ -83,4 +84,6 @@ export type PostMapResult = Extract<MapResult, { kind: "post" }>;
 export interface MapContext {
   /** The shop's primary domain, as a host ("shop.example.com") or URL ("https://shop.example.com"). */
   primaryDomain: string;
+  /** The product metafields the merchant chose in Settings, in their order (default: none). */
+  metafields?: readonly ChosenMetafield[];
 }

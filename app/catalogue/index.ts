@@ -14,3 +14,4 @@ export * from "./content-hash";
 export * from "./priority";
 export * from "./storefront-url";
 export * from "./product-payload";
+export * from "./metafield-text";

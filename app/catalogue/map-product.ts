@@ -1,5 +1,6 @@
 import { numericId, productServiceId } from "./gid";
 import { htmlToPlainText, makeExcerpt } from "./html-text";
+import { metafieldLongText, metafieldText, type ChosenMetafield } from "./metafield-text";
 import type {
   IndexProduct,
   IndexVariant,
@@ -78,6 +79,7 @@ function toIndexProduct(id: string, product: ShopifyProduct, context: MapContext
     updated_at: product.updatedAt,
     source: "shopify",
   };
+  addMetafields(item, product, context.metafields ?? []);
   const image = imageOf(product.featuredMedia, product.media ?? []);
   if (image) item.image = image;
   if (pricing.price !== undefined) {
@@ -94,6 +96,32 @@ function toIndexProduct(id: string, product: ShopifyProduct, context: MapContext
   const cartVariants = variantsOf(variants);
   if (cartVariants.length > 0) item.variants = cartVariants;
   return item;
+}
+
+/**
+ * The chosen metafields the product has a readable value of, as attributes named by their
+ * definitions (after the options; a name both have gets both's values); long text also goes to
+ * `content` under its name. A metafield not chosen is never sent, even if the export had it.
+ */
+function addMetafields(
+  item: IndexProduct,
+  product: ShopifyProduct,
+  chosen: readonly ChosenMetafield[],
+): void {
+  for (const choice of chosen) {
+    const metafield = product.metafields?.find(
+      (m) => m.namespace === choice.namespace && m.key === choice.key,
+    );
+    if (!metafield) continue;
+    const texts = metafieldText(metafield.type, metafield.value);
+    if (!texts) continue;
+    const name = choice.name.trim() || `${choice.namespace}.${choice.key}`;
+    const values = item.attributes[name] ?? [];
+    item.attributes[name] = [...values, ...texts.filter((text) => !values.includes(text))];
+    const long = metafieldLongText(metafield.type, metafield.value);
+    if (long)
+      item.content = item.content ? `${item.content}\n\n${name}: ${long}` : `${name}: ${long}`;
+  }
 }
 
 /** At most this many variants are sent (the widget offers them in a list). */

@@ -5,6 +5,7 @@ import type {
   ShopifyProductFields,
   ShopifyVariant,
 } from "./shopify-types";
+import type { ShopifyMetafield } from "./metafield-text";
 
 interface Page<T> {
   nodes: T[];
@@ -17,6 +18,8 @@ export type ProductNodeResponse = ShopifyProductFields & {
   variants: Page<ShopifyVariant>;
   collections: Page<ShopifyCollection>;
   media: Page<ShopifyMedia>;
+  /** Only when the chosen metafields were asked for. */
+  metafields?: { nodes: ShopifyMetafield[] };
 };
 
 export interface ProductsByIdsData {
@@ -51,7 +54,7 @@ function isProductNode(node: { __typename: string }): node is ProductNodeRespons
 }
 
 function productFromNode(node: ProductNodeResponse): ShopifyProduct {
-  const { __typename: _typename, variants, collections, media, ...fields } = node;
+  const { __typename: _typename, variants, collections, media, metafields, ...fields } = node;
   const truncated: NonNullable<ShopifyProduct["truncated"]> = [];
   if (variants.pageInfo.hasNextPage) truncated.push("variants");
   if (collections.pageInfo.hasNextPage) truncated.push("collections");
@@ -61,6 +64,7 @@ function productFromNode(node: ProductNodeResponse): ShopifyProduct {
     variants: variants.nodes,
     collections: collections.nodes,
     media: media.nodes,
+    ...(metafields ? { metafields: metafields.nodes } : {}),
     ...(truncated.length > 0 ? { truncated } : {}),
   };
 }

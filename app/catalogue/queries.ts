@@ -48,6 +48,8 @@ const VARIANT_SELECTION = `
   selectedOptions { name value }
   inventoryItem { tracked }`;
 
+const METAFIELD_SELECTION = "id namespace key type value";
+
 const COLLECTION_SELECTION = `
   id
   title
@@ -93,15 +95,72 @@ export const PRODUCTS_BULK_QUERY = `{
   }
 }`;
 
+/** A metafield's `namespace.key`, as `metafields(keys:)` names it. */
+export function metafieldKey(metafield: { namespace: string; key: string }): string {
+  return `${metafield.namespace}.${metafield.key}`;
+}
+
+/**
+ * The products' bulk export with the chosen metafields (`namespace.key`; none: the plain
+ * export). They are the fifth connection, Shopify's limit; only the chosen ones are asked for.
+ */
+export function productsBulkQuery(metafieldKeys: readonly string[] = []): string {
+  if (metafieldKeys.length === 0) return PRODUCTS_BULK_QUERY;
+  const keys = metafieldKeys.map((key) => JSON.stringify(key)).join(", ");
+  return PRODUCTS_BULK_QUERY.replace(
+    "        media { edges",
+    `        metafields(keys: [${keys}]) { edges { node { ${METAFIELD_SELECTION} } } }\n        media { edges`,
+  );
+}
+
 /**
  * Bulk export of the products changed after `since` (Shopify's `updated_at` search; an order's
  * inventory adjustment counts as an update): the incremental reconciliation's export.
  */
-export function productsChangedSinceBulkQuery(since: Date): string {
-  return PRODUCTS_BULK_QUERY.replace(
+export function productsChangedSinceBulkQuery(
+  since: Date,
+  metafieldKeys: readonly string[] = [],
+): string {
+  return productsBulkQuery(metafieldKeys).replace(
     "products {",
     `products(query: "${updatedAfterTerm(since)}") {`,
   );
+}
+
+/**
+ * The store's product metafield definitions, for Settings: name, `namespace.key`, type and how
+ * many products have a value (`metafieldsCount`). A page of 250, the most Shopify gives.
+ */
+export const PRODUCT_METAFIELD_DEFINITIONS_QUERY = `query ProductMetafieldDefinitions($after: String) {
+  metafieldDefinitions(ownerType: PRODUCT, first: 250, after: $after) {
+    nodes {
+      id
+      name
+      namespace
+      key
+      description
+      type { name }
+      metafieldsCount
+    }
+    pageInfo { hasNextPage endCursor }
+  }
+}`;
+
+export interface MetafieldDefinitionNode {
+  id: string;
+  name: string;
+  namespace: string;
+  key: string;
+  description: string | null;
+  type: { name: string };
+  metafieldsCount: number;
+}
+
+export interface ProductMetafieldDefinitionsData {
+  metafieldDefinitions: {
+    nodes: MetafieldDefinitionNode[];
+    pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  };
 }
 
 /**
@@ -199,6 +258,40 @@ export const PRODUCTS_BY_IDS_QUERY = `query ProductsByIds(
     }
   }
 }`;
+
+/**
+ * PRODUCTS_BY_IDS_QUERY with the chosen metafields (variables: those of metafieldVariables too),
+ * for a shop that chose some; the same fields as productsBulkQuery with keys.
+ */
+export const PRODUCTS_WITH_METAFIELDS_BY_IDS_QUERY = PRODUCTS_BY_IDS_QUERY.replace(
+  "$mediaFirst: Int!\n) {",
+  "$mediaFirst: Int!\n  $metafieldKeys: [String!]!\n  $metafieldsFirst: Int!\n) {",
+).replace(
+  "      media(first: $mediaFirst) {",
+  `      metafields(first: $metafieldsFirst, keys: $metafieldKeys) {
+        nodes { ${METAFIELD_SELECTION} }
+      }
+      media(first: $mediaFirst) {`,
+);
+
+/**
+ * The re-read of products by id for a shop's chosen metafields: the query and the variables it
+ * adds. None chosen: the plain query (an empty `keys` would list every metafield). At most
+ * MAX_CHOSEN_METAFIELDS, some 12 points an id.
+ */
+export function productsByIdsRead(chosen: readonly { namespace: string; key: string }[]): {
+  query: string;
+  variables: Record<string, unknown>;
+} {
+  if (chosen.length === 0) return { query: PRODUCTS_BY_IDS_QUERY, variables: {} };
+  return {
+    query: PRODUCTS_WITH_METAFIELDS_BY_IDS_QUERY,
+    variables: { metafieldKeys: chosen.map(metafieldKey), metafieldsFirst: chosen.length },
+  };
+}
+
+/** At most this many product metafields are chosen (the re-read's cost stays under 1,000). */
+export const MAX_CHOSEN_METAFIELDS = 10;
 
 /** Reads pages by gid (the Dashboard's "Retry failed items"). */
 export const PAGES_BY_IDS_QUERY = `query PagesByIds($ids: [ID!]!) {

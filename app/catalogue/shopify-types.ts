@@ -1,3 +1,5 @@
+import type { ShopifyMetafield } from "./metafield-text";
+
 /**
  * The Admin GraphQL shapes the app's own documents (queries.ts) select, as they arrive in a bulk
  * export line or a `nodes(ids:)` response. Connections are already flattened to arrays here: the
@@ -73,6 +75,8 @@ export interface ShopifyProduct extends ShopifyProductFields {
   variants: ShopifyVariant[];
   collections: ShopifyCollection[];
   media: ShopifyMedia[];
+  /** The chosen metafields that have a value (absent when none were asked for). */
+  metafields?: ShopifyMetafield[];
   /** Connections cut short by `first:` in a `nodes(ids:)` read (never set by the bulk path). */
   truncated?: ("variants" | "collections" | "media")[];
 }

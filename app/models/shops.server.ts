@@ -1,6 +1,7 @@
 import type { Prisma, Shop } from "@prisma/client";
 import prisma from "./db.server";
 import { workspaceIdFromDomain } from "../index-service/workspace-id";
+import type { ChosenMetafield } from "../catalogue/metafield-text";
 
 export interface InstalledShop {
   shopDomain: string;
@@ -187,6 +188,34 @@ export async function saveSyncChoices(shopDomain: string, choices: SyncChoices):
   await prisma.shop.update({
     where: { shopDomain },
     data: { syncProducts, syncPages, syncArticles },
+  });
+}
+
+/** The product metafields the shop chose for the index (Settings), in their order. */
+export function chosenMetafieldsOf(shop: { chosenMetafields: string }): ChosenMetafield[] {
+  try {
+    const parsed = JSON.parse(shop.chosenMetafields) as unknown;
+    if (!Array.isArray(parsed)) return [];
+    return parsed.filter(
+      (m): m is ChosenMetafield =>
+        typeof m === "object" &&
+        m !== null &&
+        ["namespace", "key", "name", "type"].every(
+          (field) => typeof (m as Record<string, unknown>)[field] === "string",
+        ),
+    );
+  } catch {
+    return [];
+  }
+}
+
+export async function saveChosenMetafields(
+  shopDomain: string,
+  chosen: readonly ChosenMetafield[],
+): Promise<void> {
+  await prisma.shop.update({
+    where: { shopDomain },
+    data: { chosenMetafields: JSON.stringify(chosen) },
   });
 }
 

@@ -25,8 +25,8 @@ import { AdminTitle } from "../components/admin-title";
 import { ServiceEventsCard } from "../components/service-events-card";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
-  const { shopDomain } = await authenticateAdmin(request);
-  return settingsPageOf(shopDomain);
+  const { shopDomain, admin } = await authenticateAdmin(request);
+  return settingsPageOf(shopDomain, admin);
 };
 
 export const action = async ({ request }: ActionFunctionArgs) => {
@@ -43,6 +43,8 @@ export const action = async ({ request }: ActionFunctionArgs) => {
     syncPages: ticked("syncPages"),
     syncArticles: ticked("syncArticles"),
     confirmRemoval: text("confirmRemoval"),
+    // Only a page that listed the definitions changes the choice of metafields.
+    metafields: form.has("metafieldsListed") ? form.getAll("metafield").map(String) : undefined,
   });
 };
 
@@ -56,6 +58,36 @@ const SYNC_CHOICES = [
   ],
   ["Blog articles", "syncArticles", undefined],
 ] as const;
+
+/** Shopify's metafield types in the merchant's words (as Shopify admin names them). */
+const TYPE_WORDS: Record<string, string> = {
+  single_line_text_field: "Single line text",
+  multi_line_text_field: "Multi-line text",
+  rich_text_field: "Rich text",
+  number_integer: "Integer",
+  number_decimal: "Decimal",
+  dimension: "Dimension",
+  weight: "Weight",
+  volume: "Volume",
+  boolean: "True or false",
+  rating: "Rating",
+  date: "Date",
+  date_time: "Date and time",
+  url: "URL",
+  color: "Color",
+  money: "Money",
+  link: "Link",
+  json: "JSON",
+};
+
+function typeInWords(type: string): string {
+  if (type.startsWith("list.")) return `List of ${typeInWords(type.slice(5)).toLowerCase()}`;
+  return TYPE_WORDS[type] ?? type;
+}
+
+function countInWords(count: number): string {
+  return count === 1 ? "1 product has a value" : `${count} products have a value`;
+}
 
 export default function Settings() {
   const data = useLoaderData<typeof loader>();
@@ -73,6 +105,13 @@ export default function Settings() {
   });
   const toggle = (key: keyof typeof choices) => (checked: boolean) =>
     setChoices((c) => ({ ...c, [key]: checked }));
+  const [metafieldChoice, setMetafieldChoice] = useState<string[]>(data.chosenMetafields);
+  const toggleMetafield = (key: string) => (checked: boolean) =>
+    setMetafieldChoice((keys) =>
+      checked ? [...keys.filter((k) => k !== key), key] : keys.filter((k) => k !== key),
+    );
+  const offered = (data.metafields ?? []).filter((m) => m.notOffered === null);
+  const notOffered = (data.metafields ?? []).filter((m) => m.notOffered !== null);
   const problems = result && !result.ok ? result.problems : [];
   // "Keep them ticked" puts the boxes back and closes the question until the next save.
   const [keptFor, setKeptFor] = useState<typeof result>(undefined);
@@ -246,6 +285,74 @@ export default function Settings() {
                       fieldID="syncProducts"
                       message={problemOf("syncProducts")?.message ?? ""}
                     />
+                  )}
+                </BlockStack>
+              </Card>
+              <Card>
+                <BlockStack gap="200">
+                  <Text as="h2" variant="headingMd">
+                    Product metafields
+                  </Text>
+                  <Text as="p">
+                    Tick the facts shoppers ask about (material, care, size, ratings…): each is sent
+                    with the products that have a value, named as in Shopify, as readable text the
+                    assistant can quote. Saving a change sends every product again.
+                  </Text>
+                  {data.metafields === null ? (
+                    <Text as="p" tone="caution">
+                      The store&apos;s metafield definitions could not be read from Shopify just
+                      now: reload the page to choose. Saving keeps your choice as it is.
+                    </Text>
+                  ) : (
+                    <input type="hidden" name="metafieldsListed" value="1" />
+                  )}
+                  {data.metafields !== null && data.metafields.length === 0 && (
+                    <Text as="p">
+                      This store has no product metafield definitions yet (Shopify admin: Settings,
+                      Custom data, Products).
+                    </Text>
+                  )}
+                  {data.chosenGone.length > 0 && (
+                    <Banner tone="warning" title="Chosen metafields no longer defined in Shopify">
+                      <p>
+                        {data.chosenGone.join(", ")}: the definition was deleted in Shopify. Save to
+                        stop asking for it; products then no longer carry it in the search index.
+                      </p>
+                    </Banner>
+                  )}
+                  {offered.map((m) => (
+                    <Checkbox
+                      key={m.key}
+                      id={`metafield-${m.key}`}
+                      label={m.name}
+                      helpText={`${m.key} · ${typeInWords(m.type)} · ${countInWords(m.count)}`}
+                      name="metafield"
+                      value={m.key}
+                      checked={metafieldChoice.includes(m.key)}
+                      onChange={toggleMetafield(m.key)}
+                    />
+                  ))}
+                  {problemOf("metafields") && (
+                    <InlineError
+                      fieldID="metafields"
+                      message={problemOf("metafields")?.message ?? ""}
+                    />
+                  )}
+                  {notOffered.length > 0 && (
+                    <BlockStack gap="100">
+                      <Text as="h3" variant="headingSm">
+                        Not offered
+                      </Text>
+                      <ul>
+                        {notOffered.map((m) => (
+                          <li key={m.key}>
+                            <Text as="span">
+                              {m.name} ({m.key}, {typeInWords(m.type)}): {m.notOffered}
+                            </Text>
+                          </li>
+                        ))}
+                      </ul>
+                    </BlockStack>
                   )}
                 </BlockStack>
               </Card>

@@ -2,12 +2,14 @@ import type { Shop } from "@prisma/client";
 import type { AdminGraphql } from "../shopify/admin-graphql";
 import { config } from "../config.server";
 import { InvalidDomainError, workspaceIdFromDomain } from "../index-service/workspace-id";
-import { SERVICE_ID_PREFIXES } from "../catalogue";
+import { MAX_CHOSEN_METAFIELDS, metafieldKey, SERVICE_ID_PREFIXES } from "../catalogue";
 import { openSecret, SecretUnreadableError, sealSecret } from "../secret-box.server";
 import { indexedCountWithPrefix } from "../models/ledger.server";
 import { recordReportedQuota } from "../models/quota-usage.server";
 import {
+  chosenMetafieldsOf,
   findShop,
+  saveChosenMetafields,
   saveServiceSettings,
   saveSyncChoices,
   workspaceOf,
@@ -21,6 +23,7 @@ import {
   SyncPausedByMerchantError,
 } from "../sync/full/run-full-sync.server";
 import { checkServiceKeys, type KeyProblem } from "./service-keys.server";
+import { chosenFromOffers, productMetafieldOffers } from "./product-metafields.server";
 import {
   formerPlaceOf,
   keysOrWorkspaceSwitch,
@@ -37,10 +40,15 @@ export interface SettingsForm extends SyncChoices {
   workspaceOverride: string;
   /** The removal the merchant confirmed (`RemovalToConfirm.token`); empty when none was. */
   confirmRemoval?: string;
+  /**
+   * The product metafields ticked (`namespace.key`); absent keeps the saved choice. Only those
+   * Settings offers are kept (productMetafieldOffers).
+   */
+  metafields?: readonly string[];
 }
 
 type SettingsProblem =
-  KeyProblem | { field: "workspaceOverride" | "syncProducts"; message: string };
+  KeyProblem | { field: "workspaceOverride" | "syncProducts" | "metafields"; message: string };
 
 /** Saving would remove items of unticked types from the index: the merchant confirms first. */
 export interface RemovalToConfirm {
@@ -62,6 +70,9 @@ export type SettingsResult =
 /** Shown when nothing is ticked under "What to sync": such a shop could not sync at all. */
 export const NOTHING_TICKED_MESSAGE =
   "Tick at least one of Products, Online store pages and Blog articles: with nothing ticked the store cannot sync.";
+
+/** Each product's live re-read asks for every chosen metafield: Shopify's query cost bounds them. */
+export const TOO_MANY_METAFIELDS_MESSAGE = `Choose at most ${MAX_CHOSEN_METAFIELDS} metafields: each one is read with every product.`;
 
 /** The merchant's words for each type, one and many. */
 const TYPE_WORDS: Record<CatalogueType, [string, string]> = {
@@ -95,6 +106,9 @@ export async function saveSettings(
   const chosen = chosenTypes(form);
   if (chosen.length === 0) {
     return { ok: false, problems: [{ field: "syncProducts", message: NOTHING_TICKED_MESSAGE }] };
+  }
+  if ((form.metafields?.length ?? 0) > MAX_CHOSEN_METAFIELDS) {
+    return { ok: false, problems: [{ field: "metafields", message: TOO_MANY_METAFIELDS_MESSAGE }] };
   }
   const entered = readForm(shop, form, env.decryptionKeys);
   if (!entered.ok) return entered;
@@ -135,6 +149,7 @@ export async function saveSettings(
   }
 
   await saveSyncChoices(shopDomain, { syncProducts, syncPages, syncArticles });
+  const metafieldsChanged = await saveMetafieldChoice(shop, admin, form.metafields);
   const newSecret = entered.newSecret;
   const { firstConnection } = await saveServiceSettings(shopDomain, {
     sealedSecretKey: newSecret
@@ -153,11 +168,36 @@ export async function saveSettings(
   });
   // A first sync or a move sends what is ticked and nothing else already.
   const synced = outcome.firstSyncStarted || outcome.moveStarted || outcome.waitsForRun;
+  // Products already ticked are exported again for a changed choice of metafields.
+  const refresh = metafieldsChanged && syncProducts && !ticked.includes("product");
   const choices =
-    synced || (removal.count === 0 && ticked.length === 0)
+    synced || (removal.count === 0 && ticked.length === 0 && !refresh)
       ? { choicesMessage: null }
-      : await applyChoices(shopDomain, removal, ticked);
+      : await applyChoices(shopDomain, removal, ticked, refresh);
   return { ok: true, tier: check.tier, pairProved: check.pairProved, ...outcome, ...choices };
+}
+
+/**
+ * Saves the product metafields ticked, of those offered; true when the choice changed. The names
+ * and types are the definitions' as Settings reads them now.
+ */
+async function saveMetafieldChoice(
+  shop: Shop,
+  admin: AdminGraphql,
+  ticked: readonly string[] | undefined,
+): Promise<boolean> {
+  if (ticked === undefined) return false;
+  const before = chosenMetafieldsOf(shop);
+  const after = chosenFromOffers(
+    ticked.length > 0 || before.length > 0 ? await productMetafieldOffers(admin) : [],
+    ticked,
+  );
+  const same = (a: typeof before, b: typeof before) =>
+    JSON.stringify(a.map((m) => [metafieldKey(m), m.name, m.type]).sort()) ===
+    JSON.stringify(b.map((m) => [metafieldKey(m), m.name, m.type]).sort());
+  if (same(before, after)) return false;
+  await saveChosenMetafields(shop.shopDomain, after);
+  return true;
 }
 
 interface Removal {
@@ -204,9 +244,12 @@ async function applyChoices(
   shopDomain: string,
   removal: Removal,
   ticked: CatalogueType[],
+  /** The choice of metafields changed: products are exported again too. */
+  refresh: boolean,
 ): Promise<ChoicesOutcome> {
+  const exported: CatalogueType[] = refresh ? [...ticked, "product"] : ticked;
   try {
-    await startShopSync(shopDomain, "settings", undefined, undefined, ticked);
+    await startShopSync(shopDomain, "settings", undefined, undefined, exported);
   } catch (error) {
     if (error instanceof SyncPausedByMerchantError) {
       return {
@@ -225,7 +268,10 @@ async function applyChoices(
   const sending = sent
     ? `exporting ${sent} from Shopify to send them to the search index again`
     : "";
-  const both = removing && sending ? `${removing}, and ${sending}` : removing || sending;
+  const refreshing = refresh
+    ? "exporting products from Shopify to send them with the metafields you chose"
+    : "";
+  const both = [removing, sending, refreshing].filter(Boolean).join(", and ");
   return {
     choicesMessage: `${both[0]!.toUpperCase()}${both.slice(1)}: follow it on the Dashboard.`,
   };

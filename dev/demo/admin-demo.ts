@@ -152,7 +152,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     shopDomain: DEMO_SHOP,
     primaryDomain: DEMO_DOMAIN,
     apiSecret: DEMO_API_SECRET,
-    store: { files: [storeFile] },
+    store: { files: [storeFile], productSpecs: true },
   });
   const appPort = options.appPort || (await freePort(host));
   Object.assign(process.env, {

@@ -9,6 +9,8 @@ import type { Slice } from "./connection";
 import { isoSeconds } from "./clock";
 import { gid } from "./gid";
 import { MetafieldStore } from "./metafields";
+import { MetafieldDefinitionStore } from "./metafield-definitions";
+import { SAMPLE_PRODUCT_DEFINITIONS, SAMPLE_PRODUCT_SPECS } from "../sample-store/product-specs";
 import { PolicyStore, type ShopPolicyType } from "./policies";
 import {
   fieldResolver,
@@ -40,6 +42,11 @@ export interface FakeShopifyOptions {
     generated?: { products: number; pages?: number; articles?: number; seed?: number };
     /** The shop's policies' bodies by type (default: every type, dev/sample-store/shop-policies.ts). */
     policies?: Partial<Record<ShopPolicyType, string>>;
+    /**
+     * The sample "specs" product metafield definitions, with values on the products of those
+     * handles that are loaded (dev/sample-store/product-specs.ts). Default: none.
+     */
+    productSpecs?: boolean;
   };
   /** Where webhooks go (the app's base URL); settable later. */
   appUrl?: string;
@@ -89,6 +96,7 @@ export class FakeShopifyCore {
   readonly appId = "7700000001";
   readonly appInstallationId = gid("AppInstallation", 7700000101);
   readonly metafields = new MetafieldStore(this.appId);
+  readonly metafieldDefinitions = new MetafieldDefinitionStore();
   readonly themes: ThemeStore;
   readonly policies: PolicyStore;
   readonly shop: ShopInfo;
@@ -156,6 +164,38 @@ export class FakeShopifyCore {
     for (const file of this.options.store?.files ?? []) await this.store.loadFile(file);
     const generated = this.options.store?.generated;
     if (generated) this.store.loadGenerated({ ...generated, domain: this.shop.primaryDomain });
+    if (this.options.store?.productSpecs) this.addProductSpecs();
+  }
+
+  addProductSpecs(): void {
+    for (const definition of SAMPLE_PRODUCT_DEFINITIONS) {
+      this.metafieldDefinitions.create({
+        ...definition,
+        namespace: this.metafields.canonicalNamespace(definition.namespace),
+        ownerType: "PRODUCT",
+        description: definition.description ?? null,
+      });
+    }
+    const types = new Map<string, string>(
+      SAMPLE_PRODUCT_DEFINITIONS.map((d) => [`${d.namespace}.${d.key}`, d.type]),
+    );
+    for (const record of this.store.productList()) {
+      const values = SAMPLE_PRODUCT_SPECS[String(record.product.handle)];
+      if (!values) continue;
+      const inputs = Object.entries(values).map(([full, value]) => {
+        const dot = full.lastIndexOf(".");
+        const ownerId = String(record.product.id);
+        return {
+          ownerId,
+          namespace: full.slice(0, dot),
+          key: full.slice(dot + 1),
+          value,
+          type: types.get(full) ?? null,
+        };
+      });
+      const result = this.metafields.set(inputs, () => true, this.iso());
+      if (result.userErrors.length > 0) throw new Error(JSON.stringify(result.userErrors));
+    }
   }
 
   now(): number {

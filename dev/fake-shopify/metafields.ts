@@ -114,6 +114,17 @@ export class MetafieldStore {
     );
   }
 
+  /** Deletes every metafield the predicate picks; how many went. */
+  deleteWhere(picked: (record: MetafieldRecord) => boolean): number {
+    let count = 0;
+    for (const [key, record] of this.#byKey) {
+      if (!picked(record)) continue;
+      this.#byKey.delete(key);
+      count += 1;
+    }
+    return count;
+  }
+
   list(): MetafieldRecord[] {
     return [...this.#byKey.values()].map((record) => ({ ...record }));
   }

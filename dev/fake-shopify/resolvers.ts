@@ -23,6 +23,7 @@ import type { FakeShopifyCore } from "./core";
 import { gid, gidType, numericPart, parseGid } from "./gid";
 import { inventoryItemGidOf, inventoryLevelGid, LOCATION_GID, variantGidOfItem } from "./inventory";
 import { digest, ownerType, type MetafieldRecord, type MetafieldsSetInput } from "./metafields";
+import type { MetafieldDefinitionRecord } from "./metafield-definitions";
 import { isShopPolicyType, policyView } from "./policies";
 import type { Json, ProductRecord } from "./store";
 
@@ -407,6 +408,10 @@ export function nodeById(core: FakeShopifyCore, id: string): Json | null {
       const record = core.metafields.byId(id);
       return record ? metafieldView(core, record) : null;
     }
+    case "MetafieldDefinition": {
+      const record = core.metafieldDefinitions.byId(id);
+      return record ? metafieldDefinitionView(core, record) : null;
+    }
     default:
       return null;
   }
@@ -446,9 +451,52 @@ function updatedMatching<T>(
   });
 }
 
+/** A definition as Shopify shows it; `metafieldsCount` counts the values stored for it. */
+function metafieldDefinitionView(core: FakeShopifyCore, record: MetafieldDefinitionRecord): Json {
+  const values = core.metafields
+    .list()
+    .filter(
+      (metafield) =>
+        metafield.namespace === record.namespace &&
+        metafield.key === record.key &&
+        ownerType(metafield.ownerId) === record.ownerType,
+    );
+  return {
+    __typename: "MetafieldDefinition",
+    id: record.id,
+    name: record.name,
+    namespace: core.metafields.publicNamespace(record.namespace),
+    key: record.key,
+    description: record.description,
+    ownerType: record.ownerType,
+    type: { __typename: "MetafieldDefinitionType", name: record.type, category: record.type },
+    metafieldsCount: values.length,
+    metafields: (args: ConnectionArgs) =>
+      connection(values, args, (metafield) => metafieldView(core, metafield)),
+    pinnedPosition: null,
+    validations: [],
+    useAsCollectionCondition: false,
+  };
+}
+
 export function queryRoot(core: FakeShopifyCore): Json {
   const { store } = core;
   return {
+    metafieldDefinitions: (
+      args: ConnectionArgs & { ownerType: string; namespace?: string | null; key?: string | null },
+    ) =>
+      connection(
+        core.metafieldDefinitions
+          .ofOwnerType(args.ownerType)
+          .filter(
+            (record) =>
+              (!args.namespace ||
+                core.metafields.canonicalNamespace(args.namespace) === record.namespace) &&
+              (!args.key || args.key === record.key),
+          ),
+        args,
+        (record) => metafieldDefinitionView(core, record),
+      ),
     shop: () => shopView(core),
     node: ({ id }: { id: string }) => nodeById(core, id),
     nodes: ({ ids }: { ids: string[] }) => ids.map((id) => nodeById(core, id)),
@@ -558,6 +606,47 @@ export function mutationRoot(core: FakeShopifyCore): Json {
       return {
         shopPolicy: policy ? policyView(policy, core.shop.primaryDomain) : null,
         userErrors: userErrors.map((error) => ({ __typename: "ShopPolicyUserError", ...error })),
+      };
+    },
+    metafieldDefinitionDelete: ({
+      id,
+      deleteAllAssociatedMetafields,
+    }: {
+      id?: string | null;
+      deleteAllAssociatedMetafields?: boolean | null;
+    }) => {
+      const record = id ? core.metafieldDefinitions.delete(id) : undefined;
+      if (!record) {
+        return {
+          deletedDefinitionId: null,
+          deletedDefinition: null,
+          userErrors: [
+            {
+              __typename: "MetafieldDefinitionDeleteUserError",
+              field: ["id"],
+              message: "Definition not found.",
+              code: "NOT_FOUND",
+            },
+          ],
+        };
+      }
+      if (deleteAllAssociatedMetafields) {
+        core.metafields.deleteWhere(
+          (metafield) =>
+            metafield.namespace === record.namespace &&
+            metafield.key === record.key &&
+            ownerType(metafield.ownerId) === record.ownerType,
+        );
+      }
+      return {
+        deletedDefinitionId: record.id,
+        deletedDefinition: {
+          __typename: "MetafieldDefinitionIdentifier",
+          ownerType: record.ownerType,
+          namespace: core.metafields.publicNamespace(record.namespace),
+          key: record.key,
+        },
+        userErrors: [],
       };
     },
     metafieldsSet: ({ metafields }: { metafields: MetafieldsSetInput[] }) => {

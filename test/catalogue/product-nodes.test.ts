@@ -11,7 +11,7 @@ import { bytesSource, collect } from "./helpers";
 
 /** What PRODUCTS_BY_IDS_QUERY returns for a product, with `first:` limits applied. */
 function asNodesResponse(product: ShopifyProduct, first = 250): ProductNodeResponse {
-  const { variants, collections, media, ...fields } = product;
+  const { variants, collections, media, metafields, ...fields } = product;
   const page = <T>(nodes: T[]) => ({
     nodes: nodes.slice(0, first),
     pageInfo: { hasNextPage: nodes.length > first },
@@ -22,6 +22,7 @@ function asNodesResponse(product: ShopifyProduct, first = 250): ProductNodeRespo
     variants: page(variants),
     collections: page(collections),
     media: page(media),
+    ...(metafields ? { metafields: { nodes: metafields } } : {}),
   };
 }
 

@@ -168,4 +168,15 @@ describe("live re-read of products", () => {
       leafPaths(queries.PRODUCTS_BULK_QUERY, ["products"]),
     );
   });
+
+  it("with chosen metafields, selects exactly those of the export with them", () => {
+    const chosen = [{ namespace: "specs", key: "material" }];
+    const read = queries.productsByIdsRead(chosen);
+    expect(read.variables).toEqual({ metafieldKeys: ["specs.material"], metafieldsFirst: 1 });
+    expect(leafPaths(read.query, []).filter((p) => p !== "__typename")).toEqual(
+      leafPaths(queries.productsBulkQuery(["specs.material"]), ["products"]),
+    );
+    expect(leafPaths(read.query, [])).toContain("metafields.value");
+    expect(queries.productsByIdsRead([]).query).toBe(queries.PRODUCTS_BY_IDS_QUERY);
+  });
 });

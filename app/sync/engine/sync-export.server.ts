@@ -1,6 +1,11 @@
 import type { LeaseFence } from "../../models/shop-leases.server";
 import type { SyncRun } from "@prisma/client";
-import { readBulkExport, SERVICE_ID_PREFIXES, type BulkExport } from "../../catalogue";
+import {
+  readBulkExport,
+  SERVICE_ID_PREFIXES,
+  type BulkExport,
+  type ChosenMetafield,
+} from "../../catalogue";
 import { type BulkSource } from "../../shopify/bulk-source";
 import type { IndexServiceClient } from "../../index-service/client";
 import { IndexServiceError } from "../../index-service/errors";
@@ -53,6 +58,8 @@ export interface FullSyncOptions {
   workspaceId: string;
   /** The storefront's domain, for the items' URLs. */
   primaryDomain: string;
+  /** The product metafields chosen in Settings (sent as attributes; default none). */
+  metafields?: readonly ChosenMetafield[];
   /** A client with the shop's secret key, scoped to its workspace. */
   client: IndexServiceClient;
   sources: readonly ExportSource[];
@@ -176,7 +183,7 @@ export async function runFullSync(options: FullSyncOptions): Promise<FullSyncRes
         scope,
         exports,
         types,
-        context: { primaryDomain: options.primaryDomain },
+        context: { primaryDomain: options.primaryDomain, metafields: options.metafields ?? [] },
         onProgress: ({ done, total }) => progress("export", done, total),
       });
       const orphanLines = exports.reduce((n, e) => n + e.stats.orphans, 0);

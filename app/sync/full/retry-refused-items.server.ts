@@ -10,13 +10,14 @@ import {
   SERVICE_ID_PREFIXES,
   toGid,
   type CatalogueItem,
+  type MapContext,
   type ShopifyArticle,
   type ShopifyPage,
 } from "../../catalogue";
 import { config } from "../../config.server";
 import { indexedHashes, type ContentKind, type LedgerScope } from "../../models/ledger.server";
 import { leftOutChanges, noteAttempt, removeChanges } from "../../models/outbox.server";
-import { findShop, workspaceOf } from "../../models/shops.server";
+import { chosenMetafieldsOf, findShop, workspaceOf } from "../../models/shops.server";
 import { markRetried, noteRefusedAgain, refusedItemsOfRun } from "../../models/sync-items.server";
 import { lastCompleteRun, unfinishedRun } from "../../models/sync-runs.server";
 import { serviceClientFor, serviceKeyIdOf } from "../../shop/service-keys.server";
@@ -126,7 +127,12 @@ export async function retryRefusedItems(
   if (!lease) return { kind: "busy", reason: "lease" };
   try {
     const scope: LedgerScope = { shopDomain, workspaceId, fence: lease.fence };
-    const jobs = await readAgain(admin, now, shop.primaryDomain ?? shopDomain, scope);
+    const jobs = await readAgain(
+      admin,
+      now,
+      { primaryDomain: shop.primaryDomain ?? shopDomain, metafields: chosenMetafieldsOf(shop) },
+      scope,
+    );
     const tier = sendingTierOf(shop);
     const client = serviceClientFor(shop);
     const pacer = pacers.pacerFor(shopDomain, tier, serviceKeyIdOf(shop));
@@ -190,7 +196,7 @@ export async function retryRefusedItems(
 async function readAgain(
   admin: AdminGraphql,
   wanted: readonly Wanted[],
-  primaryDomain: string,
+  context: MapContext,
   scope: LedgerScope,
 ): Promise<Job[]> {
   const products = wanted.filter((w) => w.kind === "product");
@@ -199,12 +205,13 @@ async function readAgain(
   const read = await rereadProducts(
     admin,
     products.map((w) => w.id),
+    context.metafields,
   );
   for (const product of read.products) {
     found.set(`product:${product.legacyResourceId}`, { type: "Product", value: product });
   }
   for (const item of await readPosts(admin, posts)) {
-    const entry = catalogueEntry(item, { primaryDomain });
+    const entry = catalogueEntry(item, context);
     found.set(`post:${entry.id}`, item);
   }
   const [productHashes, postHashes] = await Promise.all([
@@ -221,7 +228,7 @@ async function readAgain(
   ]);
   return wanted.map((w): Job => {
     const item = found.get(`${w.kind}:${w.id}`);
-    const entry = item ? catalogueEntry(item, { primaryDomain }) : null;
+    const entry = item ? catalogueEntry(item, context) : null;
     const name = titleOf(entry && entry.indexable ? entry.item : null) ?? w.name;
     const hashes = w.kind === "product" ? productHashes : postHashes;
     if (!entry?.indexable) {

@@ -16,7 +16,8 @@ import type { BulkExport, Shop, SyncRun } from "@prisma/client";
 import {
   ARTICLES_BULK_QUERY,
   PAGES_BULK_QUERY,
-  PRODUCTS_BULK_QUERY,
+  metafieldKey,
+  productsBulkQuery,
   SHOP_POLICIES_QUERY,
   type ShopPoliciesData,
 } from "../../catalogue";
@@ -32,6 +33,7 @@ import { IndexServiceError } from "../../index-service/errors";
 import type { IndexServiceClient } from "../../index-service/client";
 import type { Tier } from "../../index-service/tiers";
 import {
+  chosenMetafieldsOf,
   findShop,
   isPausedByMerchant,
   recordShopTier,
@@ -75,11 +77,17 @@ import { logFor, setLogShop, withLogContext } from "../../server/log";
 
 const log = logFor("sync");
 
-const BULK_QUERIES: Record<Exclude<CatalogueType, "policy">, string> = {
-  product: PRODUCTS_BULK_QUERY,
-  page: PAGES_BULK_QUERY,
-  article: ARTICLES_BULK_QUERY,
-};
+/** The bulk query of each type; the products' asks for the shop's chosen metafields. */
+function bulkQueryOf(type: Exclude<CatalogueType, "policy">, shop: Shop): string {
+  switch (type) {
+    case "product":
+      return productsBulkQuery(chosenMetafieldsOf(shop).map(metafieldKey));
+    case "page":
+      return PAGES_BULK_QUERY;
+    case "article":
+      return ARTICLES_BULK_QUERY;
+  }
+}
 
 /**
  * The run's source that stands for the shop's policies: not a bulk export (a single query), read
@@ -309,7 +317,7 @@ async function carryRunToEnd(
     if (shop.formerWorkspaceId) await leaveFormerPlace(shop);
     const admin = await adminFor(shop.shopDomain);
     if (run.phase === "request") {
-      const exports = await exportFromShopify(admin, run, types, timing);
+      const exports = await exportFromShopify(admin, shop, run, types, timing);
       const failed = exports.find((e) => e.status !== "COMPLETED");
       if (failed) {
         await stopRun(run, exportStopReason(failed.errorCode ?? failed.status));
@@ -364,6 +372,7 @@ async function proveKeyAndRecordTier(
  */
 async function exportFromShopify(
   admin: AdminGraphql,
+  shop: Shop,
   run: SyncRun,
   types: readonly CatalogueType[],
   timing: ExportTiming,
@@ -371,7 +380,7 @@ async function exportFromShopify(
   const existing = await exportsOfRun(run.id);
   for (const type of types) {
     if (type === "policy" || existing.some((e) => e.type === type)) continue;
-    const id = await startBulkQuery(admin, BULK_QUERIES[type]);
+    const id = await startBulkQuery(admin, bulkQueryOf(type, shop));
     await recordExportStarted({ id, shopDomain: run.shopDomain, runId: run.id, type });
   }
   const lastPoll = new Map<string, number>();
@@ -427,6 +436,7 @@ async function sendExport(
     shopDomain: shop.shopDomain,
     workspaceId: run.workspaceId,
     primaryDomain: shop.primaryDomain ?? shop.shopDomain,
+    metafields: chosenMetafieldsOf(shop),
     client,
     sources,
     types,

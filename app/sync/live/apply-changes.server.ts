@@ -7,7 +7,7 @@ import { indexedHashes, type LedgerScope } from "../../models/ledger.server";
 import type { LeaseFence } from "../../models/shop-leases.server";
 import { holdForQuota, noteAttempt, removeChanges } from "../../models/outbox.server";
 import { quotaStanding } from "../../models/quota-usage.server";
-import { workspaceOf } from "../../models/shops.server";
+import { chosenMetafieldsOf, workspaceOf } from "../../models/shops.server";
 import { catalogueEntry } from "../engine/catalogue-entry";
 import type { Pacer } from "../engine/pacer";
 import { overQuotaReason } from "../engine/plan-quota.server";
@@ -89,14 +89,22 @@ export async function applyChanges(
     refused: 0,
   };
   const byId = new Map(rows.map((row) => [row.productId, row]));
-  const mapContext = { primaryDomain: shop.primaryDomain ?? shop.shopDomain };
+  const mapContext = {
+    primaryDomain: shop.primaryDomain ?? shop.shopDomain,
+    metafields: chosenMetafieldsOf(shop),
+  };
 
   // Stock-only changes first: what cannot be sent from the kept document joins the whole re-reads.
-  // An order's products/update whose payload matches the kept document is a stock change too.
-  const asStock = await unchangedBesideStock(
-    scope,
-    rows.filter((row) => row.change === "update"),
-  );
+  // An order's products/update whose payload matches the kept document is a stock change too;
+  // unless metafields are chosen: the payload carries none, so it cannot show that they did not
+  // change, and the product is read again whole.
+  const asStock =
+    mapContext.metafields.length > 0
+      ? new Set<string>()
+      : await unchangedBesideStock(
+          scope,
+          rows.filter((row) => row.change === "update"),
+        );
   const isStock = (row: PendingChange) => row.change === "stock" || asStock.has(row.productId);
   const stockOnly = rows
     .filter(isStock)
@@ -108,7 +116,11 @@ export async function applyChanges(
     mapContext.primaryDomain,
   );
   const whole = rows.filter((row) => !isStock(row)).map((row) => row.productId);
-  const read = await rereadProducts(context.admin, [...whole, ...restocked.reread]);
+  const read = await rereadProducts(
+    context.admin,
+    [...whole, ...restocked.reread],
+    mapContext.metafields,
+  );
   await forgetModelsUnlike(shop.shopDomain, read.products, read.missing);
   const indexed = await indexedHashes(scope, "product", [...byId.keys()]);
 

@@ -10,6 +10,7 @@ import {
   COLLECTIONS_CHANGED_QUERY,
   numericId,
   PRODUCT_SHAPES_BULK_QUERY,
+  metafieldKey,
   productsChangedSinceBulkQuery,
   readBulkExport,
   updatedAfterTerm,
@@ -24,7 +25,12 @@ import {
 } from "../../shopify/bulk-operation";
 import { queryAdmin, type AdminGraphql } from "../../shopify/admin-graphql";
 import { urlSource } from "../../shopify/bulk-source";
-import { findShop, productSyncingShops, workspaceOf } from "../../models/shops.server";
+import {
+  chosenMetafieldsOf,
+  findShop,
+  productSyncingShops,
+  workspaceOf,
+} from "../../models/shops.server";
 import {
   indexedHashes,
   indexedMembersOf,
@@ -113,9 +119,17 @@ export async function checkChangedProducts(
   const check = await recordChangedProductsCheckStarted(shopDomain, since, now());
   try {
     const scope: LedgerScope = { shopDomain, workspaceId };
-    const context: MapContext = { primaryDomain: shop.primaryDomain ?? shop.shopDomain };
+    const metafields = chosenMetafieldsOf(shop);
+    const context: MapContext = {
+      primaryDomain: shop.primaryDomain ?? shop.shopDomain,
+      metafields,
+    };
     const repaired = new Map<string, RepairedItem>();
-    const changed = await runExport(admin, productsChangedSinceBulkQuery(since), options);
+    const changed = await runExport(
+      admin,
+      productsChangedSinceBulkQuery(since, metafields.map(metafieldKey)),
+      options,
+    );
     const stockAlone = new Set<string>();
     const compared = changed
       ? await compareChanged(changed, scope, context, repaired, stockAlone)
@@ -297,7 +311,7 @@ async function compareRereads(
   repaired: Map<string, RepairedItem>,
 ): Promise<void> {
   if (ids.length === 0) return;
-  const read = await rereadProducts(admin, ids);
+  const read = await rereadProducts(admin, ids, context.metafields);
   const entries = read.products.map((product) => {
     const entry = catalogueEntry({ type: "Product", value: product }, context);
     return { id: entry.id, title: product.title, hash: entry.indexable ? entry.hash : null };

@@ -1,9 +1,10 @@
 import {
   PRODUCT_NODES_DEFAULT_PAGE_SIZES,
-  PRODUCTS_BY_IDS_QUERY,
   productsFromNodesResponse,
   numericId,
   toGid,
+  productsByIdsRead,
+  type ChosenMetafield,
   type ProductsByIdsData,
   type ShopifyProduct,
 } from "../../catalogue";
@@ -41,23 +42,28 @@ export interface RereadProducts {
 export async function rereadProducts(
   admin: AdminGraphql,
   productIds: readonly string[],
+  /** The shop's chosen metafields, read with each product (MapContext.metafields). */
+  metafields: readonly ChosenMetafield[] = [],
 ): Promise<RereadProducts> {
+  const { query, variables } = productsByIdsRead(metafields);
   const products: ShopifyProduct[] = [];
   const missing: string[] = [];
   for (let start = 0; start < productIds.length; start += PRODUCT_IDS_PER_QUERY) {
     const ids = productIds.slice(start, start + PRODUCT_IDS_PER_QUERY);
-    const read = await readByIds(admin, ids, PRODUCT_NODES_DEFAULT_PAGE_SIZES);
+    const read = await readByIds(admin, query, ids, {
+      ...PRODUCT_NODES_DEFAULT_PAGE_SIZES,
+      ...variables,
+    });
     missing.push(...read.missing);
     for (const product of read.products) {
       if (!product.truncated) {
         products.push(product);
         continue;
       }
-      const again = await readByIds(
-        admin,
-        [product.legacyResourceId],
-        PRODUCT_NODES_LARGE_PAGE_SIZES,
-      );
+      const again = await readByIds(admin, query, [product.legacyResourceId], {
+        ...PRODUCT_NODES_LARGE_PAGE_SIZES,
+        ...variables,
+      });
       const whole = again.products[0];
       if (whole) {
         const { truncated: _truncated, ...rest } = whole;
@@ -70,11 +76,12 @@ export async function rereadProducts(
 
 async function readByIds(
   admin: AdminGraphql,
+  query: string,
   productIds: readonly string[],
-  sizes: Record<string, number>,
+  sizes: Record<string, unknown>,
 ): Promise<RereadProducts> {
   const gids = productIds.map((id) => toGid("Product", id));
-  const data = await queryAdmin<ProductsByIdsData>(admin, PRODUCTS_BY_IDS_QUERY, {
+  const data = await queryAdmin<ProductsByIdsData>(admin, query, {
     ids: gids,
     ...sizes,
   });

@@ -1,0 +1,41 @@
+/**
+ * Metafield definitions (`metafieldDefinitions(ownerType:)`): name, namespace, key and type of
+ * each, per owner type. `metafieldsCount` is counted from the metafields stored, as Shopify's is.
+ */
+import { gid } from "./gid";
+
+export interface MetafieldDefinitionRecord {
+  id: string;
+  name: string;
+  /** Canonical namespace (see MetafieldStore.canonicalNamespace). */
+  namespace: string;
+  key: string;
+  type: string;
+  ownerType: string;
+  description: string | null;
+}
+
+export class MetafieldDefinitionStore {
+  readonly #records: MetafieldDefinitionRecord[] = [];
+  #nextId = 1;
+
+  create(input: Omit<MetafieldDefinitionRecord, "id">): MetafieldDefinitionRecord {
+    const record = { ...input, id: gid("MetafieldDefinition", this.#nextId++) };
+    this.#records.push(record);
+    return record;
+  }
+
+  ofOwnerType(ownerType: string): MetafieldDefinitionRecord[] {
+    return this.#records.filter((record) => record.ownerType === ownerType);
+  }
+
+  /** Removes the definition; its values stay unless the caller deletes them (as Shopify). */
+  delete(id: string): MetafieldDefinitionRecord | undefined {
+    const index = this.#records.findIndex((record) => record.id === id);
+    return index < 0 ? undefined : this.#records.splice(index, 1)[0];
+  }
+
+  byId(id: string): MetafieldDefinitionRecord | undefined {
+    return this.#records.find((record) => record.id === id);
+  }
+}

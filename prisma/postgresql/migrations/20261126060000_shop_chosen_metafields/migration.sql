@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Shop" ADD COLUMN "chosenMetafields" TEXT NOT NULL DEFAULT '[]';

@@ -1,0 +1,195 @@
+/**
+ * A chosen product metafield reaches the index as readable text by its type, bounded; a value
+ * that fails its own type gives no attribute, never an error (issue 25, items 2 and 5).
+ */
+import { describe, expect, it } from "vitest";
+import {
+  CUT_NOTE,
+  METAFIELD_CONTENT_MAX,
+  METAFIELD_LIST_MAX,
+  METAFIELD_TEXT_MAX,
+  metafieldText,
+} from "../../app/catalogue/metafield-text";
+import { mapProduct } from "../../app/catalogue/map-product";
+import type { IndexProduct } from "../../app/catalogue/index-types";
+import type { ShopifyProduct } from "../../app/catalogue/shopify-types";
+
+const richText = (text: string) =>
+  JSON.stringify({
+    type: "root",
+    children: [
+      { type: "heading", level: 2, children: [{ type: "text", value: "In the box" }] },
+      {
+        type: "paragraph",
+        children: [
+          { type: "text", value: "Player and " },
+          { type: "text", value: text, bold: true },
+        ],
+      },
+      {
+        type: "list",
+        listType: "unordered",
+        children: [
+          { type: "list-item", children: [{ type: "text", value: "Earphones" }] },
+          { type: "list-item", children: [{ type: "text", value: "USB cable" }] },
+        ],
+      },
+    ],
+  });
+
+describe("a metafield's value as text, by type", () => {
+  it.each([
+    ["single_line_text_field", "Anodised aluminium", ["Anodised aluminium"]],
+    ["multi_line_text_field", "Wipe dry.\n\nKeep from heat.", ["Wipe dry. Keep from heat."]],
+    ["single_line_text_field", "<b>Cotton</b> &amp; linen", ["Cotton & linen"]],
+    ["rich_text_field", richText("a case"), ["In the box Player and a case Earphones; USB cable"]],
+    ["number_integer", "42", ["42"]],
+    ["number_decimal", "1.50", ["1.5"]],
+    ["dimension", '{"value": 9.0, "unit": "cm"}', ["9 cm"]],
+    ["weight", '{"value": 2.5, "unit": "KILOGRAMS"}', ["2.5 kg"]],
+    ["volume", '{"value": 500, "unit": "ml"}', ["500 ml"]],
+    ["boolean", "true", ["Yes"]],
+    ["boolean", "false", ["No"]],
+    ["rating", '{"value": "4.5", "scale_min": "1.0", "scale_max": "5.0"}', ["4.5 of 5"]],
+    ["date", "2026-11-26", ["2026-11-26"]],
+    ["date_time", "2026-11-26T14:30:00Z", ["2026-11-26 14:30 UTC"]],
+    ["url", "https://example.com/size-guide", ["https://example.com/size-guide"]],
+    ["color", "#FF0000", ["#ff0000"]],
+    ["money", '{"amount": "12.50", "currency_code": "EUR"}', ["12.50 EUR"]],
+    [
+      "link",
+      '{"text": "Size guide", "url": "https://example.com/sizes"}',
+      ["Size guide (https://example.com/sizes)"],
+    ],
+    ["json", '{"fit": "regular", "sizes": ["S", "M"]}', ["fit: regular; sizes: S; sizes: M"]],
+    ["list.single_line_text_field", '["Wi-Fi", "Multi-touch"]', ["Wi-Fi", "Multi-touch"]],
+    ["list.weight", '[{"value": 1, "unit": "kg"}, {"value": 2, "unit": "lb"}]', ["1 kg", "2 lb"]],
+    [
+      "list.rating",
+      '[{"value": "3", "scale_min": "1", "scale_max": "5"}, {"value": "9", "scale_max": "5"}]',
+      ["3 of 5"],
+    ],
+  ])("%s %j reads %j", (type, value, expected) => {
+    expect(metafieldText(type, value)).toEqual(expected);
+  });
+
+  it.each([
+    ["rich_text_field", "not json"],
+    ["rich_text_field", '{"type": "paragraph"}'],
+    ["number_integer", "4.5"],
+    ["number_decimal", "about three"],
+    ["dimension", '{"value": "tall", "unit": "cm"}'],
+    ["weight", '{"value": 3, "unit": "stones"}'],
+    ["boolean", "yes"],
+    ["rating", '{"value": "7", "scale_min": "1", "scale_max": "5"}'],
+    ["rating", "4.5"],
+    ["date", "26/11/2026"],
+    ["date_time", "soon"],
+    ["url", "javascript:alert(1)"],
+    ["color", "red"],
+    ["money", '{"amount": "ten"}'],
+    ["list.single_line_text_field", "Wi-Fi, Bluetooth"],
+    ["list.boolean", '["maybe"]'],
+    ["single_line_text_field", "   "],
+    ["product_reference", "gid://shopify/Product/1"],
+  ])("%s %j fails its type: no text, no error", (type, value) => {
+    expect(metafieldText(type, value)).toBeNull();
+  });
+
+  it("cuts a huge value with a visible note, and a long list after its first items", () => {
+    const [text] = metafieldText("multi_line_text_field", "word ".repeat(50_000))!;
+    expect(text!.length).toBeLessThanOrEqual(METAFIELD_TEXT_MAX);
+    expect(text!.endsWith(CUT_NOTE)).toBe(true);
+    const items = Array.from({ length: 100 }, (_, i) => `item ${i}`);
+    const list = metafieldText("list.single_line_text_field", JSON.stringify(items))!;
+    expect(list).toHaveLength(METAFIELD_LIST_MAX + 1);
+    expect(list.at(-1)).toBe(CUT_NOTE);
+  });
+});
+
+function product(metafields: ShopifyProduct["metafields"]): ShopifyProduct {
+  return {
+    id: "gid://shopify/Product/7",
+    legacyResourceId: "7",
+    title: "Rain jacket",
+    handle: "rain-jacket",
+    descriptionHtml: "<p>A light jacket.</p>",
+    productType: "Jacket",
+    vendor: "Acme",
+    tags: [],
+    status: "ACTIVE",
+    onlineStoreUrl: "https://shop.example.com/products/rain-jacket",
+    createdAt: "2026-01-01T00:00:00Z",
+    updatedAt: "2026-01-02T00:00:00Z",
+    publishedAt: "2026-01-01T00:00:00Z",
+    totalInventory: 3,
+    tracksInventory: true,
+    options: [{ name: "Material", values: ["Nylon"] }],
+    featuredMedia: null,
+    variants: [],
+    collections: [],
+    media: [],
+    ...(metafields ? { metafields } : {}),
+  };
+}
+
+const CHOSEN = [
+  { namespace: "specs", key: "waterproof", name: "Waterproof", type: "boolean" },
+  { namespace: "specs", key: "care", name: "Care instructions", type: "multi_line_text_field" },
+  { namespace: "specs", key: "material", name: "Material", type: "single_line_text_field" },
+  { namespace: "reviews", key: "rating", name: "Rating", type: "rating" },
+];
+
+function mapped(metafields: ShopifyProduct["metafields"], chosen = CHOSEN): IndexProduct {
+  const result = mapProduct(product(metafields), {
+    primaryDomain: "shop.example.com",
+    metafields: chosen,
+  });
+  if (!result.indexable) throw new Error("not indexable");
+  return result.item;
+}
+
+describe("chosen metafields on the product document", () => {
+  const values = [
+    { namespace: "specs", key: "waterproof", type: "boolean", value: "true" },
+    { namespace: "specs", key: "care", type: "multi_line_text_field", value: "Hang to dry." },
+    {
+      namespace: "specs",
+      key: "material",
+      type: "single_line_text_field",
+      value: "Recycled nylon",
+    },
+    { namespace: "reviews", key: "rating", type: "rating", value: "not a rating" },
+    { namespace: "specs", key: "secret", type: "single_line_text_field", value: "Supplier X" },
+  ];
+
+  it("sends each as an attribute named by its definition, long text also in the content", () => {
+    const item = mapped(values);
+    expect(item.attributes).toEqual({
+      Material: ["Nylon", "Recycled nylon"],
+      Waterproof: ["Yes"],
+      "Care instructions": ["Hang to dry."],
+    });
+    expect(item.content).toBe("A light jacket.\n\nCare instructions: Hang to dry.");
+    // A value failing its type (the rating) and a metafield not chosen are not sent.
+    expect(JSON.stringify(item)).not.toContain("Supplier X");
+    expect(item.attributes).not.toHaveProperty("Rating");
+  });
+
+  it("sends nothing of a metafield no longer chosen", () => {
+    const item = mapped(values, CHOSEN.slice(0, 1));
+    expect(item.attributes).toEqual({ Material: ["Nylon"], Waterproof: ["Yes"] });
+    expect(item.content).toBe("A light jacket.");
+  });
+
+  it("bounds a huge rich text in the content too", () => {
+    const huge = richText("x".repeat(100_000));
+    const item = mapped(
+      [{ namespace: "specs", key: "care", type: "rich_text_field", value: huge }],
+      [{ namespace: "specs", key: "care", name: "Care", type: "rich_text_field" }],
+    );
+    expect(item.attributes.Care![0]!.endsWith(CUT_NOTE)).toBe(true);
+    expect(item.content.length).toBeLessThan(METAFIELD_CONTENT_MAX + 100);
+    expect(item.content.endsWith(CUT_NOTE)).toBe(true);
+  });
+});

@@ -1,0 +1,81 @@
+/**
+ * Product metafields chosen in Settings reach the index (issue 25, items 2, 5 and 7), in Chromium
+ * through the admin's own pages against the demo, whose store carries a "specs" definition set;
+ * outcomes checked on the page and in the service emulator's index, never in the app's tables.
+ */
+import { describe, expect, it, vi } from "vitest";
+import { useDemoInBrowser } from "../../testkit/demo-browser";
+
+// Waits for real syncs on a shared, loaded machine; nothing depends on timing.
+vi.setConfig({ testTimeout: 300_000 });
+
+const session = useDemoInBrowser({ products: 10, waitForFirstSync: true, artifacts: "metafields" });
+
+/** The attributes the emulator's index holds for the product of that title. */
+function attributesOf(title: string): Record<string, unknown> | undefined {
+  const workspace = session.demo.emulator.state.workspace("professional", session.demo.workspaceId);
+  const product = (workspace?.products ?? []).find((p) => p.name === title);
+  return product?.attributes as Record<string, unknown> | undefined;
+}
+
+/** Every product in the index that has an attribute of that name. */
+function titlesWith(name: string): string[] {
+  const workspace = session.demo.emulator.state.workspace("professional", session.demo.workspaceId);
+  return (workspace?.products ?? [])
+    .filter((p) => name in ((p.attributes as Record<string, unknown> | undefined) ?? {}))
+    .map((p) => String(p.name))
+    .sort();
+}
+
+const NANO = "IPod Nano - 8GB";
+const TOUCH = "IPod Touch 8GB";
+
+describe("product metafields, in Settings", () => {
+  it("lists the store's definitions, sends the two ticked as text to the right products, and takes one back out when unticked", async () => {
+    expect(attributesOf(NANO)).toBeDefined();
+    expect(attributesOf(NANO)).not.toHaveProperty("Material");
+    const page = await session.browser.newPage({ viewport: { width: 1280, height: 1400 } });
+    await page.goto(`${session.demo.adminUrl}/settings`);
+    await page.getByRole("heading", { name: "Product metafields" }).waitFor();
+    await page.getByText("specs.material · Single line text · 3 products have a value").waitFor();
+    await page.getByText("specs.height · Dimension · 1 product has a value").waitFor();
+    // An app's own metafields are not offered, and Settings says why.
+    expect(await page.getByLabel("Loyalty points multiplier").count()).toBe(0);
+    await page
+      .getByText(
+        "Loyalty points multiplier (app--4242--loyalty.points_multiplier, Decimal): Kept by an app for its own use",
+      )
+      .waitFor();
+
+    await page.getByLabel("Material", { exact: true }).check();
+    await page.getByLabel("Waterproof", { exact: true }).check();
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await page.getByText("Settings saved").waitFor();
+    await page
+      .getByText("Exporting products from Shopify to send them with the metafields you chose")
+      .waitFor();
+    await session.shot(page, "settings-metafields-chosen");
+
+    await expect.poll(() => attributesOf(NANO)?.Waterproof, { timeout: 120_000 }).toEqual(["No"]);
+    expect(attributesOf(NANO)).toMatchObject({ Material: ["Anodised aluminium"] });
+    expect(attributesOf(TOUCH)).toMatchObject({
+      Material: ["Stainless steel and glass"],
+      Waterproof: ["No"],
+    });
+    // Only the products with a value carry them (the snowboard with one is a draft, not indexed).
+    // (Generated products have a "Material" option: an attribute of the same name already.)
+    expect(titlesWith("Waterproof")).toEqual([NANO, TOUCH]);
+    // Not chosen: not sent.
+    expect(attributesOf(NANO)).not.toHaveProperty("Rating");
+    expect(attributesOf(NANO)).not.toHaveProperty("Care instructions");
+
+    await page.reload();
+    expect(await page.getByLabel("Material", { exact: true }).isChecked()).toBe(true);
+    await page.getByLabel("Waterproof", { exact: true }).uncheck();
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await page.getByText("Settings saved").waitFor();
+    await expect.poll(() => titlesWith("Waterproof"), { timeout: 120_000 }).toEqual([]);
+    expect(attributesOf(NANO)).toMatchObject({ Material: ["Anodised aluminium"] });
+    expect(attributesOf(TOUCH)).toMatchObject({ Material: ["Stainless steel and glass"] });
+  });
+});

@@ -1,0 +1,152 @@
+/**
+ * The fake Shopify serves product metafield definitions (`metafieldDefinitions(ownerType:
+ * PRODUCT)` with `metafieldsCount`) and the chosen metafields in the products' bulk export and
+ * `nodes(ids:)` re-read, as the 2026-10 schema has them, with the sample store's "specs" set.
+ */
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readBulkExport } from "../../app/catalogue/bulk-jsonl";
+import { mapProduct } from "../../app/catalogue/map-product";
+import {
+  productsFromNodesResponse,
+  type ProductsByIdsData,
+} from "../../app/catalogue/product-nodes";
+import {
+  PRODUCT_METAFIELD_DEFINITIONS_QUERY,
+  PRODUCT_NODES_DEFAULT_PAGE_SIZES,
+  productsBulkQuery,
+  productsByIdsRead,
+  MAX_CHOSEN_METAFIELDS,
+  type ProductMetafieldDefinitionsData,
+} from "../../app/catalogue/queries";
+import type { ShopifyProduct } from "../../app/catalogue/shopify-types";
+import {
+  PRODUCT_IDS_PER_QUERY,
+  PRODUCT_NODES_LARGE_PAGE_SIZES,
+} from "../../app/sync/live/reread-products.server";
+import { urlSource } from "../../app/shopify/bulk-source";
+import { data, graphql, pollBulk, runBulk, startTestShop, type FakeShopify } from "./helpers";
+
+const DOCS_SHOP = fileURLToPath(
+  new URL("../../dev/sample-store/shopify-docs-shop.jsonl", import.meta.url),
+);
+
+let shop: FakeShopify;
+beforeAll(async () => {
+  shop = await startTestShop({ store: { files: [DOCS_SHOP], productSpecs: true } });
+});
+afterAll(() => shop.close());
+
+const CHOSEN = [
+  { namespace: "specs", key: "material", name: "Material", type: "single_line_text_field" },
+  { namespace: "reviews", key: "rating", name: "Rating", type: "rating" },
+];
+
+async function exportedProducts(keys: string[]): Promise<Map<string, ShopifyProduct>> {
+  const started = await runBulk(shop, productsBulkQuery(keys));
+  expect(started.userErrors).toEqual([]);
+  const { final } = await pollBulk(shop, started.bulkOperation!.id);
+  expect(final.status).toBe("COMPLETED");
+  const bulk = await readBulkExport(urlSource(final.url!));
+  const products = new Map<string, ShopifyProduct>();
+  for await (const item of bulk.items()) {
+    if (item.type === "Product") products.set(item.value.handle, item.value);
+  }
+  return products;
+}
+
+describe("product metafield definitions", () => {
+  it("lists name, namespace, key, type and how many products have a value", async () => {
+    const { metafieldDefinitions } = await data<ProductMetafieldDefinitionsData>(
+      shop,
+      PRODUCT_METAFIELD_DEFINITIONS_QUERY,
+      { after: null },
+    );
+    const byKey = new Map(
+      metafieldDefinitions.nodes.map((d) => [`${d.namespace}.${d.key}`, d] as const),
+    );
+    expect(byKey.get("specs.material")).toMatchObject({
+      name: "Material",
+      type: { name: "single_line_text_field" },
+      metafieldsCount: 3,
+    });
+    expect(byKey.get("specs.height")).toMatchObject({
+      type: { name: "dimension" },
+      metafieldsCount: 1,
+    });
+    expect(byKey.get("reviews.rating")?.metafieldsCount).toBe(2);
+    expect(byKey.get("app--4242--loyalty.points_multiplier")?.name).toBe(
+      "Loyalty points multiplier",
+    );
+    expect(metafieldDefinitions.pageInfo.hasNextPage).toBe(false);
+  });
+
+  it("is refused without its required ownerType, as Shopify's schema says", async () => {
+    const answer = await graphql(shop, "{ metafieldDefinitions(first: 5) { nodes { id } } }");
+    expect(JSON.stringify(answer.body.errors)).toContain("ownerType");
+  });
+});
+
+describe("the chosen metafields in the products' export", () => {
+  it("come with each product that has one, and only the chosen ones", async () => {
+    const products = await exportedProducts(CHOSEN.map((c) => `${c.namespace}.${c.key}`));
+    const nano = products.get("ipod-nano")!;
+    expect(nano.metafields?.map((m) => `${m.namespace}.${m.key}`).sort()).toEqual([
+      "reviews.rating",
+      "specs.material",
+    ]);
+    expect(products.get("burton-custom-freestyle-151")?.metafields).toHaveLength(1);
+    const result = mapProduct(nano, { primaryDomain: "shop.example.com", metafields: CHOSEN });
+    expect(result.indexable && result.item.attributes).toMatchObject({
+      Material: ["Anodised aluminium"],
+      Rating: ["4.5 of 5"],
+    });
+    // Products without a value, and the variants, media and collections, are as before.
+    const plain = await exportedProducts([]);
+    expect(plain.get("ipod-nano")?.metafields).toBeUndefined();
+    const { metafields: _m, ...rest } = nano;
+    expect(rest).toEqual(plain.get("ipod-nano"));
+  });
+
+  it("are read again by id for live updates, the same as the export's", async () => {
+    const products = await exportedProducts(CHOSEN.map((c) => `${c.namespace}.${c.key}`));
+    const nano = products.get("ipod-nano")!;
+    const read = async ({ query, variables }: ReturnType<typeof productsByIdsRead>) => {
+      const answer = await data<ProductsByIdsData>(shop, query, {
+        ids: [nano.id],
+        ...PRODUCT_NODES_DEFAULT_PAGE_SIZES,
+        ...variables,
+      });
+      return productsFromNodesResponse([nano.id], answer).products[0]!;
+    };
+    const withChosen = await read(productsByIdsRead(CHOSEN));
+    const byKey = (p: ShopifyProduct) =>
+      Object.fromEntries((p.metafields ?? []).map((m) => [`${m.namespace}.${m.key}`, m.value]));
+    expect(byKey(withChosen)).toEqual(byKey(nano));
+    expect((await read(productsByIdsRead([]))).metafields).toBeUndefined();
+  });
+
+  it("cost at most 1,000 points with the most metafields one may choose, 5 ids a query", async () => {
+    const ids = shop.state
+      .products()
+      .slice(0, PRODUCT_IDS_PER_QUERY)
+      .map((product) => product.id);
+    const chosen = Array.from({ length: MAX_CHOSEN_METAFIELDS }, (_, i) => ({
+      namespace: "specs",
+      key: `key${i}`,
+    }));
+    const { query, variables } = productsByIdsRead(chosen);
+    for (const [count, sizes] of [
+      [PRODUCT_IDS_PER_QUERY, PRODUCT_NODES_DEFAULT_PAGE_SIZES],
+      [1, PRODUCT_NODES_LARGE_PAGE_SIZES],
+    ] as const) {
+      const answer = await graphql(shop, query, {
+        ids: ids.slice(0, count),
+        ...sizes,
+        ...variables,
+      });
+      expect(answer.body.errors).toBeUndefined();
+      expect(answer.body.extensions!.cost.requestedQueryCost).toBeLessThanOrEqual(1000);
+    }
+  });
+});
