@@ -474,6 +474,7 @@ async function drive() {
   let next = 0;
   let lastPoll = 0;
   let purchases = 0;
+  let secondHalf = 0;
   let lateMax = 0;
   while (next < events.length) {
     const elapsed = performance.now() - started;
@@ -484,6 +485,7 @@ async function drive() {
       quantity[event.product] = quantity[event.product]! - event.units;
       expected[event.product]!.push({ at: performance.now(), quantity: quantity[event.product]! });
       if (event.units > 0) purchases += 1;
+      if (event.units > 0 && event.at >= SALE_MS / 2) secondHalf += 1;
     }
     if (elapsed >= nextEdit) {
       edit(false);
@@ -536,18 +538,35 @@ async function drive() {
   // ── Figures ──
   const points = (list: typeof requests) =>
     list.reduce((sum, r) => sum + (r.actualQueryCost ?? 0), 0);
-  const byOperation = new Map<string, { requests: number; cost: number }>();
-  for (const r of requests) {
-    const entry = byOperation.get(r.operationName ?? "(unnamed)") ?? { requests: 0, cost: 0 };
-    entry.requests += 1;
-    entry.cost += r.actualQueryCost ?? 0;
-    byOperation.set(r.operationName ?? "(unnamed)", entry);
-  }
+  const operations = (list: typeof requests) => {
+    const byOperation = new Map<string, { requests: number; cost: number }>();
+    for (const r of list) {
+      const entry = byOperation.get(r.operationName ?? "(unnamed)") ?? { requests: 0, cost: 0 };
+      entry.requests += 1;
+      entry.cost += r.actualQueryCost ?? 0;
+      byOperation.set(r.operationName ?? "(unnamed)", entry);
+    }
+    return [...byOperation]
+      .sort((a, b) => b[1].cost - a[1].cost)
+      .map(([name, o]) => `${name} ${o.requests} (${o.cost.toLocaleString("en")} points)`)
+      .join(", ");
+  };
   const total = points(requests);
   const fullSync = points(requests.filter((r) => FULL_SYNC_OPERATIONS.has(r.operationName ?? "")));
   const live = total - fullSync;
   const forPurchases = Math.max(0, live - edits * editCost);
   const throttled = requests.filter((r) => r.throttled).length;
+  // The second half of the sale: each product's first read (after the install) mostly behind.
+  const halfway = startedEpoch + SALE_MS / 2;
+  const saleEnd = startedEpoch + saleMs;
+  const late = requests.filter(
+    (r) =>
+      !FULL_SYNC_OPERATIONS.has(r.operationName ?? "") &&
+      Date.parse(r.at) >= halfway &&
+      Date.parse(r.at) <= saleEnd,
+  );
+  const lateLive = points(late);
+  const lateEdits = Math.floor(edits / 2);
   delays.sort((a, b) => a - b);
   const s = (ms: number) => (Number.isNaN(ms) ? "—" : `${(ms / 1000).toFixed(1)} s`);
   const p95 = percentile(delays, 95);
@@ -608,14 +627,11 @@ async function drive() {
   console.log(
     `  Admin API points per purchase ${(forPurchases / Math.max(1, purchases)).toFixed(3)} (goal ≤ 0.05: ${goal(forPurchases / Math.max(1, purchases) <= 0.05)}) ` +
       `= (all ${total.toLocaleString("en")} − full sync ${fullSync.toLocaleString("en")} − ${edits} edits × ${editCost.toFixed(0)} measured alone) / ${purchases}; ` +
-      `${requests.length} requests`,
+      `${requests.length} requests; in the sale's second half ${(Math.max(0, lateLive - lateEdits * editCost) / Math.max(1, secondHalf)).toFixed(3)} ` +
+      `(${lateLive.toLocaleString("en")} points, about ${lateEdits} edits, ${secondHalf} purchases)`,
   );
-  console.log(
-    `  by operation: ${[...byOperation]
-      .sort((a, b) => b[1].cost - a[1].cost)
-      .map(([name, o]) => `${name} ${o.requests} (${o.cost.toLocaleString("en")} points)`)
-      .join(", ")}`,
-  );
+  console.log(`  by operation: ${operations(requests)}`);
+  console.log(`  by operation in the second half: ${operations(late)}`);
   console.log(`  THROTTLED Admin answers ${throttled} (goal 0: ${goal(throttled === 0)})`);
   console.log(
     `  purchase → its stock in the index: p50 ${s(percentile(delays, 50))}, p95 ${s(p95)} (goal < 30 s: ${goal(p95 < 30_000)}), ` +
