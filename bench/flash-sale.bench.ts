@@ -2,6 +2,7 @@
  * A flash sale (issue 28, item 3), printed beside its goals, never asserted:
  *   npm run build && npx tsx bench/flash-sale.bench.ts [--purchases 20000] [--minutes 10]
  *     [--products 1000] [--edits-per-minute 4] [--resync-at 0.3] [--check-minutes 60]
+ *     [--backlog-resync-at N] (the live worker's threshold for a full export; default its own)
  *   bench/before-after.sh <baseline checkout> -- bench/flash-sale.bench.ts [ARGS]
  *
  * N purchases of one unit, spread at random over M minutes, across the tracked variants of a
@@ -43,6 +44,8 @@ const { values } = parseArgs({
     "resync-at": { type: "string", default: "0.3" },
     "check-minutes": { type: "string", default: "60" },
     seed: { type: "string", default: "28" },
+    /** The live worker's backlog full sync threshold; absent: the worker's default (250). */
+    "backlog-resync-at": { type: "string" },
     role: { type: "string", default: "driver" },
   },
 });
@@ -130,7 +133,11 @@ async function runApp() {
     );
   };
   const background = async () => {
-    const worker = startLiveWorker({ log: () => undefined });
+    const backlog = values["backlog-resync-at"];
+    const worker = startLiveWorker({
+      log: () => undefined,
+      ...(backlog === undefined ? {} : { backlogResyncAt: Number(backlog) }),
+    });
     const stopChecks = scheduleChecks(CHECK_MINUTES, adminFor);
     process.on("SIGUSR2", () => void resync().catch((error: unknown) => console.error(error)));
     return () => {
@@ -618,7 +625,7 @@ async function drive() {
     `Flash sale: ${purchases.toLocaleString("en")} purchases over ${(saleMs / 60_000).toFixed(1)} min ` +
       `across ${onSale.length} of ${PRODUCTS} products (${sellOut} sell out, ${restocked} of them restocked once and sell out again; ` +
       `one location: the fake has no other); ${edits} edits; Resync pressed at ${s(resyncAtMs)}; ` +
-      `Personal limits; fake Admin API bucket 2,000 points, 100/s; build ${TODAY ? "today's layout" : "a214422 layout"}`,
+      `Personal limits; fake Admin API bucket 2,000 points, 100/s; backlog full sync at ${values["backlog-resync-at"] ?? "the default"}; build ${TODAY ? "today's layout" : "a214422 layout"}`,
   );
   console.log(
     `  install (first sync of ${PRODUCTS}) ${s(installMs)}; the sale ran late by at most ${s(lateMax)}; ` +
