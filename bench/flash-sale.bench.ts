@@ -428,6 +428,7 @@ async function drive() {
   emulator.state.clearRequests();
   shopify.state.clearRequests();
   shopify.state.clearWebhookDeliveries();
+  const bulkBefore = shopify.state.bulkOperations().length;
   const writes: { at: number; items: number; status: number; path: string }[] = [];
   const collectWrites = () => {
     for (const r of emulator.state.requests()) {
@@ -538,6 +539,7 @@ async function drive() {
   if (wrong !== 0) wrong = differences();
   const notSeen = expected.reduce((sum, pending) => sum + pending.length, 0);
   const requests = shopify.state.requests();
+  const bulkStarted = shopify.state.bulkOperations().length - bulkBefore;
   await stopRoleProcess(app.child);
   await shopify.close();
   await emulator.close();
@@ -546,16 +548,24 @@ async function drive() {
   const points = (list: typeof requests) =>
     list.reduce((sum, r) => sum + (r.actualQueryCost ?? 0), 0);
   const operations = (list: typeof requests) => {
-    const byOperation = new Map<string, { requests: number; cost: number }>();
+    const byOperation = new Map<string, { requests: number; cost: number; throttled: number }>();
     for (const r of list) {
-      const entry = byOperation.get(r.operationName ?? "(unnamed)") ?? { requests: 0, cost: 0 };
+      const entry = byOperation.get(r.operationName ?? "(unnamed)") ?? {
+        requests: 0,
+        cost: 0,
+        throttled: 0,
+      };
       entry.requests += 1;
+      if (r.throttled) entry.throttled += 1;
       entry.cost += r.actualQueryCost ?? 0;
       byOperation.set(r.operationName ?? "(unnamed)", entry);
     }
     return [...byOperation]
       .sort((a, b) => b[1].cost - a[1].cost)
-      .map(([name, o]) => `${name} ${o.requests} (${o.cost.toLocaleString("en")} points)`)
+      .map(
+        ([name, o]) =>
+          `${name} ${o.requests} (${o.cost.toLocaleString("en")} points, ${o.throttled} THROTTLED)`,
+      )
       .join(", ");
   };
   const total = points(requests);
@@ -639,7 +649,9 @@ async function drive() {
   );
   console.log(`  by operation: ${operations(requests)}`);
   console.log(`  by operation in the second half: ${operations(late)}`);
-  console.log(`  THROTTLED Admin answers ${throttled} (goal 0: ${goal(throttled === 0)})`);
+  console.log(
+    `  THROTTLED Admin answers ${throttled} (goal 0: ${goal(throttled === 0)}); bulk operations started during the sale ${bulkStarted}`,
+  );
   console.log(
     `  purchase → its stock in the index: p50 ${s(percentile(delays, 50))}, p95 ${s(p95)} (goal < 30 s: ${goal(p95 < 30_000)}), ` +
       `max ${s(max)} (goal < 60 s: ${goal(max < 60_000)}); ${delays.length} purchases and restocks seen, ${notSeen} never seen within ${s(SETTLE_LIMIT_MS)}; ` +
