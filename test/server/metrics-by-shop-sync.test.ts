@@ -8,6 +8,7 @@ import {
   installShop,
   SHOP,
   startLiveEnvironment,
+  waitFor,
   type LiveEnvironment,
 } from "../../testkit/live-stack";
 import { parsePrometheusText, sumOf } from "../../testkit/prometheus-text";
@@ -29,8 +30,14 @@ afterAll(async () => {
 
 describe("a listed shop's full sync in /metrics", () => {
   it("counts by shop the run's outcome and the items it sent, and the totals the same", async () => {
-    const samples = parsePrometheusText((await scrapeMetrics()).text);
     const succeeded = { outcome: "succeeded" };
+    // The run counts as it is given up, a moment after its row says it finished.
+    const scrape = async () => parsePrometheusText((await scrapeMetrics()).text);
+    await waitFor(
+      "the finished run to count in /metrics",
+      async () => sumOf(await scrape(), "catalog_chat_full_syncs_total", succeeded) > 0,
+    );
+    const samples = await scrape();
     expect(sumOf(samples, "catalog_chat_full_syncs_total", succeeded)).toBe(1);
     expect(
       sumOf(samples, "catalog_chat_full_syncs_by_shop_total", { shop: SHOP, ...succeeded }),
