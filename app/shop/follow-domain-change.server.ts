@@ -2,12 +2,8 @@ import type { SyncRun } from "@prisma/client";
 import { readShopInfo } from "../shopify/shop-info";
 import { findShop, recordPrimaryDomain, workspaceOf } from "../models/shops.server";
 import { adminFor } from "../shopify/admin-auth.server";
-import {
-  NothingChosenError,
-  startShopSync,
-  SyncPausedByMerchantError,
-} from "../sync/full/run-full-sync.server";
-import { RunInProgressError, type SyncTrigger } from "../models/sync-runs.server";
+import { isNoRunToStart, startShopSync } from "../sync/full/run-full-sync.server";
+import type { SyncTrigger } from "../models/sync-runs.server";
 
 /** The trigger of the full sync that re-indexes a shop into the workspace of its new domain. */
 export const DOMAIN_CHANGE_TRIGGER: SyncTrigger = "domain-change";
@@ -49,12 +45,7 @@ async function resync(shopDomain: string, connected: boolean): Promise<SyncRun |
   } catch (error) {
     // A sync already running reads the old domain: the next one (Resync, or the daily
     // reconciliation) uses the new one, and the live worker removes the old workspace's items.
-    if (
-      error instanceof RunInProgressError ||
-      error instanceof NothingChosenError ||
-      error instanceof SyncPausedByMerchantError
-    )
-      return null;
+    if (isNoRunToStart(error)) return null;
     throw error;
   }
 }

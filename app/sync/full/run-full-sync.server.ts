@@ -202,15 +202,22 @@ export async function startShopSyncUnlessRunning(
     void holdLeaseUntilRunEnds(leases, run).catch(() => undefined);
     return run;
   } catch (error) {
-    // Nothing chosen in Settings: there is nothing to sync until the merchant ticks something.
-    if (
-      error instanceof RunInProgressError ||
-      error instanceof NothingChosenError ||
-      error instanceof SyncPausedByMerchantError
-    )
-      return null;
+    if (isNoRunToStart(error)) return null;
     throw error;
   }
+}
+
+/**
+ * Why a sync a flow asked for did not start, when that is no failure: one is already under way,
+ * nothing is chosen in Settings (nothing to sync until the merchant ticks something), or the
+ * merchant paused syncing.
+ */
+export function isNoRunToStart(error: unknown): boolean {
+  return (
+    error instanceof RunInProgressError ||
+    error instanceof NothingChosenError ||
+    error instanceof SyncPausedByMerchantError
+  );
 }
 
 /**
