@@ -25,6 +25,7 @@ import {
   WORKSPACE,
   type LiveEnvironment,
 } from "../../testkit/live-stack";
+import { parsePrometheusText, sumOf } from "../../testkit/prometheus-text";
 import { shopifyHmac } from "../../testkit/shopify-webhook";
 import { metricsRoute } from "../../app/server/metrics-route";
 import { createAppMetrics, scrapeMetrics, WEBHOOK_TOPICS } from "../../app/server/metrics";
@@ -55,21 +56,9 @@ async function scrape(base: string, token: string | null = TOKEN) {
   return { status: response.status, text: await response.text(), response };
 }
 
-/** A sample's value in Prometheus' text format (0 when absent): `name{a="b",...} value`. */
+/** A metric's value in a scrape (0 when absent): the sum of its samples whose labels include `labels`. */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number {
-  let total = 0;
-  for (const line of text.split("\n")) {
-    if (line.startsWith("#")) continue;
-    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match || match[1] !== name) continue;
-    const present = Object.fromEntries(
-      [...(match[2] ?? "").matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]),
-    );
-    if (Object.entries(labels).every(([key, value]) => present[key] === value)) {
-      total += Number(match[3]);
-    }
-  }
-  return total;
+  return sumOf(parsePrometheusText(text), name, labels);
 }
 
 function expectNothingSecret(text: string): void {
