@@ -141,6 +141,8 @@ export const PRODUCT_METAFIELD_DEFINITIONS_QUERY = `query ProductMetafieldDefini
       description
       type { name }
       metafieldsCount
+      access { storefront }
+      pinnedPosition
     }
     pageInfo { hasNextPage endCursor }
   }
@@ -154,6 +156,10 @@ export interface MetafieldDefinitionNode {
   description: string | null;
   type: { name: string };
   metafieldsCount: number;
+  /** `NONE`: the storefront cannot read it (Shopify admin: Custom data, "Storefronts" access). */
+  access: { storefront: "NONE" | "PUBLIC_READ" | null };
+  /** Set when the merchant pinned the definition, so it shows on every product's page in the admin. */
+  pinnedPosition: number | null;
 }
 
 export interface ProductMetafieldDefinitionsData {

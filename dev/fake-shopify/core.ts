@@ -174,6 +174,8 @@ export class FakeShopifyCore {
         namespace: this.metafields.canonicalNamespace(definition.namespace),
         ownerType: "PRODUCT",
         description: definition.description ?? null,
+        storefrontAccess: definition.storefrontAccess ?? "PUBLIC_READ",
+        pinnedPosition: definition.pinnedPosition ?? null,
       });
     }
     const types = new Map<string, string>(
