@@ -1,5 +1,5 @@
 import { Badge, Banner, BlockStack, Card, InlineStack, Link, Text } from "@shopify/polaris";
-import type { StorefrontPresence } from "../shopify/web-presences";
+import type { StorefrontPresence } from "../shopify/storefront-presences.server";
 import { useAdminFormat } from "./admin-locale";
 
 /**

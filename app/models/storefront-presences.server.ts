@@ -1,5 +1,5 @@
 import prisma from "./db.server";
-import type { PresenceMarket, StorefrontPresence } from "../shopify/web-presences";
+import type { PresenceMarket, StorefrontPresence } from "../shopify/storefront-presences.server";
 
 /**
  * The StorefrontPresence table: where the shop sells, one row per storefront URL, as last read

@@ -1,57 +1,21 @@
 /**
  * Following where the shop sells (docs/markets.md, decision 0031): the shop's storefront
  * presences (each domain and subfolder, its languages, its markets and their currency) are read
- * from the Admin API in one paged document and kept whole. They are read when the shop is
- * installed, before each full sync, when Shopify sends domains/*, locales/* or markets/* (the
+ * from the Admin API in one paged document and kept whole (app/shopify/storefront-presences.server.ts).
+ * They are read when the shop is installed or authorises the app again (afterAuth: also after
+ * granting read_markets and read_locales), when Shopify sends domains/*, locales/* or markets/* (the
  * webhook is a signal: the presences are read, never taken from its body, so a late or repeated
  * delivery cannot bring old ones back), and on the periodic check, which alone sees a web
  * presence created, changed or deleted (Shopify has no topic for those).
  *
  * Read-only for now: nothing here changes what is indexed or where.
  */
-import { isAccessDenied, type AdminGraphql } from "../shopify/admin-graphql";
-import { readStorefrontPresences, type StorefrontPresence } from "../shopify/web-presences";
-import {
-  recordPresencesProblem,
-  replaceStorefrontPresences,
-  shopsToFollow,
-} from "../models/storefront-presences.server";
+import type { AdminGraphql } from "../shopify/admin-graphql";
+import { refreshStorefrontPresences } from "../shopify/storefront-presences.server";
+import { shopsToFollow } from "../models/storefront-presences.server";
 import { logFor } from "../server/log";
 
 const log = logFor("presences");
-
-/** What Settings says when the shop has not granted the scopes the read needs. */
-export const PRESENCES_NEED_SCOPES =
-  "The app cannot read the store's markets and languages: it needs the read_markets and " +
-  "read_locales permissions. Open the app from Shopify's admin to grant them.";
-
-export type PresencesOutcome =
-  | { kind: "read"; presences: StorefrontPresence[] }
-  | { kind: "no-access" }
-  | { kind: "failed"; error: unknown };
-
-/**
- * Reads the shop's presences and keeps them; a shop that did not grant the scopes, or a read
- * that failed, keeps what was read before, with the reason noted. Never throws.
- */
-export async function refreshStorefrontPresences(
-  shopDomain: string,
-  admin: AdminGraphql,
-  now: Date = new Date(),
-): Promise<PresencesOutcome> {
-  try {
-    const presences = await readStorefrontPresences(admin);
-    await replaceStorefrontPresences(shopDomain, presences, now);
-    return { kind: "read", presences };
-  } catch (error) {
-    if (isAccessDenied(error)) {
-      await recordPresencesProblem(shopDomain, PRESENCES_NEED_SCOPES);
-      return { kind: "no-access" };
-    }
-    log.warn({ err: error, shop: shopDomain }, "the store's presences could not be read");
-    return { kind: "failed", error };
-  }
-}
 
 const reading = new Map<string, Promise<void>>();
 const readAgain = new Set<string>();

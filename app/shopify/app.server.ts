@@ -5,7 +5,7 @@ import { lazyObject } from "../lazy";
 import { prismaSessionStorage } from "../models/sessions.server";
 import type { AdminGraphql } from "./admin-graphql";
 import { readShopInfo } from "./shop-info";
-import { refreshStorefrontPresences } from "../shop/follow-storefront-presences.server";
+import { refreshStorefrontPresences } from "./storefront-presences.server";
 import { recordInstalledShop } from "../models/shops.server";
 import { API_VERSION } from "./api-version";
 import { logFor } from "../server/log";

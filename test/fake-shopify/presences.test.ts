@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryAdmin, isAccessDenied, type AdminGraphql } from "../../app/shopify/admin-graphql";
-import { readStorefrontPresences } from "../../app/shopify/web-presences";
+import { readStorefrontPresences } from "../../app/shopify/storefront-presences.server";
 import { DEFAULT_MERCHANT_ACCESS_TOKEN } from "../../dev/fake-shopify/server";
 import { shopifyAdminClient } from "../../testkit/shopify-admin-client";
 import {

@@ -1,4 +1,14 @@
-import { queryAdmin, type AdminGraphql } from "./admin-graphql";
+/**
+ * Where the shop sells (docs/markets.md, decision 0031): its storefront presences read from the
+ * Admin API in one paged document, and kept whole. Who reads them when:
+ * app/shop/follow-storefront-presences.server.ts (and the install, app.server.ts).
+ */
+import { isAccessDenied, queryAdmin, type AdminGraphql } from "./admin-graphql";
+import {
+  recordPresencesProblem,
+  replaceStorefrontPresences,
+} from "../models/storefront-presences.server";
+import { logFor } from "../server/log";
 import {
   STOREFRONT_PRESENCES_QUERY,
   WEB_PRESENCE_MARKETS_FIRST,
@@ -92,4 +102,39 @@ export function presencesOf(data: StorefrontPresencesData): StorefrontPresence[]
       };
     });
   });
+}
+
+const log = logFor("presences");
+
+/** What Settings says when the shop has not granted the scopes the read needs. */
+export const PRESENCES_NEED_SCOPES =
+  "The app cannot read the store's markets and languages: it needs the read_markets and " +
+  "read_locales permissions. Open the app from Shopify's admin to grant them.";
+
+export type PresencesOutcome =
+  | { kind: "read"; presences: StorefrontPresence[] }
+  | { kind: "no-access" }
+  | { kind: "failed"; error: unknown };
+
+/**
+ * Reads the shop's presences and keeps them; a shop that did not grant the scopes, or a read
+ * that failed, keeps what was read before, with the reason noted. Never throws.
+ */
+export async function refreshStorefrontPresences(
+  shopDomain: string,
+  admin: AdminGraphql,
+  now: Date = new Date(),
+): Promise<PresencesOutcome> {
+  try {
+    const presences = await readStorefrontPresences(admin);
+    await replaceStorefrontPresences(shopDomain, presences, now);
+    return { kind: "read", presences };
+  } catch (error) {
+    if (isAccessDenied(error)) {
+      await recordPresencesProblem(shopDomain, PRESENCES_NEED_SCOPES);
+      return { kind: "no-access" };
+    }
+    log.warn({ err: error, shop: shopDomain }, "the store's presences could not be read");
+    return { kind: "failed", error };
+  }
 }
