@@ -26,7 +26,7 @@ export function MarketsCard({
         </Text>
         <Text as="p" id="markets-indexed">
           {indexed
-            ? `Today only ${indexed.url} in ${indexed.localeName} is indexed: the search and the chat answer with the products as shoppers see them there (their titles, links and prices). The other domains and languages below are not indexed yet.`
+            ? `Today only ${indexed.url} in ${indexed.localeName} is indexed: the search and the chat know the products by their titles and links there, at the store's own prices. The other domains and languages below are not indexed yet.`
             : "Today only the primary domain's default language is indexed. The other domains and languages the store sells on are not indexed yet."}
         </Text>
         {problem && (
