@@ -68,6 +68,16 @@ const LOCALES_READ = "`read_locales` access scope or `read_markets_home` access 
 const LOCALES_WRITE = "`write_locales` access scope.";
 
 const languageNames = new Intl.DisplayNames(["en"], { type: "language" });
+
+/** The locale's English name; undefined for a tag no language has (`xx`, `!!`). */
+function languageName(locale: string): string | undefined {
+  try {
+    const name = languageNames.of(locale);
+    return name && name !== locale ? name : undefined;
+  } catch {
+    return undefined;
+  }
+}
 const regionNames = new Intl.DisplayNames(["en"], { type: "region" });
 const currencyNames = new Intl.DisplayNames(["en"], { type: "currency" });
 
@@ -160,7 +170,7 @@ export class PresenceStore {
     return {
       __typename: "ShopLocale",
       locale: record.locale,
-      name: languageNames.of(record.locale) ?? record.locale,
+      name: languageName(record.locale) ?? record.locale,
       primary: record.primary,
       published: record.published,
       marketWebPresences: () =>
@@ -370,7 +380,7 @@ export class PresenceStore {
             userErrors: [localeError(["locale"], `Locale '${args.locale}' is already enabled`)],
           };
         }
-        if (languageNames.of(args.locale) === args.locale) {
+        if (languageName(args.locale) === undefined) {
           return {
             shopLocale: null,
             userErrors: [localeError(["locale"], `Locale '${args.locale}' is invalid`)],

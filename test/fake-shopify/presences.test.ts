@@ -199,6 +199,14 @@ describe("the fake shop's markets and languages", () => {
     expect((await storefronts()).find((s) => s.url.endsWith("/it/"))?.language).toBe("Italian");
   });
 
+  it("answers an unknown language with a userError, not an error", async () => {
+    const answer = await asMerchant<{ shopLocaleEnable: { userErrors: { message: string }[] } }>(
+      `mutation Enable($locale: String!) { shopLocaleEnable(locale: $locale) { shopLocale { locale } userErrors { field message } } }`,
+      { locale: "!!" },
+    );
+    expect(answer.shopLocaleEnable.userErrors[0]?.message).toBe("Locale '!!' is invalid");
+  });
+
   it("disables a language (locales/destroy) and refuses to disable a presence's default one", async () => {
     const refused = await asMerchant<{ shopLocaleDisable: { userErrors: { message: string }[] } }>(
       `mutation Disable($locale: String!) { shopLocaleDisable(locale: $locale) { locale userErrors { field message } } }`,
