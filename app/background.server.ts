@@ -7,6 +7,7 @@ import { adminFor } from "./shopify/admin-auth.server";
 import { scheduleChangedProductsChecks } from "./sync/live/changed-products-check.server";
 import { scheduleReconciliation } from "./sync/full/scheduled-full-sync.server";
 import { schedulePolicyChecks } from "./sync/full/policy-check.server";
+import { schedulePresenceChecks } from "./shop/follow-storefront-presences.server";
 import { resumeOrphanedRuns } from "./sync/full/resume-runs.server";
 import { startLiveWorker, type LiveWorker } from "./sync/live/worker.server";
 import { logFor } from "./server/log";
@@ -89,6 +90,11 @@ export function startBackgroundWork(
     env.background.checkEveryMinutes > 0
       ? schedulePolicyChecks(leases, env.background.checkEveryMinutes, adminFor)
       : () => undefined;
+  // A web presence's own change (created, edited, deleted) sends no webhook: read on the same schedule.
+  const stopPresenceChecks =
+    env.background.checkEveryMinutes > 0
+      ? schedulePresenceChecks(env.background.checkEveryMinutes, adminFor)
+      : () => undefined;
   return {
     holder: leases.holder,
     worker,
@@ -98,6 +104,7 @@ export function startBackgroundWork(
       stopReconciling();
       stopChecking();
       stopPolicyChecks();
+      stopPresenceChecks();
       const stopped = Promise.all([worker?.stop(timeoutMs), mailSender?.stop()]);
       // A mail server that does not answer must not hold the process past its time either.
       const late = new Promise((resolve) => setTimeout(resolve, timeoutMs ?? 10_000).unref());

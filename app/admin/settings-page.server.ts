@@ -3,16 +3,18 @@ import { metafieldKey } from "../catalogue";
 import { chosenMetafieldsOf, findShop, workspaceOf } from "../models/shops.server";
 import { serviceEventsStatus } from "../service-events/registration.server";
 import { logFor } from "../server/log";
+import { storefrontPresencesOf } from "../models/storefront-presences.server";
 import { productMetafieldOffers, type MetafieldOffer } from "../shop/product-metafields.server";
 
 const log = logFor("admin");
 
 /** What the Settings page shows: the saved keys (never the secret), the workspace and choices. */
 export async function settingsPageOf(shopDomain: string, admin: AdminGraphql) {
-  const [shop, events, metafields] = await Promise.all([
+  const [shop, events, metafields, presences] = await Promise.all([
     findShop(shopDomain),
     serviceEventsStatus(shopDomain),
     metafieldOffersOrNull(shopDomain, admin),
+    storefrontPresencesOf(shopDomain),
   ]);
   return {
     derivedWorkspaceId: shop?.workspaceId ?? null,
@@ -46,6 +48,8 @@ export async function settingsPageOf(shopDomain: string, admin: AdminGraphql) {
           })
         : [],
     events,
+    /** Where the store sells, as last read from Shopify (read-only for now). */
+    presences: { ...presences, readAt: presences.readAt?.toISOString() ?? null },
   };
 }
 

@@ -587,3 +587,66 @@ export interface CollectionProductIdsData {
     };
   } | null;
 }
+
+/** Web presences per page, and markets read of each (see STOREFRONT_PRESENCES_QUERY's cost). */
+export const WEB_PRESENCES_PER_PAGE = 25;
+export const WEB_PRESENCE_MARKETS_FIRST = 5;
+
+/**
+ * Where the shop sells (docs/markets.md): each web presence (a domain, or a subfolder of the
+ * primary domain) with its default and alternate locales, the storefront URL of each
+ * (`rootUrls`), and the markets it serves with their currency; the shop's locales with whether
+ * each is published. Scopes read_markets and read_locales. About 1 + 2 + 25 × (6 + 2 + 5 × 3)
+ * = 600 points requested for a full page; most shops have one page.
+ */
+export const STOREFRONT_PRESENCES_QUERY = `query StorefrontPresences($first: Int!, $after: String, $marketsFirst: Int!) {
+  shop { primaryDomain { host } currencyCode }
+  shopLocales { locale name primary published }
+  webPresences(first: $first, after: $after) {
+    pageInfo { hasNextPage endCursor }
+    nodes {
+      id
+      subfolderSuffix
+      domain { host }
+      defaultLocale { locale }
+      alternateLocales { locale }
+      rootUrls { locale url }
+      markets(first: $marketsFirst) {
+        pageInfo { hasNextPage }
+        nodes {
+          id
+          name
+          handle
+          status
+          currencySettings { baseCurrency { currencyCode } }
+        }
+      }
+    }
+  }
+}`;
+
+export interface StorefrontPresencesData {
+  shop: { primaryDomain: { host: string }; currencyCode: string };
+  shopLocales: { locale: string; name: string; primary: boolean; published: boolean }[];
+  webPresences: {
+    pageInfo: { hasNextPage: boolean; endCursor: string | null };
+    nodes: {
+      id: string;
+      subfolderSuffix: string | null;
+      domain: { host: string } | null;
+      defaultLocale: { locale: string };
+      alternateLocales: { locale: string }[];
+      rootUrls: { locale: string; url: string }[];
+      markets: {
+        pageInfo: { hasNextPage: boolean };
+        nodes: {
+          id: string;
+          name: string;
+          handle: string;
+          status: "ACTIVE" | "DRAFT";
+          currencySettings: { baseCurrency: { currencyCode: string } } | null;
+        }[];
+      } | null;
+    }[];
+  } | null;
+}

@@ -161,6 +161,7 @@ export async function deleteAllShopData(shopDomain: string): Promise<void> {
     prisma.inboxItem.deleteMany({ where: { shopDomain } }),
     prisma.heldServiceEvent.deleteMany({ where: { shopDomain } }),
     prisma.redactedShopper.deleteMany({ where: { shopDomain } }),
+    prisma.storefrontPresence.deleteMany({ where: { shopDomain } }),
     prisma.shop.deleteMany({ where: { shopDomain } }),
   ]);
 }

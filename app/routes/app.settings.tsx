@@ -23,6 +23,7 @@ import { authenticateAdmin } from "../shopify/admin-auth.server";
 import { saveSettings } from "../shop/save-settings.server";
 import { AdminTitle } from "../components/admin-title";
 import { ServiceEventsCard } from "../components/service-events-card";
+import { MarketsCard } from "../components/markets-card";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { shopDomain, admin } = await authenticateAdmin(request);
@@ -374,6 +375,13 @@ export default function Settings() {
               </Button>
             </BlockStack>
           </Form>
+        </Layout.Section>
+        <Layout.Section>
+          <MarketsCard
+            presences={data.presences.presences}
+            readAt={data.presences.readAt}
+            problem={data.presences.problem}
+          />
         </Layout.Section>
         <Layout.Section>
           <ServiceEventsCard status={data.events} />

@@ -16,6 +16,17 @@ export class AdminApiError extends Error {
   }
 }
 
+/** Shopify refused a field for want of an access scope the app was not granted. */
+export function isAccessDenied(error: unknown): boolean {
+  return (
+    error instanceof AdminApiError &&
+    Array.isArray(error.errors) &&
+    error.errors.some(
+      (entry: { extensions?: { code?: string } }) => entry?.extensions?.code === "ACCESS_DENIED",
+    )
+  );
+}
+
 interface GraphqlError {
   message?: string;
   extensions?: { code?: string };

@@ -5,6 +5,7 @@ import { lazyObject } from "../lazy";
 import { prismaSessionStorage } from "../models/sessions.server";
 import type { AdminGraphql } from "./admin-graphql";
 import { readShopInfo } from "./shop-info";
+import { refreshStorefrontPresences } from "./storefront-presences.server";
 import { recordInstalledShop } from "../models/shops.server";
 import { API_VERSION } from "./api-version";
 import { logFor } from "../server/log";
@@ -50,7 +51,10 @@ function makeShopifyApp() {
 
 const shopify = lazyObject(makeShopifyApp);
 
-/** Reads the shop's storefront domain from the Admin API and stores the shop's record. */
+/**
+ * Reads the shop's storefront domain from the Admin API and stores the shop's record, then where
+ * the shop sells (its storefront presences; a failure there is noted, never stops the install).
+ */
 export async function recordShopAfterAuth(
   shopDomain: string,
   scope: string | undefined,
@@ -64,6 +68,7 @@ export async function recordShopAfterAuth(
     contactEmail: info.email,
     scopes: scope,
   });
+  await refreshStorefrontPresences(shopDomain, admin);
 }
 
 type ShopifyApp = ReturnType<typeof makeShopifyApp>;

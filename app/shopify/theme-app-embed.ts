@@ -1,4 +1,4 @@
-import { AdminApiError, queryAdmin, type AdminGraphql } from "./admin-graphql";
+import { isAccessDenied, queryAdmin, type AdminGraphql } from "./admin-graphql";
 import { MAIN_THEME_SETTINGS_QUERY, type MainThemeSettingsData } from "../catalogue/queries";
 
 /** The theme app extension's block that carries the chat (extensions/chat-widget/blocks/). */
@@ -24,7 +24,7 @@ export async function readChatEmbedState(admin: AdminGraphql): Promise<ChatEmbed
   try {
     data = await queryAdmin<MainThemeSettingsData>(admin, MAIN_THEME_SETTINGS_QUERY);
   } catch (error) {
-    if (error instanceof AdminApiError && isAccessDenied(error.errors)) return "no-access";
+    if (isAccessDenied(error)) return "no-access";
     return "unknown";
   }
   const appHandle = data.currentAppInstallation?.app?.handle;
@@ -56,15 +56,6 @@ async function bodyText(body: {
   } catch {
     return undefined;
   }
-}
-
-function isAccessDenied(errors: unknown): boolean {
-  return (
-    Array.isArray(errors) &&
-    errors.some(
-      (error: { extensions?: { code?: string } }) => error?.extensions?.code === "ACCESS_DENIED",
-    )
-  );
 }
 
 /**

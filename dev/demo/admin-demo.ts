@@ -239,7 +239,7 @@ async function installDemoShop(saveKeys: boolean): Promise<string> {
   const admin = await adminFor(DEMO_SHOP);
   await recordShopAfterAuth(
     DEMO_SHOP,
-    "read_products,read_online_store_pages,read_themes,read_inventory",
+    "read_products,read_online_store_pages,read_themes,read_inventory,read_markets,read_locales",
     admin,
   );
   const installed = await findShop(DEMO_SHOP);

@@ -26,6 +26,8 @@ const ENDPOINTS = [
   "GET    /__fake/pages                       pages",
   "GET    /__fake/articles                    articles",
   "GET    /__fake/policies                    the shop's policies (shop.shopPolicies)",
+  "GET    /__fake/presences                   web presences (URLs per locale, markets), locales, domains",
+  "POST   /__fake/domains                     {host, webhook?: false}: connects a domain, sends domains/create",
   "PUT    /__fake/policies/{TYPE}             {body}: a merchant edits a policy (no webhook, as in Shopify); empty body removes it",
   "DELETE /__fake/policies/{TYPE}             removes the policy",
   "GET    /__fake/requests                    Admin API requests (operation, cost, throttled, status)",
@@ -133,6 +135,13 @@ async function route(
       return ok(control.articles());
     case "GET /policies":
       return ok(control.policies());
+    case "GET /presences":
+      return ok(control.presences());
+    case "POST /domains": {
+      if (typeof body.host !== "string") throw new ControlError(400, "host is required");
+      const { id } = control.addDomain(body.host, { webhook: body.webhook !== false });
+      return ok({ id });
+    }
     case "GET /requests":
       return ok(control.requests());
     case "DELETE /requests":

@@ -9,6 +9,7 @@ import { toGid } from "./gid";
 import { inventoryItemGidOf } from "./inventory";
 import type { MetafieldRecord } from "./metafields";
 import { policyView, type ShopPolicyType } from "./policies";
+import { domainPayload } from "./presences";
 import { productDeletePayload, productPayload, shopPayload, type ShopInfo } from "./rest-payloads";
 import type { Json, NewProduct, ProductChanges, ProductSnapshot } from "./store";
 import {
@@ -70,6 +71,58 @@ export class FakeShopifyControl {
     shop.updatedAt = this.core.iso();
     if (options.webhook === false) return null;
     return this.core.webhooks.send("shop/update", shopPayload(shop));
+  }
+
+  // ——— Markets, languages, domains (presences.ts; changes go through the mutations) ———
+
+  /**
+   * Where the shop sells: each web presence with its URLs per locale and its markets, and the
+   * shop's locales. The merchant's changes are the Admin API's own mutations, sent with
+   * `merchantAccessToken` (see docs/fake-shopify.md).
+   */
+  presences() {
+    const store = this.core.presences;
+    return {
+      locales: store.locales.map((record) => ({ ...record })),
+      webPresences: store.presences.map((presence) => ({
+        id: `gid://shopify/MarketWebPresence/${presence.id}`,
+        host: store.domainHost(presence.domainId ?? this.core.shop.id) ?? null,
+        subfolderSuffix: presence.subfolderSuffix,
+        defaultLocale: presence.defaultLocale,
+        alternateLocales: [...presence.alternateLocales],
+        rootUrls: store.rootUrls(presence),
+        markets: store.markets
+          .filter((market) => presence.marketIds.includes(market.id))
+          .map((market) => ({ ...market, id: `gid://shopify/Market/${market.id}` })),
+      })),
+      domains: [
+        { id: `gid://shopify/Domain/${this.core.shop.id}`, host: this.core.shop.primaryDomain },
+        ...store.domains.map((domain) => ({
+          id: `gid://shopify/Domain/${domain.id}`,
+          host: domain.host,
+        })),
+      ],
+    };
+  }
+
+  get merchantAccessToken(): string {
+    return this.core.merchantAccessToken;
+  }
+
+  /**
+   * The merchant connects a domain (Settings → Domains) and Shopify sends domains/create; a web
+   * presence can then use it (webPresenceCreate with its domainId).
+   */
+  addDomain(
+    host: string,
+    options: { webhook?: boolean } = {},
+  ): { id: string; delivery: Promise<WebhookDelivery | null> } {
+    const domain = this.core.presences.addDomain(host);
+    const delivery =
+      options.webhook === false
+        ? Promise.resolve(null)
+        : this.core.webhooks.send("domains/create", domainPayload(domain));
+    return { id: `gid://shopify/Domain/${domain.id}`, delivery };
   }
 
   // ——— Policies ———

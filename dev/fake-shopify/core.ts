@@ -12,6 +12,7 @@ import { MetafieldStore } from "./metafields";
 import { MetafieldDefinitionStore } from "./metafield-definitions";
 import { SAMPLE_PRODUCT_DEFINITIONS, SAMPLE_PRODUCT_SPECS } from "../sample-store/product-specs";
 import { PolicyStore, type ShopPolicyType } from "./policies";
+import { PresenceStore } from "./presences";
 import {
   fieldResolver,
   nodeById,
@@ -35,6 +36,11 @@ export interface FakeShopifyOptions {
   currencyCode?: string;
   /** The X-Shopify-Access-Token the Admin API requires. */
   accessToken?: string;
+  /**
+   * A second token that acts as the merchant (every scope): the changes a merchant makes in the
+   * Shopify admin, sent as the same mutations (default `shpat_fake_merchant`).
+   */
+  merchantAccessToken?: string;
   store?: {
     /** Bulk-format JSONL files to load (e.g. dev/sample-store/shopify-docs-shop.jsonl). */
     files?: string[];
@@ -47,6 +53,12 @@ export interface FakeShopifyOptions {
      * handles that are loaded (dev/sample-store/product-specs.ts). Default: none.
      */
     productSpecs?: boolean;
+    /**
+     * Where the shop sells (presences.ts): "sample" (the default) the primary domain in English
+     * with German at `/de` and a French market on a domain of its own in EUR; "primary-only" one
+     * web presence, the primary domain in English.
+     */
+    presences?: "sample" | "primary-only";
   };
   /** Where webhooks go (the app's base URL); settable later. */
   appUrl?: string;
@@ -89,6 +101,22 @@ export interface RequestLogEntry {
 }
 
 export const DEFAULT_ACCESS_TOKEN = "shpat_fake_token";
+export const DEFAULT_MERCHANT_ACCESS_TOKEN = "shpat_fake_merchant";
+
+/** What the merchant's token may do: whatever the fake checks. */
+export const MERCHANT_SCOPES: readonly string[] = [
+  "read_products",
+  "read_online_store_pages",
+  "read_inventory",
+  "read_themes",
+  "write_themes",
+  "read_legal_policies",
+  "write_legal_policies",
+  "read_markets",
+  "write_markets",
+  "read_locales",
+  "write_locales",
+];
 
 export class FakeShopifyCore {
   readonly schema = adminSchema();
@@ -101,7 +129,9 @@ export class FakeShopifyCore {
   readonly policies: PolicyStore;
   readonly shop: ShopInfo;
   readonly accessToken: string;
+  readonly merchantAccessToken: string;
   readonly scopes: string[];
+  readonly presences: PresenceStore;
   readonly bucket: CostBucket;
   readonly webhooks: WebhookSender;
   readonly bulk: BulkOperations;
@@ -126,12 +156,21 @@ export class FakeShopifyCore {
       updatedAt: now,
     };
     this.accessToken = options.accessToken ?? DEFAULT_ACCESS_TOKEN;
+    this.merchantAccessToken = options.merchantAccessToken ?? DEFAULT_MERCHANT_ACCESS_TOKEN;
     this.scopes = options.scopes ?? [
       "read_products",
       "read_online_store_pages",
       "read_inventory",
       "read_themes",
+      "read_markets",
+      "read_locales",
     ];
+    this.presences = new PresenceStore({
+      primaryDomainId: this.shop.id,
+      primaryHost: () => this.shop.primaryDomain,
+      shopCurrency: this.shop.currencyCode,
+      sample: (options.store?.presences ?? "sample") === "sample",
+    });
     this.themes = new ThemeStore(now);
     this.policies = new PolicyStore(now, options.store?.policies);
     this.appUrl = options.appUrl ?? null;

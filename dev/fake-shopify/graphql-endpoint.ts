@@ -18,7 +18,7 @@ import {
   type FragmentDefinitionNode,
   type GraphQLFormattedError,
 } from "graphql";
-import type { FakeShopifyCore, RequestLogEntry } from "./core";
+import { MERCHANT_SCOPES, type FakeShopifyCore, type RequestLogEntry } from "./core";
 import { actualCost, MAX_QUERY_COST, requestedCost } from "./cost";
 import { BodyTooLargeError, headerValue, isObject, readText, sendJson } from "../http";
 import { fieldResolver, mutationRoot, queryRoot, typeResolver } from "./resolvers";
@@ -93,7 +93,9 @@ export async function handleGraphql(
     sendJson(res, status, body, headers);
   };
 
-  if (headerValue(req, "x-shopify-access-token") !== core.accessToken) {
+  const token = headerValue(req, "x-shopify-access-token");
+  const scopes = token === core.merchantAccessToken ? MERCHANT_SCOPES : core.scopes;
+  if (token !== core.accessToken && token !== core.merchantAccessToken) {
     req.resume();
     return answer(401, { errors: INVALID_TOKEN });
   }
@@ -197,7 +199,7 @@ export async function handleGraphql(
     schema: core.schema,
     document,
     rootValue: operation.operation === "mutation" ? mutationRoot(core) : queryRoot(core),
-    contextValue: { core },
+    contextValue: { core, scopes },
     variableValues: request.variables,
     operationName: request.operationName,
     fieldResolver,

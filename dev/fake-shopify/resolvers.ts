@@ -29,6 +29,8 @@ import type { Json, ProductRecord } from "./store";
 
 export interface ResolverContext {
   core: FakeShopifyCore;
+  /** The scopes of the token that asked (default: the app's, `core.scopes`). */
+  scopes?: readonly string[];
   /** Set while a bulk export reads its top-level connection in chunks. */
   slice?: Slice;
 }
@@ -296,14 +298,13 @@ export function bulkOperationView(operation: BulkOperationRecord): Json {
 }
 
 function domainView(core: FakeShopifyCore): Json {
-  const host = core.shop.primaryDomain;
-  return {
-    __typename: "Domain",
-    id: gid("Domain", core.shop.id),
-    host,
-    url: `https://${host}`,
-    sslEnabled: true,
-  };
+  return core.presences.domainView(core.shop.id) ?? {};
+}
+
+/** The scopes of the request's token. */
+function scopesOf(context: unknown): readonly string[] {
+  const given = context as ResolverContext;
+  return given.scopes ?? given.core.scopes;
 }
 
 function shopView(core: FakeShopifyCore): Json {
@@ -403,7 +404,9 @@ export function nodeById(core: FakeShopifyCore, id: string): Json | null {
     case "Shop":
       return id === gid("Shop", core.shop.id) ? shopView(core) : null;
     case "Domain":
-      return id === gid("Domain", core.shop.id) ? domainView(core) : null;
+    case "Market":
+    case "MarketWebPresence":
+      return core.presences.node(id);
     case "Metafield": {
       const record = core.metafields.byId(id);
       return record ? metafieldView(core, record) : null;
@@ -569,6 +572,7 @@ export function queryRoot(core: FakeShopifyCore): Json {
       return operation ? bulkOperationView(operation) : null;
     },
     currentAppInstallation: () => appInstallationView(core),
+    ...core.presences.queries(scopesOf),
     ...themeQueries(
       core.themes,
       () => core.scopes,
@@ -587,6 +591,9 @@ function userErrorView(error: { field: string[] | null; message: string; code: s
 
 export function mutationRoot(core: FakeShopifyCore): Json {
   return {
+    ...core.presences.mutations(scopesOf, ({ topic, payload }) => {
+      void core.webhooks.send(topic, payload);
+    }),
     bulkOperationRunQuery: ({ query, groupObjects }: { query: string; groupObjects: boolean }) => {
       const { operation, userErrors } = core.bulk.run(query, groupObjects);
       return {

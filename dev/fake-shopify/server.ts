@@ -16,7 +16,7 @@ import { THEME_FILES_PREFIX } from "./themes";
 import { closeServer, httpUrl, listen, sendJson } from "../http";
 
 export type { FakeShopifyOptions, RequestLogEntry } from "./core";
-export { DEFAULT_ACCESS_TOKEN } from "./core";
+export { DEFAULT_ACCESS_TOKEN, DEFAULT_MERCHANT_ACCESS_TOKEN } from "./core";
 export type { FakeShopifyControl } from "./control";
 export type { BulkOperationRecord } from "./bulk-operations";
 export type { WebhookDelivery } from "./webhooks";

@@ -41,6 +41,19 @@ export const DEFAULT_WEBHOOK_PATHS: Readonly<Record<string, string>> = {
   "collections/create": "/webhooks/collections",
   "collections/update": "/webhooks/collections",
   "collections/delete": "/webhooks/collections",
+  ...Object.fromEntries(
+    [
+      "domains/create",
+      "domains/update",
+      "domains/destroy",
+      "locales/create",
+      "locales/update",
+      "locales/destroy",
+      "markets/create",
+      "markets/update",
+      "markets/delete",
+    ].map((topic) => [topic, "/webhooks/presences"]),
+  ),
 };
 
 /**

@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { parse } from "@iarna/toml";
+import { isEnumType } from "graphql";
 import { describe, expect, it } from "vitest";
+import { adminSchema } from "../catalogue/helpers";
 
 interface Subscription {
   topics?: string[];
@@ -45,7 +47,16 @@ describe("shopify.app.toml", () => {
         "collections/create",
         "collections/delete",
         "collections/update",
+        "domains/create",
+        "domains/destroy",
+        "domains/update",
         "inventory_levels/update",
+        "locales/create",
+        "locales/destroy",
+        "locales/update",
+        "markets/create",
+        "markets/delete",
+        "markets/update",
         "products/create",
         "products/delete",
         "products/update",
@@ -57,6 +68,20 @@ describe("shopify.app.toml", () => {
       "customers/redact",
       "shop/redact",
     ]);
+  });
+
+  it("asks for read_markets and read_locales (where the shop sells: docs/markets.md)", () => {
+    const scopes = toml.access_scopes.scopes.split(",").map((s) => s.trim());
+    expect(scopes).toEqual(expect.arrayContaining(["read_markets", "read_locales"]));
+  });
+
+  it("subscribes only topics that exist in the 2026-10 schema's WebhookSubscriptionTopic", () => {
+    const topicEnum = adminSchema().getType("WebhookSubscriptionTopic");
+    if (!isEnumType(topicEnum)) throw new Error("WebhookSubscriptionTopic is not an enum");
+    const known = new Set(topicEnum.getValues().map((value) => value.name));
+    for (const topic of toml.webhooks.subscriptions.flatMap((s) => s.topics ?? [])) {
+      expect(known, topic).toContain(topic.replaceAll("/", "_").toUpperCase());
+    }
   });
 
   it("points each subscription at a relative route of the app", () => {

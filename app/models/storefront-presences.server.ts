@@ -1,0 +1,95 @@
+import prisma from "./db.server";
+import type { PresenceMarket, StorefrontPresence } from "../shopify/storefront-presences.server";
+
+/**
+ * The StorefrontPresence table: where the shop sells, one row per storefront URL, as last read
+ * from Shopify (app/shop/follow-storefront-presences.server.ts writes it; Settings reads it).
+ */
+
+export interface KeptPresences {
+  presences: StorefrontPresence[];
+  readAt: Date | null;
+  /** Why the last read failed, in the merchant's words; null when it worked. */
+  problem: string | null;
+}
+
+/** Replaces the shop's presences with those just read, and notes the read. */
+export async function replaceStorefrontPresences(
+  shopDomain: string,
+  presences: readonly StorefrontPresence[],
+  readAt: Date,
+): Promise<void> {
+  await prisma.$transaction([
+    prisma.storefrontPresence.deleteMany({ where: { shopDomain } }),
+    prisma.storefrontPresence.createMany({
+      data: presences.map((presence, position) => ({
+        shopDomain,
+        url: presence.url,
+        webPresenceId: presence.webPresenceId,
+        host: presence.host,
+        locale: presence.locale,
+        localeName: presence.localeName,
+        localePublished: presence.localePublished,
+        defaultLocale: presence.defaultLocale,
+        primary: presence.primary,
+        markets: JSON.stringify(presence.markets),
+        moreMarkets: presence.moreMarkets,
+        position,
+      })),
+    }),
+    prisma.shop.updateMany({
+      where: { shopDomain },
+      data: { presencesReadAt: readAt, presencesProblem: null },
+    }),
+  ]);
+}
+
+/** A read that failed: what was kept stays, with the reason beside it. */
+export async function recordPresencesProblem(shopDomain: string, problem: string): Promise<void> {
+  await prisma.shop.updateMany({ where: { shopDomain }, data: { presencesProblem: problem } });
+}
+
+export async function storefrontPresencesOf(shopDomain: string): Promise<KeptPresences> {
+  const [rows, shop] = await Promise.all([
+    prisma.storefrontPresence.findMany({ where: { shopDomain }, orderBy: { position: "asc" } }),
+    prisma.shop.findUnique({
+      where: { shopDomain },
+      select: { presencesReadAt: true, presencesProblem: true },
+    }),
+  ]);
+  return {
+    presences: rows.map((row) => ({
+      url: row.url,
+      webPresenceId: row.webPresenceId,
+      host: row.host,
+      locale: row.locale,
+      localeName: row.localeName,
+      localePublished: row.localePublished,
+      defaultLocale: row.defaultLocale,
+      primary: row.primary,
+      markets: marketsOf(row.markets),
+      moreMarkets: row.moreMarkets,
+    })),
+    readAt: shop?.presencesReadAt ?? null,
+    problem: shop?.presencesProblem ?? null,
+  };
+}
+
+function marketsOf(json: string): PresenceMarket[] {
+  try {
+    const parsed: unknown = JSON.parse(json);
+    return Array.isArray(parsed) ? (parsed as PresenceMarket[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Installed shops (not uninstalled): whose presences the periodic check reads. */
+export async function shopsToFollow(): Promise<string[]> {
+  const shops = await prisma.shop.findMany({
+    where: { state: { not: "uninstalled" } },
+    select: { shopDomain: true },
+    orderBy: { shopDomain: "asc" },
+  });
+  return shops.map((shop) => shop.shopDomain);
+}

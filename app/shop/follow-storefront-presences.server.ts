@@ -1,0 +1,83 @@
+/**
+ * Following where the shop sells (docs/markets.md, decision 0031): the shop's storefront
+ * presences (each domain and subfolder, its languages, its markets and their currency) are read
+ * from the Admin API in one paged document and kept whole (app/shopify/storefront-presences.server.ts).
+ * They are read when the shop is installed or authorises the app again (afterAuth: also after
+ * granting read_markets and read_locales), when Shopify sends domains/*, locales/* or markets/* (the
+ * webhook is a signal: the presences are read, never taken from its body, so a late or repeated
+ * delivery cannot bring old ones back), and on the periodic check, which alone sees a web
+ * presence created, changed or deleted (Shopify has no topic for those).
+ *
+ * Read-only for now: nothing here changes what is indexed or where.
+ */
+import type { AdminGraphql } from "../shopify/admin-graphql";
+import { refreshStorefrontPresences } from "../shopify/storefront-presences.server";
+import { shopsToFollow } from "../models/storefront-presences.server";
+import { logFor } from "../server/log";
+
+const log = logFor("presences");
+
+const reading = new Map<string, Promise<void>>();
+const readAgain = new Set<string>();
+
+/**
+ * A webhook said the presences changed: they are read after the answer, one read per shop at a
+ * time (a delivery during a read asks for one more, so the last read starts after the last
+ * change). A read lost with the process is made by the next periodic check. Resolves when the
+ * shop's reads are done (tests).
+ */
+export function refreshStorefrontPresencesSoon(
+  shopDomain: string,
+  adminOf: (shopDomain: string) => Promise<AdminGraphql>,
+): Promise<void> {
+  const under = reading.get(shopDomain);
+  if (under) {
+    readAgain.add(shopDomain);
+    return under;
+  }
+  const run = (async () => {
+    do {
+      readAgain.delete(shopDomain);
+      try {
+        await refreshStorefrontPresences(shopDomain, await adminOf(shopDomain));
+      } catch (error) {
+        log.error({ err: error, shop: shopDomain }, "the store's presences could not be read");
+      }
+    } while (readAgain.has(shopDomain));
+  })().finally(() => reading.delete(shopDomain));
+  reading.set(shopDomain, run);
+  return run;
+}
+
+/** Reads every installed shop's presences, one shop after the other. */
+export async function followStorefrontPresences(
+  adminOf: (shopDomain: string) => Promise<AdminGraphql>,
+): Promise<number> {
+  let read = 0;
+  for (const shopDomain of await shopsToFollow()) {
+    try {
+      const outcome = await refreshStorefrontPresences(shopDomain, await adminOf(shopDomain));
+      if (outcome.kind === "read") read += 1;
+    } catch (error) {
+      log.error({ err: error, shop: shopDomain }, "the check of its presences failed");
+    }
+  }
+  return read;
+}
+
+/** Checks every `everyMinutes` (never two passes at once); returns a stop function. */
+export function schedulePresenceChecks(
+  everyMinutes: number,
+  adminOf: (shopDomain: string) => Promise<AdminGraphql>,
+): () => void {
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    followStorefrontPresences(adminOf)
+      .catch((error: unknown) => log.error({ err: error }, "the presences check failed"))
+      .finally(() => (running = false));
+  }, everyMinutes * 60_000);
+  timer.unref();
+  return () => clearInterval(timer);
+}
