@@ -1,18 +1,25 @@
 import type { AdminGraphql } from "../shopify/admin-graphql";
 import { metafieldKey } from "../catalogue";
-import { chosenMetafieldsOf, findShop, workspaceOf } from "../models/shops.server";
+import {
+  chosenMetafieldsOf,
+  chosenMetaobjectsOf,
+  findShop,
+  workspaceOf,
+} from "../models/shops.server";
 import { serviceEventsStatus } from "../service-events/registration.server";
 import { logFor } from "../server/log";
 import { productMetafieldOffers, type MetafieldOffer } from "../shop/product-metafields.server";
+import { metaobjectOffers, type MetaobjectOffer } from "../shop/metaobject-definitions.server";
 
 const log = logFor("admin");
 
 /** What the Settings page shows: the saved keys (never the secret), the workspace and choices. */
 export async function settingsPageOf(shopDomain: string, admin: AdminGraphql) {
-  const [shop, events, metafields] = await Promise.all([
+  const [shop, events, metafields, metaobjects] = await Promise.all([
     findShop(shopDomain),
     serviceEventsStatus(shopDomain),
     metafieldOffersOrNull(shopDomain, admin),
+    metaobjectOffersOrNull(shopDomain, admin),
   ]);
   return {
     derivedWorkspaceId: shop?.workspaceId ?? null,
@@ -34,8 +41,30 @@ export async function settingsPageOf(shopDomain: string, admin: AdminGraphql) {
             .filter((m) => !metafields.some((offer) => offer.key === metafieldKey(m)))
             .map((m) => `${m.name} (${metafieldKey(m)})`)
         : [],
+    /** The store's metaobject definitions; null when Shopify could not be asked now. */
+    metaobjects,
+    chosenMetaobjects: shop ? chosenMetaobjectsOf(shop).map((m) => m.type) : [],
+    /** Chosen, but deleted in Shopify since: "name (type)". */
+    chosenMetaobjectsGone:
+      shop && metaobjects
+        ? chosenMetaobjectsOf(shop)
+            .filter((m) => !metaobjects.some((offer) => offer.type === m.type))
+            .map((m) => `${m.name} (${m.type})`)
+        : [],
     events,
   };
+}
+
+async function metaobjectOffersOrNull(
+  shopDomain: string,
+  admin: AdminGraphql,
+): Promise<MetaobjectOffer[] | null> {
+  try {
+    return await metaobjectOffers(admin);
+  } catch (error) {
+    log.warn({ err: error, shop: shopDomain }, "metaobject definitions could not be read");
+    return null;
+  }
 }
 
 async function metafieldOffersOrNull(

@@ -1,5 +1,9 @@
 import type { VariantStock } from "./map-product";
-import type { ShopifyProductFields, ShopifyShopPolicy } from "./shopify-types";
+import type {
+  ShopifyMetaobject,
+  ShopifyProductFields,
+  ShopifyShopPolicy,
+} from "./shopify-types";
 
 /**
  * The app's Admin GraphQL documents (API 2026-10). The bulk exports and the `nodes(ids:)` re-read
@@ -370,6 +374,70 @@ export const SHOP_POLICIES_QUERY = `query ShopPolicies {
 
 export interface ShopPoliciesData {
   shop: { shopPolicies: ShopifyShopPolicy[] };
+}
+
+/**
+ * The store's metaobject definitions, for Settings: name, type, how many entries, and whether its
+ * entries have pages on the online store (the `onlineStore` capability and its URL segment).
+ * Scope `read_metaobject_definitions`. A page of 250; Shopify allows far fewer per shop.
+ */
+export const METAOBJECT_DEFINITIONS_QUERY = `query MetaobjectDefinitions($after: String) {
+  metaobjectDefinitions(first: 250, after: $after) {
+    nodes {
+      id
+      name
+      type
+      metaobjectsCount
+      capabilities { onlineStore { enabled data { urlHandle } } }
+    }
+    pageInfo { hasNextPage endCursor }
+  }
+}`;
+
+export interface MetaobjectDefinitionNode {
+  id: string;
+  name: string;
+  type: string;
+  metaobjectsCount: number;
+  capabilities: {
+    onlineStore: { enabled: boolean; data: { urlHandle: string } | null } | null;
+  };
+}
+
+export interface MetaobjectDefinitionsData {
+  metaobjectDefinitions: {
+    nodes: MetaobjectDefinitionNode[];
+    pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  };
+}
+
+/**
+ * The entries of one metaobject definition (scope `read_metaobjects`), a page at a time: each
+ * with its fields (type and stored value, and the field's name from the definition), whether it
+ * is published, and its definition's name and online-store URL segment, so one entry maps alone.
+ * About 5 cost points an entry: 50 a page stays far under the 1,000 a query may ask.
+ */
+export const METAOBJECTS_QUERY = `query Metaobjects($type: String!, $after: String) {
+  metaobjects(type: $type, first: 50, after: $after) {
+    nodes {
+      id
+      handle
+      type
+      displayName
+      updatedAt
+      capabilities { publishable { status } }
+      definition { name capabilities { onlineStore { enabled data { urlHandle } } } }
+      fields { key type value definition { name } }
+    }
+    pageInfo { hasNextPage endCursor }
+  }
+}`;
+
+export interface MetaobjectsData {
+  metaobjects: {
+    nodes: ShopifyMetaobject[];
+    pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  };
 }
 
 /**
