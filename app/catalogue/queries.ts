@@ -379,10 +379,11 @@ export interface ShopPoliciesData {
 /**
  * The store's metaobject definitions, for Settings: name, type, how many entries, and whether its
  * entries have pages on the online store (the `onlineStore` capability and its URL segment).
- * Scope `read_metaobject_definitions`. A page of 250; Shopify allows far fewer per shop.
+ * Scope `read_metaobject_definitions`. A page of 100 (about 400 cost points); a shop has at most
+ * a few hundred definitions.
  */
 export const METAOBJECT_DEFINITIONS_QUERY = `query MetaobjectDefinitions($after: String) {
-  metaobjectDefinitions(first: 250, after: $after) {
+  metaobjectDefinitions(first: 100, after: $after) {
     nodes {
       id
       name
@@ -415,7 +416,7 @@ export interface MetaobjectDefinitionsData {
  * The entries of one metaobject definition (scope `read_metaobjects`), a page at a time: each
  * with its fields (type and stored value, and the field's name from the definition), whether it
  * is published, and its definition's name and online-store URL segment, so one entry maps alone.
- * About 5 cost points an entry: 50 a page stays far under the 1,000 a query may ask.
+ * About 9 cost points an entry: a page of 50 asks 452, under the 1,000 a query may ask.
  */
 export const METAOBJECTS_QUERY = `query Metaobjects($type: String!, $after: String) {
   metaobjects(type: $type, first: 50, after: $after) {
