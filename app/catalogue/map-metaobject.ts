@@ -47,11 +47,7 @@ export function mapMetaobject(entry: ShopifyMetaobject, context: MapContext): Po
   }
   if (lines.length === 0) return { kind: "post", id, indexable: false, reason: "empty" };
   const text = lines.join("\n");
-  const content =
-    text.length > METAOBJECT_TEXT_LIMIT
-      ? makeExcerpt(text, METAOBJECT_TEXT_LIMIT - METAOBJECT_CUT_NOTE.length).replace(/…$/, "") +
-        METAOBJECT_CUT_NOTE
-      : text;
+  const content = text.length > METAOBJECT_TEXT_LIMIT ? cutAtWord(text) : text;
   const definitionName = entry.definition?.name?.trim() || entry.type;
   const item: IndexPost = {
     id,
@@ -68,6 +64,16 @@ export function mapMetaobject(entry: ShopifyMetaobject, context: MapContext): Po
   if (url) item.url = url;
   if (entry.updatedAt) item.updated_at = entry.updatedAt;
   return { kind: "post", id, indexable: true, item };
+}
+
+/** The text cut on a word boundary to the bound, its lines kept, the note at the end. */
+function cutAtWord(text: string): string {
+  const budget = METAOBJECT_TEXT_LIMIT - METAOBJECT_CUT_NOTE.length;
+  const space = text.lastIndexOf(" ", budget);
+  let cut = space >= budget * 0.6 ? space : budget;
+  // Never between the two halves of an emoji or other astral character.
+  if (/[\uD800-\uDBFF]/.test(text.charAt(cut - 1))) cut -= 1;
+  return `${text.slice(0, cut).trimEnd()}${METAOBJECT_CUT_NOTE}`;
 }
 
 /** The entry's online store page, when its definition gives its entries pages. */
