@@ -1,9 +1,5 @@
 import type { VariantStock } from "./map-product";
-import type {
-  ShopifyMetaobject,
-  ShopifyProductFields,
-  ShopifyShopPolicy,
-} from "./shopify-types";
+import type { ShopifyMetaobject, ShopifyProductFields, ShopifyShopPolicy } from "./shopify-types";
 
 /**
  * The app's Admin GraphQL documents (API 2026-10). The bulk exports and the `nodes(ids:)` re-read

@@ -45,9 +45,7 @@ export const action = async ({ request }: ActionFunctionArgs) => {
     confirmRemoval: text("confirmRemoval"),
     // Only a page that listed the definitions changes the choice of metafields.
     metafields: form.has("metafieldsListed") ? form.getAll("metafield").map(String) : undefined,
-    metaobjects: form.has("metaobjectsListed")
-      ? form.getAll("metaobject").map(String)
-      : undefined,
+    metaobjects: form.has("metaobjectsListed") ? form.getAll("metaobject").map(String) : undefined,
   });
 };
 
@@ -397,7 +395,8 @@ export default function Settings() {
                     <Banner tone="warning" title="Chosen metaobjects no longer defined in Shopify">
                       <p>
                         {data.chosenMetaobjectsGone.join(", ")}: the definition was deleted in
-                        Shopify. Save to stop asking for it; its entries then leave the search index.
+                        Shopify. Save to stop asking for it; its entries then leave the search
+                        index.
                       </p>
                     </Banner>
                   )}

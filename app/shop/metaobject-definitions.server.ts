@@ -35,11 +35,9 @@ export async function metaobjectOffers(admin: AdminGraphql): Promise<MetaobjectO
   const nodes: MetaobjectDefinitionNode[] = [];
   let after: string | null = null;
   do {
-    const data: MetaobjectDefinitionsData = await queryAdmin(
-      admin,
-      METAOBJECT_DEFINITIONS_QUERY,
-      { after },
-    );
+    const data: MetaobjectDefinitionsData = await queryAdmin(admin, METAOBJECT_DEFINITIONS_QUERY, {
+      after,
+    });
     nodes.push(...data.metaobjectDefinitions.nodes);
     const page = data.metaobjectDefinitions.pageInfo;
     after = page.hasNextPage ? page.endCursor : null;

@@ -18,11 +18,7 @@ import {
 } from "../../catalogue";
 import { queryAdmin, type AdminGraphql } from "../../shopify/admin-graphql";
 import { indexedPostHashesWithPrefix } from "../../models/ledger.server";
-import {
-  chosenMetaobjectsOf,
-  connectedActiveShops,
-  workspaceOf,
-} from "../../models/shops.server";
+import { chosenMetaobjectsOf, connectedActiveShops, workspaceOf } from "../../models/shops.server";
 import { readMetaobjectEntries } from "./metaobject-entries.server";
 import { latestRun } from "../../models/sync-runs.server";
 import type { ShopLeases } from "../engine/process-leases.server";

@@ -81,7 +81,11 @@ describe("metaobject entries chosen in Settings", () => {
     const run = await latestRunEnded();
     expect(run).toMatchObject({ trigger: "settings", state: "succeeded" });
     expect((await runCounts(run)).posts).toMatchObject({ sent: 3, failed: 0 });
-    expect(entries().map((post) => post.title).sort()).toEqual([
+    expect(
+      entries()
+        .map((post) => post.title)
+        .sort(),
+    ).toEqual([
       "Can I return a sale item?",
       "How do I wax my snowboard?",
       "How long does shipping to Germany take?",
