@@ -79,6 +79,7 @@ const TYPE_WORDS: Record<string, string> = {
   money: "Money",
   link: "Link",
   json: "JSON",
+  metaobject_reference: "Metaobject",
 };
 
 function typeInWords(type: string): string {

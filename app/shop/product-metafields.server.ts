@@ -27,7 +27,7 @@ const MAX_DEFINITIONS = 1_000;
 export const APP_OWNED_REASON =
   "Kept by an app for its own use (its namespace starts with app--): apps' private data is never sent to the search.";
 export const NOT_TEXT_REASON =
-  "References to products, collections, files and metaobjects are not turned into text yet.";
+  "References to products, collections and files, and lists of metaobject references, are not turned into text yet.";
 
 /** Metafields an app reserved for itself: `app--<app id>…` (as Shopify shows `$app`). */
 export function isAppOwnedNamespace(namespace: string): boolean {

@@ -15,7 +15,11 @@ import { mapMetaobject } from "../../app/catalogue/map-metaobject";
 import { AdminApiError, queryAdmin, type AdminGraphql } from "../../app/shopify/admin-graphql";
 import { readMetaobjectEntries } from "../../app/sync/full/metaobject-entries.server";
 import { shopifyAdminClient } from "../../testkit/shopify-admin-client";
-import { startTestShop, type FakeShopify } from "./helpers";
+import { readBulkExport } from "../../app/catalogue/bulk-jsonl";
+import { mapProduct } from "../../app/catalogue/map-product";
+import { productsBulkQuery } from "../../app/catalogue/queries";
+import { urlSource } from "../../app/shopify/bulk-source";
+import { pollBulk, runBulk, startTestShop, type FakeShopify } from "./helpers";
 
 /** What the fake asks for METAOBJECTS_QUERY: 2 + 50 entries × 9 objects each. */
 const METAOBJECTS_PAGE_COST = 452;
@@ -145,6 +149,33 @@ describe("the fake shop's metaobjects", () => {
         { displayName: "Burton Custom 151 size chart" },
       ],
     ]);
+  });
+
+  it("a product export choosing the size chart reference reads the entry it names, as text on the product", async () => {
+    const started = await runBulk(fake, productsBulkQuery(["specs.size_chart"], true));
+    expect(started.userErrors).toEqual([]);
+    const { final } = await pollBulk(fake, started.bulkOperation!.id);
+    expect(final.status).toBe("COMPLETED");
+    const bulk = await readBulkExport(urlSource(final.url!));
+    const charts = new Map<string, unknown>();
+    const chosen = [
+      { namespace: "specs", key: "size_chart", name: "Size chart", type: "metaobject_reference" },
+    ];
+    for await (const item of bulk.items()) {
+      if (item.type !== "Product") continue;
+      const mapped = mapProduct(item.value, { primaryDomain: "x.example", metafields: chosen });
+      if (mapped.indexable && mapped.item.attributes["Size chart"]) {
+        charts.set(item.value.handle, mapped.item.attributes["Size chart"]);
+      }
+    }
+    expect(Object.fromEntries(charts)).toEqual({
+      "burton-custom-freestyle-151-1": [
+        "Burton Custom 151 size chart: Board length 151 cm; Rider weight 45–68 kg; Waist width 24.8 cm; Notes Between sizes? Choose the shorter board for park riding.",
+      ],
+      "burton-custom-freestyle-151-2": [
+        "Burton Custom 151 size chart: Board length 151 cm; Rider weight 45–68 kg; Waist width 24.8 cm; Notes Between sizes? Choose the shorter board for park riding.",
+      ],
+    });
   });
 
   it("shows a merchant's edit, creation and deletion in the next read", async () => {

@@ -16,6 +16,7 @@ import type { BulkExport, Shop, SyncRun } from "@prisma/client";
 import {
   ARTICLES_BULK_QUERY,
   PAGES_BULK_QUERY,
+  hasMetaobjectReference,
   metafieldKey,
   productsBulkQuery,
   SHOP_POLICIES_QUERY,
@@ -83,7 +84,10 @@ const log = logFor("sync");
 function bulkQueryOf(type: "product" | "page" | "article", shop: Shop): string {
   switch (type) {
     case "product":
-      return productsBulkQuery(chosenMetafieldsOf(shop).map(metafieldKey));
+      return productsBulkQuery(
+        chosenMetafieldsOf(shop).map(metafieldKey),
+        hasMetaobjectReference(chosenMetafieldsOf(shop)),
+      );
     case "page":
       return PAGES_BULK_QUERY;
     case "article":
