@@ -130,6 +130,8 @@ export const SAMPLE_METAOBJECT_ENTRIES: readonly SampleMetaobjectEntry[] = [
 
 /** Product handle → the size chart entry (its handle) its `specs.size_chart` metafield references. */
 export const SAMPLE_SIZE_CHART_REFERENCES: Readonly<Record<string, string>> = {
+  // A draft in Shopify's documentation shop; the demo keeps only this one of the 151s.
+  "burton-custom-freestyle-151": "burton-custom-151",
   "burton-custom-freestyle-151-1": "burton-custom-151",
   "burton-custom-freestyle-151-2": "burton-custom-151",
 };

@@ -30,8 +30,16 @@ function postTitled(title: string): Record<string, unknown> | undefined {
   return (workspace?.posts ?? []).find((post) => post.title === title);
 }
 
+/** The "Size chart" attributes of the indexed products that have one (the snowboards). */
+function sizeCharts(): unknown[] {
+  const workspace = session.demo.emulator.state.workspace("professional", session.demo.workspaceId);
+  return (workspace?.products ?? [])
+    .map((p) => (p.attributes as Record<string, unknown> | undefined)?.["Size chart"])
+    .filter((chart) => chart !== undefined);
+}
+
 describe("metaobjects, in Settings", () => {
-  it("lists the store's definitions, sends the FAQ's entries as content when ticked, and takes them out when unticked", async () => {
+  it("lists the store's definitions, sends the FAQ's entries as content when ticked, a size chart reference as the product's text, and takes the entries out when unticked", async () => {
     expect(faqTitles()).toEqual([]);
     const page = await session.browser.newPage({ viewport: { width: 1280, height: 1600 } });
     await page.goto(`${session.demo.adminUrl}/settings`);
@@ -72,6 +80,30 @@ describe("metaobjects, in Settings", () => {
     });
     // Not chosen: not sent.
     expect(postTitled("Burton Custom 151 size chart")).toBeUndefined();
+
+    // A product metafield referencing a size chart entry is offered, and sent as the entry's text.
+    await page.reload();
+    await page.getByText("specs.size_chart · Metaobject · 1 product has a value").waitFor();
+    await page.locator('[id="metafield-specs.size_chart"]').check();
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await page.getByText("Settings saved").waitFor();
+    const chart = [
+      "Burton Custom 151 size chart: Board length 151 cm; Rider weight 45–68 kg; Waist width 24.8 cm; Notes Between sizes? Choose the shorter board for park riding.",
+    ];
+    // The snowboard that references the chart is a draft: the merchant publishes it, and its
+    // live update carries the chart's text.
+    await page
+      .getByText("Exporting products from Shopify to send them with the metafields")
+      .waitFor();
+    const snowboard = session.demo.shopify.state
+      .products()
+      .find((p) => p.handle === "burton-custom-freestyle-151")!;
+    session.demo.shopify.state.updateProduct(
+      snowboard.id,
+      { status: "ACTIVE", published: true },
+      { webhook: true },
+    );
+    await expect.poll(sizeCharts, { timeout: 120_000 }).toEqual([chart]);
 
     await page.reload();
     expect(await page.getByLabel("FAQ", { exact: true }).isChecked()).toBe(true);

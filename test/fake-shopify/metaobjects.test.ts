@@ -139,6 +139,11 @@ describe("the fake shop's metaobjects", () => {
     const charted = answer.products.nodes.filter((p) => p.metafield);
     expect(charted.map((p) => [p.handle, p.metafield?.type, p.metafield?.reference])).toEqual([
       [
+        "burton-custom-freestyle-151",
+        "metaobject_reference",
+        { displayName: "Burton Custom 151 size chart" },
+      ],
+      [
         "burton-custom-freestyle-151-1",
         "metaobject_reference",
         { displayName: "Burton Custom 151 size chart" },
