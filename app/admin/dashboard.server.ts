@@ -78,12 +78,12 @@ export async function dashboardOf(
       quotaLinesOf(shop, now, f),
       indexedCounts(shopDomain, workspaceId),
       // Only the newest complete run keeps the items it could not deliver (pruneRunHistory).
-      Promise.all([lastCompleteRun(shopDomain), quotasOf(shop, now)]).then(([run, standing]) =>
+      Promise.all([lastCompleteRun(shopDomain), limitsOf(shop, now)]).then(([run, limits]) =>
         leftOutOf({
           shopDomain,
           workspaceId,
           run,
-          limits: limitsOf(standing),
+          limits,
           admin,
           now,
           format: f,
@@ -183,24 +183,16 @@ function runTitle(run: SyncRun, runs: SyncRun[]): string {
     : "Move to the new keys' account";
 }
 
-async function quotasOf(shop: Shop | null, now: Date) {
+/** The month's quota of each kind the plan works to (what left-out items were measured against). */
+async function limitsOf(shop: Shop | null, now: Date): Promise<Record<ContentKind, number>> {
   const tier = shop?.tier;
-  if (!shop || !isTier(tier)) return [];
-  return Promise.all(
-    CONTENT_KINDS.map(async (kind) => {
-      const standing = await quotaStanding(shop.shopDomain, tier, kind, now);
-      return {
-        ...standing,
-        label: kind === "product" ? "Products" : "Pages and articles",
-        percent: standing.limit > 0 ? Math.min(100, (standing.used / standing.limit) * 100) : 100,
-      };
-    }),
+  if (!shop || !isTier(tier)) return { product: 0, post: 0 };
+  const [product, post] = await Promise.all(
+    CONTENT_KINDS.map(
+      async (kind) => (await quotaStanding(shop.shopDomain, tier, kind, now)).limit,
+    ),
   );
-}
-
-function limitsOf(quotas: Awaited<ReturnType<typeof quotasOf>>): Record<ContentKind, number> {
-  const limit = (kind: ContentKind) => quotas.find((quota) => quota.kind === kind)?.limit ?? 0;
-  return { product: limit("product"), post: limit("post") };
+  return { product: product ?? 0, post: post ?? 0 };
 }
 
 /** What the index holds for the shop's workspace, by kind (the ledger). */

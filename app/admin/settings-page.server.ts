@@ -41,6 +41,17 @@ export async function settingsPageOf(shopDomain: string, admin: AdminGraphql) {
             .filter((m) => !metafields.some((offer) => offer.key === metafieldKey(m)))
             .map((m) => `${m.name} (${metafieldKey(m)})`)
         : [],
+    /**
+     * Chosen, still defined, but no longer offered (its storefront access turned off in Shopify,
+     * say): "name (namespace.key): why". Sent until the next save, which drops them.
+     */
+    chosenWithdrawn:
+      shop && metafields
+        ? chosenMetafieldsOf(shop).flatMap((m) => {
+            const offer = metafields.find((o) => o.key === metafieldKey(m));
+            return offer?.notOffered ? [`${offer.name} (${offer.key}): ${offer.notOffered}`] : [];
+          })
+        : [],
     /** The store's metaobject definitions; null when Shopify could not be asked now. */
     metaobjects,
     chosenMetaobjects: shop ? chosenMetaobjectsOf(shop).map((m) => m.type) : [],

@@ -154,6 +154,8 @@ export const PRODUCT_METAFIELD_DEFINITIONS_QUERY = `query ProductMetafieldDefini
       description
       type { name }
       metafieldsCount
+      access { storefront }
+      pinnedPosition
     }
     pageInfo { hasNextPage endCursor }
   }
@@ -167,6 +169,10 @@ export interface MetafieldDefinitionNode {
   description: string | null;
   type: { name: string };
   metafieldsCount: number;
+  /** `NONE`: the storefront cannot read it (Shopify admin: Custom data, "Storefronts" access). */
+  access: { storefront: "NONE" | "PUBLIC_READ" | null };
+  /** Set when the merchant pinned the definition, so it shows on every product's page in the admin. */
+  pinnedPosition: number | null;
 }
 
 export interface ProductMetafieldDefinitionsData {
@@ -420,6 +426,7 @@ export const METAOBJECT_DEFINITIONS_QUERY = `query MetaobjectDefinitions($after:
       name
       type
       metaobjectsCount
+      access { storefront }
       capabilities { onlineStore { enabled data { urlHandle } } }
     }
     pageInfo { hasNextPage endCursor }
@@ -431,6 +438,8 @@ export interface MetaobjectDefinitionNode {
   name: string;
   type: string;
   metaobjectsCount: number;
+  /** `NONE`: the storefront may not read its entries (never offered). */
+  access: { storefront: "NONE" | "PUBLIC_READ" };
   capabilities: {
     onlineStore: { enabled: boolean; data: { urlHandle: string } | null } | null;
   };

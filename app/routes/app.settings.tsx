@@ -331,12 +331,25 @@ export default function Settings() {
                       </p>
                     </Banner>
                   )}
+                  {data.chosenWithdrawn.length > 0 && (
+                    <Banner tone="warning" title="Chosen metafields no longer offered">
+                      <ul>
+                        {data.chosenWithdrawn.map((line) => (
+                          <li key={line}>{line}</li>
+                        ))}
+                      </ul>
+                      <p>
+                        Until you save, products still carry them in the search index; saving takes
+                        them out.
+                      </p>
+                    </Banner>
+                  )}
                   {offered.map((m) => (
                     <Checkbox
                       key={m.key}
                       id={`metafield-${m.key}`}
                       label={m.name}
-                      helpText={`${m.key} · ${typeInWords(m.type)} · ${countInWords(m.count)}`}
+                      helpText={`${m.suggested ? `${m.suggested}. ` : ""}${m.key} · ${typeInWords(m.type)} · ${countInWords(m.count)}`}
                       name="metafield"
                       value={m.key}
                       checked={metafieldChoice.includes(m.key)}

@@ -25,6 +25,9 @@ const MAX_DEFINITIONS = 1_000;
 export const APP_OWNED_METAOBJECT_REASON =
   "Kept by an app for its own use (its type starts with app--): apps' private data is never sent to the search.";
 
+export const HIDDEN_METAOBJECT_REASON =
+  "Hidden from your storefront (its storefront access is off in Shopify: Content, Metaobjects, the definition's Access): the search shows shoppers only what your storefront may show them. Turn storefront access on to offer it here.";
+
 /** Metaobjects an app reserved for itself: `app--<app id>--…` (as Shopify shows `$app:`). */
 function isAppOwnedType(type: string): boolean {
   return type.startsWith("app--") || type.startsWith("$app");
@@ -47,7 +50,11 @@ export async function metaobjectOffers(admin: AdminGraphql): Promise<MetaobjectO
     name: node.name,
     count: node.metaobjectsCount,
     onlineStore: node.capabilities.onlineStore?.enabled === true,
-    notOffered: isAppOwnedType(node.type) ? APP_OWNED_METAOBJECT_REASON : null,
+    notOffered: isAppOwnedType(node.type)
+      ? APP_OWNED_METAOBJECT_REASON
+      : node.access.storefront === "NONE"
+        ? HIDDEN_METAOBJECT_REASON
+        : null,
   }));
 }
 

@@ -19,6 +19,8 @@ export interface MetafieldOffer {
   count: number;
   /** Why it cannot be chosen, in the merchant's words; null when it can. */
   notOffered: string | null;
+  /** Why it is likely useful to shoppers, in the merchant's words; null when nothing says so. */
+  suggested: string | null;
 }
 
 /** Definitions more than this are not listed (Shopify allows far fewer per owner type). */
@@ -26,12 +28,45 @@ const MAX_DEFINITIONS = 1_000;
 
 export const APP_OWNED_REASON =
   "Kept by an app for its own use (its namespace starts with app--): apps' private data is never sent to the search.";
+export const HIDDEN_REASON =
+  "Hidden from your storefront (its storefront access is off in Shopify: Settings, Custom data): the search shows shoppers only what your storefront may show them. Turn storefront access on to offer it here.";
 export const NOT_TEXT_REASON =
   "References to products, collections and files, and lists of metaobject references, are not turned into text yet.";
 
 /** Metafields an app reserved for itself: `app--<app id>…` (as Shopify shows `$app`). */
 export function isAppOwnedNamespace(namespace: string): boolean {
   return namespace.startsWith("app--") || namespace.startsWith("$app");
+}
+
+/**
+ * What shoppers ask the chat about, as words in a definition's name or key: "is it waterproof?",
+ * "what is it made of?", "how do I wash it?", "what size is it?". A word matched names the reason.
+ */
+const SHOPPER_QUESTIONS: readonly { words: RegExp; ask: string }[] = [
+  { words: /material|fabric|fibre|fiber|made of|composition/i, ask: "what it is made of" },
+  { words: /care|wash|clean/i, ask: "how to look after it" },
+  { words: /size|fit|dimension|height|width|length|depth|weight|capacity/i, ask: "about its size" },
+  { words: /ingredient|allergen|nutrition/i, ask: "what is in it" },
+  { words: /warrant|guarantee/i, ask: "about its warranty" },
+  { words: /waterproof|water.resist/i, ask: "whether it is waterproof" },
+  { words: /compatib|works with/i, ask: "what it works with" },
+  { words: /origin|made in|country/i, ask: "where it is made" },
+];
+
+/** Why a definition the store fills is worth ticking, or null: shoppers ask about it, or the merchant pinned it. */
+function suggestionFor(node: MetafieldDefinitionNode): string | null {
+  if (node.metafieldsCount === 0) return null;
+  const text = `${node.name} ${node.key}`;
+  const question = SHOPPER_QUESTIONS.find(({ words }) => words.test(text));
+  if (question) return `Suggested: shoppers often ask ${question.ask}`;
+  if (node.pinnedPosition !== null) return "Suggested: pinned on your products in Shopify";
+  return null;
+}
+
+function notOfferedReason(node: MetafieldDefinitionNode): string | null {
+  if (isAppOwnedNamespace(node.namespace)) return APP_OWNED_REASON;
+  if (node.access.storefront === "NONE") return HIDDEN_REASON;
+  return isIndexableMetafieldType(node.type.name) ? null : NOT_TEXT_REASON;
 }
 
 /** The store's product metafield definitions, each with whether and why not it is offered. */
@@ -48,18 +83,18 @@ export async function productMetafieldOffers(admin: AdminGraphql): Promise<Metaf
     const page = data.metafieldDefinitions.pageInfo;
     after = page.hasNextPage ? page.endCursor : null;
   } while (after && nodes.length < MAX_DEFINITIONS);
-  return nodes.map((node) => ({
-    key: metafieldKey(node),
-    name: node.name,
-    namespace: node.namespace,
-    type: node.type.name,
-    count: node.metafieldsCount,
-    notOffered: isAppOwnedNamespace(node.namespace)
-      ? APP_OWNED_REASON
-      : isIndexableMetafieldType(node.type.name)
-        ? null
-        : NOT_TEXT_REASON,
-  }));
+  return nodes.map((node) => {
+    const notOffered = notOfferedReason(node);
+    return {
+      key: metafieldKey(node),
+      name: node.name,
+      namespace: node.namespace,
+      type: node.type.name,
+      count: node.metafieldsCount,
+      notOffered,
+      suggested: notOffered === null ? suggestionFor(node) : null,
+    };
+  });
 }
 
 /** The ticked keys that are offered, as stored: in the order the store lists its definitions. */

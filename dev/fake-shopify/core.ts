@@ -191,6 +191,8 @@ export class FakeShopifyCore {
       type: "metaobject_reference",
       ownerType: "PRODUCT",
       description: null,
+      storefrontAccess: "PUBLIC_READ",
+      pinnedPosition: null,
     });
     for (const record of this.store.productList()) {
       const chart = SAMPLE_SIZE_CHART_REFERENCES[String(record.product.handle)];
@@ -217,6 +219,8 @@ export class FakeShopifyCore {
         namespace: this.metafields.canonicalNamespace(definition.namespace),
         ownerType: "PRODUCT",
         description: definition.description ?? null,
+        storefrontAccess: definition.storefrontAccess ?? "PUBLIC_READ",
+        pinnedPosition: definition.pinnedPosition ?? null,
       });
     }
     const types = new Map<string, string>(

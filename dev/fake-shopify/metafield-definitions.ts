@@ -13,6 +13,8 @@ export interface MetafieldDefinitionRecord {
   type: string;
   ownerType: string;
   description: string | null;
+  storefrontAccess: "NONE" | "PUBLIC_READ";
+  pinnedPosition: number | null;
 }
 
 export class MetafieldDefinitionStore {
@@ -33,6 +35,20 @@ export class MetafieldDefinitionStore {
   delete(id: string): MetafieldDefinitionRecord | undefined {
     const index = this.#records.findIndex((record) => record.id === id);
     return index < 0 ? undefined : this.#records.splice(index, 1)[0];
+  }
+
+  /** The definition of that canonical namespace, key and owner type. */
+  find(namespace: string, key: string, ownerType: string): MetafieldDefinitionRecord | undefined {
+    return this.#records.find(
+      (record) =>
+        record.namespace === namespace && record.key === key && record.ownerType === ownerType,
+    );
+  }
+
+  /** Pinned after the others of its owner type, as Shopify pins (`pin: true`). */
+  nextPinnedPosition(ownerType: string): number {
+    const pinned = this.ofOwnerType(ownerType).map((record) => record.pinnedPosition ?? 0);
+    return Math.max(0, ...pinned) + 1;
   }
 
   byId(id: string): MetafieldDefinitionRecord | undefined {

@@ -225,6 +225,12 @@ function definitionView(store: MetaobjectStore, record: MetaobjectDefinitionReco
     description: null,
     displayNameKey: record.displayNameKey,
     hasThumbnailField: false,
+    access: {
+      __typename: "MetaobjectAccess",
+      admin: "MERCHANT_READ_WRITE",
+      storefront: record.storefrontAccess ?? "PUBLIC_READ",
+      customerAccount: "NONE",
+    },
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,
     fieldDefinitions: record.fields.map(fieldDefinitionView),

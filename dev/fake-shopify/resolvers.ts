@@ -469,6 +469,17 @@ function updatedMatching<T>(
 }
 
 /** A definition as Shopify shows it; `metafieldsCount` counts the values stored for it. */
+/** The fields of `MetafieldDefinitionUpdateInput` the fake follows. */
+interface MetafieldDefinitionUpdateInput {
+  namespace?: string | null;
+  key: string;
+  ownerType: string;
+  name?: string | null;
+  description?: string | null;
+  access?: { storefront?: string | null } | null;
+  pin?: boolean | null;
+}
+
 function metafieldDefinitionView(core: FakeShopifyCore, record: MetafieldDefinitionRecord): Json {
   const values = core.metafields
     .list()
@@ -490,7 +501,13 @@ function metafieldDefinitionView(core: FakeShopifyCore, record: MetafieldDefinit
     metafieldsCount: values.length,
     metafields: (args: ConnectionArgs) =>
       connection(values, args, (metafield) => metafieldView(core, metafield)),
-    pinnedPosition: null,
+    access: {
+      __typename: "MetafieldAccess",
+      admin: "PUBLIC_READ_WRITE",
+      storefront: record.storefrontAccess,
+      customerAccount: "NONE",
+    },
+    pinnedPosition: record.pinnedPosition,
     validations: [],
     useAsCollectionCondition: false,
   };
@@ -669,6 +686,41 @@ export function mutationRoot(core: FakeShopifyCore): Json {
           namespace: core.metafields.publicNamespace(record.namespace),
           key: record.key,
         },
+        userErrors: [],
+      };
+    },
+    metafieldDefinitionUpdate: ({ definition }: { definition: MetafieldDefinitionUpdateInput }) => {
+      const record = core.metafieldDefinitions.find(
+        core.metafields.canonicalNamespace(definition.namespace ?? ""),
+        definition.key,
+        definition.ownerType,
+      );
+      if (!record) {
+        return {
+          updatedDefinition: null,
+          validationJob: null,
+          userErrors: [
+            {
+              __typename: "MetafieldDefinitionUpdateUserError",
+              field: ["definition"],
+              message: "Definition not found.",
+              code: "NOT_FOUND",
+            },
+          ],
+        };
+      }
+      if (definition.name != null) record.name = definition.name;
+      if (definition.description !== undefined) record.description = definition.description;
+      const storefront = definition.access?.storefront;
+      if (storefront === "NONE" || storefront === "PUBLIC_READ")
+        record.storefrontAccess = storefront;
+      if (definition.pin === true && record.pinnedPosition === null) {
+        record.pinnedPosition = core.metafieldDefinitions.nextPinnedPosition(record.ownerType);
+      }
+      if (definition.pin === false) record.pinnedPosition = null;
+      return {
+        updatedDefinition: metafieldDefinitionView(core, record),
+        validationJob: null,
         userErrors: [],
       };
     },

@@ -1,7 +1,8 @@
 /**
  * Metaobject definitions a merchant keeps, with entries: an FAQ whose entries have pages on the
  * online store (`/pages/faq/<handle>`), a size chart without pages, referenced from snowboards
- * by a product metafield (`specs.size_chart`, `metaobject_reference`), and one of another app
+ * by a product metafield (`specs.size_chart`, `metaobject_reference`), a "Supplier contacts"
+ * definition the storefront may not read (`access.storefront` NONE), and one of another app
  * (`app--4242--loyalty_tier`), which the app never offers. Values are in Shopify's stored form
  * (a string; JSON for measurements), as metafields' are.
  */
@@ -20,6 +21,8 @@ export interface SampleMetaobjectDefinition {
   displayNameKey: string;
   /** The online store's URL segment of its entries' pages; null: no `onlineStore` capability. */
   onlineStoreUrlHandle: string | null;
+  /** `access.storefront`; default PUBLIC_READ. */
+  storefrontAccess?: "NONE" | "PUBLIC_READ";
   fields: readonly SampleMetaobjectField[];
 }
 
@@ -53,6 +56,17 @@ export const SAMPLE_METAOBJECT_DEFINITIONS: readonly SampleMetaobjectDefinition[
       { key: "rider_weight", name: "Rider weight", type: "single_line_text_field" },
       { key: "waist_width", name: "Waist width", type: "dimension" },
       { key: "notes", name: "Notes", type: "multi_line_text_field" },
+    ],
+  },
+  {
+    type: "supplier_contact",
+    name: "Supplier contacts",
+    displayNameKey: "company",
+    onlineStoreUrlHandle: null,
+    storefrontAccess: "NONE",
+    fields: [
+      { key: "company", name: "Company", type: "single_line_text_field" },
+      { key: "email", name: "Email", type: "single_line_text_field" },
     ],
   },
   {
@@ -120,6 +134,11 @@ export const SAMPLE_METAOBJECT_ENTRIES: readonly SampleMetaobjectEntry[] = [
       rider_weight: "68–91 kg",
       waist_width: JSON.stringify({ value: 25.6, unit: "cm" }),
     },
+  },
+  {
+    type: "supplier_contact",
+    handle: "boards-ltd",
+    fields: { company: "Boards Ltd", email: "orders@boards-ltd.example" },
   },
   {
     type: "app--4242--loyalty_tier",

@@ -2,7 +2,8 @@
  * A product "specs" metafield definition set of several types, with values on a few of the
  * documentation shop's products (by handle), as a merchant would keep material, care, size and
  * ratings. Values are in Shopify's stored form (`value`, a string; JSON for measurements, ratings
- * and lists). Also two definitions of apps (`app--…` namespaces), which the app never offers.
+ * and lists). Also two definitions of apps (`app--…` namespaces), which the app never offers, and
+ * one the storefront may not read (a supplier's name), which it does not offer either.
  */
 
 export interface SampleDefinition {
@@ -11,6 +12,10 @@ export interface SampleDefinition {
   key: string;
   type: string;
   description?: string;
+  /** Shopify's `access.storefront`; PUBLIC_READ unless said. */
+  storefrontAccess?: "NONE" | "PUBLIC_READ";
+  /** Shopify's `pinnedPosition`: pinned on every product's page in the admin. */
+  pinnedPosition?: number;
 }
 
 export const SAMPLE_PRODUCT_DEFINITIONS: readonly SampleDefinition[] = [
@@ -20,8 +25,21 @@ export const SAMPLE_PRODUCT_DEFINITIONS: readonly SampleDefinition[] = [
   { name: "Weight", namespace: "specs", key: "weight", type: "weight" },
   { name: "Waterproof", namespace: "specs", key: "waterproof", type: "boolean" },
   { name: "Rating", namespace: "reviews", key: "rating", type: "rating" },
-  { name: "Features", namespace: "specs", key: "features", type: "list.single_line_text_field" },
+  {
+    name: "Features",
+    namespace: "specs",
+    key: "features",
+    type: "list.single_line_text_field",
+    pinnedPosition: 1,
+  },
   { name: "In the box", namespace: "specs", key: "in_the_box", type: "rich_text_field" },
+  {
+    name: "Supplier",
+    namespace: "internal",
+    key: "supplier",
+    type: "single_line_text_field",
+    storefrontAccess: "NONE",
+  },
   {
     name: "Loyalty points multiplier",
     namespace: "app--4242--loyalty",
@@ -33,6 +51,7 @@ export const SAMPLE_PRODUCT_DEFINITIONS: readonly SampleDefinition[] = [
 /** Handle → `namespace.key` → stored value. */
 export const SAMPLE_PRODUCT_SPECS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   "ipod-nano": {
+    "internal.supplier": "Foxconn, Shenzhen",
     "specs.material": "Anodised aluminium",
     "specs.care": "Wipe with a soft, dry cloth.\nKeep away from water and heat.",
     "specs.height": JSON.stringify({ value: 9.0, unit: "cm" }),

@@ -37,13 +37,26 @@ describe("product metafields, in Settings", () => {
     const page = await session.browser.newPage({ viewport: { width: 1280, height: 1400 } });
     await page.goto(`${session.demo.adminUrl}/settings`);
     await page.getByRole("heading", { name: "Product metafields" }).waitFor();
-    await page.getByText("specs.material · Single line text · 3 products have a value").waitFor();
+    await page
+      .getByText(
+        "Suggested: shoppers often ask what it is made of. specs.material · Single line text · 3 products have a value",
+      )
+      .waitFor();
+    await page.getByText("Suggested: pinned on your products in Shopify. specs.features").waitFor();
     await page.getByText("specs.height · Dimension · 1 product has a value").waitFor();
     // An app's own metafields are not offered, and Settings says why.
     expect(await page.getByLabel("Loyalty points multiplier").count()).toBe(0);
     await page
       .getByText(
         "Loyalty points multiplier (app--4242--loyalty.points_multiplier, Decimal): Kept by an app for its own use",
+      )
+      .waitFor();
+
+    // Nor what the storefront may not show.
+    expect(await page.getByLabel("Supplier").count()).toBe(0);
+    await page
+      .getByText(
+        "Supplier (internal.supplier, Single line text): Hidden from your storefront (its storefront access is off in Shopify",
       )
       .waitFor();
 

@@ -54,6 +54,11 @@ describe("metaobjects, in Settings", () => {
       .waitFor();
     // An app's own definition is not offered, and Settings says why.
     expect(await page.getByLabel("Loyalty tiers").count()).toBe(0);
+    // Nor is one the storefront may not read.
+    expect(await page.getByLabel("Supplier contacts").count()).toBe(0);
+    await page
+      .getByText("Supplier contacts (supplier_contact): Hidden from your storefront")
+      .waitFor();
     await page
       .getByText("Loyalty tiers (app--4242--loyalty_tier): Kept by an app for its own use")
       .waitFor();

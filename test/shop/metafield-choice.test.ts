@@ -8,7 +8,7 @@ import { DEMO_PUBLISHABLE_KEY, DEMO_SHOP, type RunningDemo } from "../../dev/dem
 import { startTestDemo } from "../../testkit/demo-browser";
 import { settingsPageOf } from "../../app/admin/settings-page.server";
 import * as settings from "../../app/shop/save-settings.server";
-import { APP_OWNED_REASON } from "../../app/shop/product-metafields.server";
+import { APP_OWNED_REASON, HIDDEN_REASON } from "../../app/shop/product-metafields.server";
 import { adminFor } from "../../app/shopify/admin-auth.server";
 import {
   PRODUCT_METAFIELD_DEFINITIONS_QUERY,
@@ -52,6 +52,30 @@ describe("Settings: product metafields", () => {
     });
     expect(byKey.get("app--4242--loyalty.points_multiplier")?.notOffered).toBe(APP_OWNED_REASON);
     expect(page.chosenMetafields).toEqual([]);
+  });
+
+  it("does not offer what the storefront may not show, and suggests what shoppers ask about or the merchant pinned", async () => {
+    const page = await settingsPageOf(DEMO_SHOP, admin);
+    const byKey = new Map((page.metafields ?? []).map((m) => [m.key, m]));
+    expect(byKey.get("internal.supplier")).toMatchObject({
+      name: "Supplier",
+      notOffered: HIDDEN_REASON,
+      suggested: null,
+    });
+    expect(byKey.get("specs.material")?.suggested).toBe(
+      "Suggested: shoppers often ask what it is made of",
+    );
+    expect(byKey.get("specs.waterproof")?.suggested).toBe(
+      "Suggested: shoppers often ask whether it is waterproof",
+    );
+    expect(byKey.get("specs.features")?.suggested).toBe(
+      "Suggested: pinned on your products in Shopify",
+    );
+    expect(byKey.get("reviews.rating")?.suggested).toBeNull();
+    // A hidden one sent in the form anyway is not kept.
+    const saved = await save(["internal.supplier"]);
+    expect(saved.ok && saved.choicesMessage).toBeNull();
+    expect((await settingsPageOf(DEMO_SHOP, admin)).chosenMetafields).toEqual([]);
   });
 
   it("keeps only offered definitions, refuses too many, and starts no run for the same choice", async () => {
@@ -103,7 +127,39 @@ describe("Settings: product metafields", () => {
     expect(settled.chosenMetafields).toEqual([]);
     expect(settled.chosenGone).toEqual([]);
   });
+
+  it("names a chosen definition whose storefront access was turned off in Shopify, and a save drops it", async () => {
+    expect((await save(["specs.care"])).ok).toBe(true);
+    const updated = await data<{ metafieldDefinitionUpdate: { userErrors: unknown[] } }>(
+      demo.shopify,
+      UPDATE_DEFINITION,
+      {
+        definition: {
+          namespace: "specs",
+          key: "care",
+          ownerType: "PRODUCT",
+          access: { storefront: "NONE" },
+        },
+      },
+    );
+    expect(updated.metafieldDefinitionUpdate.userErrors).toEqual([]);
+
+    const page = await settingsPageOf(DEMO_SHOP, admin);
+    expect(page.chosenMetafields).toEqual(["specs.care"]);
+    expect(page.chosenWithdrawn).toEqual([`Care instructions (specs.care): ${HIDDEN_REASON}`]);
+    expect((await save(["specs.care"])).ok).toBe(true);
+    const settled = await settingsPageOf(DEMO_SHOP, admin);
+    expect(settled.chosenMetafields).toEqual([]);
+    expect(settled.chosenWithdrawn).toEqual([]);
+  });
 });
+
+const UPDATE_DEFINITION = `mutation UpdateDefinition($definition: MetafieldDefinitionUpdateInput!) {
+  metafieldDefinitionUpdate(definition: $definition) {
+    updatedDefinition { id access { storefront } }
+    userErrors { field message code }
+  }
+}`;
 
 const DELETE_DEFINITION = `mutation DeleteDefinition($id: ID!) {
   metafieldDefinitionDelete(id: $id, deleteAllAssociatedMetafields: true) {

@@ -11,7 +11,7 @@ export class TierUnknownError extends Error {
 }
 
 /** An id nothing has: deleting it is a harmless write that proves the key may write. */
-const KEY_PROBE_ID = "__catalog_chat_key_check__";
+export const KEY_PROBE_ID = "__catalog_chat_key_check__";
 
 /**
  * The one cheap authenticated call every run starts with: a bulk delete of an id nothing has in

@@ -59,19 +59,25 @@ type Entry = { id: string; handle: string; displayName: string };
 const faq = () => demo.shopify.state.metaobjects("faq") as unknown as Entry[];
 
 describe("metaobject entries chosen in Settings", () => {
-  it("lists the definitions and keeps only those offered", async () => {
+  it("lists the definitions, an app's own and a hidden one not offered with why", async () => {
     const page = await settingsPageOf(DEMO_SHOP, admin);
     expect(page.metaobjects?.map((m) => [m.name, m.type, m.count, m.onlineStore])).toEqual([
       ["FAQ", "faq", 4, true],
       ["Size chart", "size_chart", 2, false],
+      ["Supplier contacts", "supplier_contact", 1, false],
       ["Loyalty tiers", "app--4242--loyalty_tier", 1, false],
     ]);
-    expect(page.metaobjects?.[2]?.notOffered).toMatch(/^Kept by an app for its own use/);
+    expect(page.metaobjects?.map((m) => m.notOffered?.slice(0, 29) ?? null)).toEqual([
+      null,
+      null,
+      "Hidden from your storefront (",
+      "Kept by an app for its own us",
+    ]);
     expect(entries()).toEqual([]);
   });
 
   it("ticking the FAQ sends its published entries as page posts at their online store pages", async () => {
-    const saved = await save(["faq", "app--4242--loyalty_tier"]);
+    const saved = await save(["faq", "supplier_contact", "app--4242--loyalty_tier"]);
     expect(saved).toMatchObject({
       ok: true,
       choicesMessage:
