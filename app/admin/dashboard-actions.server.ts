@@ -129,7 +129,7 @@ export function retryMessage(
           ? `${format.count(more, "more item")} ${more === 1 ? "is" : "are"} retried with the next press.`
           : null,
         notRetried > 0
-          ? `${format.count(notRetried, "policy", "policies")} ${notRetried === 1 ? "is" : "are"} sent by the next Resync.`
+          ? `${format.count(notRetried, "policy or metaobject entry", "policies or metaobject entries")} ${notRetried === 1 ? "is" : "are"} sent by the next Resync.`
           : null,
       ].filter(Boolean);
       const tried = outcome.tried;

@@ -179,7 +179,9 @@ function described(
       ? ["Article", `${admin}/articles/${numberAfter(SERVICE_ID_PREFIXES.article)}`]
       : itemId.startsWith(SERVICE_ID_PREFIXES.policy)
         ? ["Policy", `${admin}/settings/legal`]
-        : ["Page or article", null];
+        : itemId.startsWith(SERVICE_ID_PREFIXES.metaobject)
+          ? ["Metaobject entry", `${admin}/content/entries`]
+          : ["Page or article", null];
   return {
     key: `post-${itemId}`,
     name: name ?? `A ${what.toLowerCase()} without a title`,

@@ -1,19 +1,26 @@
 import type { AdminGraphql } from "../shopify/admin-graphql";
 import { metafieldKey } from "../catalogue";
-import { chosenMetafieldsOf, findShop, workspaceOf } from "../models/shops.server";
+import {
+  chosenMetafieldsOf,
+  chosenMetaobjectsOf,
+  findShop,
+  workspaceOf,
+} from "../models/shops.server";
 import { serviceEventsStatus } from "../service-events/registration.server";
 import { logFor } from "../server/log";
 import { storefrontPresencesOf } from "../models/storefront-presences.server";
 import { productMetafieldOffers, type MetafieldOffer } from "../shop/product-metafields.server";
+import { metaobjectOffers, type MetaobjectOffer } from "../shop/metaobject-definitions.server";
 
 const log = logFor("admin");
 
 /** What the Settings page shows: the saved keys (never the secret), the workspace and choices. */
 export async function settingsPageOf(shopDomain: string, admin: AdminGraphql) {
-  const [shop, events, metafields, presences] = await Promise.all([
+  const [shop, events, metafields, metaobjects, presences] = await Promise.all([
     findShop(shopDomain),
     serviceEventsStatus(shopDomain),
     metafieldOffersOrNull(shopDomain, admin),
+    metaobjectOffersOrNull(shopDomain, admin),
     storefrontPresencesOf(shopDomain),
   ]);
   return {
@@ -47,10 +54,32 @@ export async function settingsPageOf(shopDomain: string, admin: AdminGraphql) {
             return offer?.notOffered ? [`${offer.name} (${offer.key}): ${offer.notOffered}`] : [];
           })
         : [],
+    /** The store's metaobject definitions; null when Shopify could not be asked now. */
+    metaobjects,
+    chosenMetaobjects: shop ? chosenMetaobjectsOf(shop).map((m) => m.type) : [],
+    /** Chosen, but deleted in Shopify since: "name (type)". */
+    chosenMetaobjectsGone:
+      shop && metaobjects
+        ? chosenMetaobjectsOf(shop)
+            .filter((m) => !metaobjects.some((offer) => offer.type === m.type))
+            .map((m) => `${m.name} (${m.type})`)
+        : [],
     events,
     /** Where the store sells, as last read from Shopify (read-only for now). */
     presences: { ...presences, readAt: presences.readAt?.toISOString() ?? null },
   };
+}
+
+async function metaobjectOffersOrNull(
+  shopDomain: string,
+  admin: AdminGraphql,
+): Promise<MetaobjectOffer[] | null> {
+  try {
+    return await metaobjectOffers(admin);
+  } catch (error) {
+    log.warn({ err: error, shop: shopDomain }, "metaobject definitions could not be read");
+    return null;
+  }
 }
 
 async function metafieldOffersOrNull(

@@ -4,6 +4,7 @@ import type {
   CatalogueItem,
   CatalogueItemType,
   ShopifyArticle,
+  ShopifyMetaobject,
   ShopifyPage,
   ShopifyProduct,
   ShopifyShopPolicy,
@@ -31,6 +32,7 @@ const ROOT_TYPES: ReadonlySet<string> = new Set<CatalogueItemType>([
   "Page",
   "Article",
   "ShopPolicy",
+  "Metaobject",
 ]);
 
 type ProductConnection = "variants" | "collections" | "media" | "metafields";
@@ -159,6 +161,7 @@ export async function scanBulkExport(source: BulkSource): Promise<BulkScan> {
     Page: 0,
     Article: 0,
     ShopPolicy: 0,
+    Metaobject: 0,
   };
   const lateParents = new Map<string, number>();
   let skippedUnknown = 0;
@@ -195,7 +198,7 @@ interface Assembling {
 
 function emptyStats(): AssemblyStats {
   return {
-    emitted: { Product: 0, Page: 0, Article: 0, ShopPolicy: 0 },
+    emitted: { Product: 0, Page: 0, Article: 0, ShopPolicy: 0, Metaobject: 0 },
     orphans: 0,
     maxHeld: 0,
     reads: 0,
@@ -212,6 +215,8 @@ function toItem(assembling: Assembling): CatalogueItem {
       return { type: "Article", value: assembling.value as unknown as ShopifyArticle };
     case "ShopPolicy":
       return { type: "ShopPolicy", value: assembling.value as unknown as ShopifyShopPolicy };
+    case "Metaobject":
+      return { type: "Metaobject", value: assembling.value as unknown as ShopifyMetaobject };
   }
 }
 

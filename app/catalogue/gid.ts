@@ -47,7 +47,7 @@ export function numericId(gidOrId: string | number): string {
 }
 
 export function toGid(
-  type: "Product" | "Page" | "Article" | "ShopPolicy",
+  type: "Product" | "Page" | "Article" | "ShopPolicy" | "Metaobject",
   gidOrId: string | number,
 ): string {
   return `gid://shopify/${type}/${numericId(gidOrId)}`;
@@ -62,6 +62,7 @@ export const SERVICE_ID_PREFIXES = {
   page: "page-",
   article: "article-",
   policy: "policy-",
+  metaobject: "metaobject-",
 } as const;
 
 export function productServiceId(gidOrId: string | number): string {
@@ -79,4 +80,9 @@ export function articleServiceId(gidOrId: string | number): string {
 /** A shop policy's service id: its Shopify number, apart from pages' and articles'. */
 export function policyServiceId(gidOrId: string | number): string {
   return `${SERVICE_ID_PREFIXES.policy}${numericId(gidOrId)}`;
+}
+
+/** A metaobject entry's service id (an FAQ question, a size chart): apart from other posts. */
+export function metaobjectServiceId(gidOrId: string | number): string {
+  return `${SERVICE_ID_PREFIXES.metaobject}${numericId(gidOrId)}`;
 }

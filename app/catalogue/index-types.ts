@@ -56,7 +56,8 @@ export interface IndexPost {
   title: string;
   content: string;
   excerpt: string;
-  url: string;
+  /** Left out when the item has no storefront page (a metaobject entry without one). */
+  url?: string;
   post_type: PostType;
   status: string;
   author_name?: string;
@@ -69,7 +70,8 @@ export interface IndexPost {
 }
 
 export type ProductNotIndexableReason = "draft" | "archived" | "unlisted" | "unpublished";
-export type PostNotIndexableReason = "unpublished";
+/** `empty`: a metaobject entry none of whose fields has a readable value. */
+export type PostNotIndexableReason = "unpublished" | "empty";
 
 /** What the mapper made of one Shopify object: an item to upsert, or an id to delete. */
 export type MapResult =

@@ -9,6 +9,7 @@ export * from "./html-text";
 export * from "./map-product";
 export * from "./map-post";
 export * from "./map-policy";
+export * from "./map-metaobject";
 export * from "./map-item";
 export * from "./content-hash";
 export * from "./priority";

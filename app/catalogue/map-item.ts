@@ -1,5 +1,6 @@
 import type { MapContext, MapResult } from "./index-types";
 import { mapArticle, mapPage } from "./map-post";
+import { mapMetaobject } from "./map-metaobject";
 import { mapShopPolicy } from "./map-policy";
 import { mapProduct } from "./map-product";
 import type { CatalogueItem } from "./shopify-types";
@@ -15,5 +16,7 @@ export function mapCatalogueItem(item: CatalogueItem, context: MapContext): MapR
       return mapArticle(item.value, context);
     case "ShopPolicy":
       return mapShopPolicy(item.value, context);
+    case "Metaobject":
+      return mapMetaobject(item.value, context);
   }
 }

@@ -1,6 +1,6 @@
 import { numericId, productServiceId } from "./gid";
 import { htmlToPlainText, makeExcerpt } from "./html-text";
-import { metafieldLongText, metafieldText, type ChosenMetafield } from "./metafield-text";
+import { metafieldLongText, metafieldValueText, type ChosenMetafield } from "./metafield-text";
 import type {
   IndexProduct,
   IndexVariant,
@@ -113,7 +113,7 @@ function addMetafields(
       (m) => m.namespace === choice.namespace && m.key === choice.key,
     );
     if (!metafield) continue;
-    const texts = metafieldText(metafield.type, metafield.value);
+    const texts = metafieldValueText(metafield);
     if (!texts) continue;
     const name = choice.name.trim() || `${choice.namespace}.${choice.key}`;
     const values = item.attributes[name] ?? [];

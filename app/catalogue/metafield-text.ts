@@ -21,7 +21,21 @@ export interface ShopifyMetafield {
   key: string;
   type: string;
   value: string;
+  /**
+   * What a `metaobject_reference` names, when asked for (METAFIELD_REFERENCE_SELECTION): the
+   * entry's display name and fields. Null when the entry was deleted.
+   */
+  reference?: ReferencedEntry | null;
 }
+
+/** A metaobject entry a metafield references (a size chart), as the export reads it. */
+export interface ReferencedEntry {
+  displayName?: string;
+  fields?: { key: string; type: string; value: string | null; definition?: { name: string } }[];
+}
+
+/** The one reference type turned into text: a metaobject entry, by its name and fields. */
+export const METAOBJECT_REFERENCE_TYPE = "metaobject_reference";
 
 /** At most this many characters a value (a list's each item), the cut note included. */
 export const METAFIELD_TEXT_MAX = 500;
@@ -60,7 +74,36 @@ const SCALAR_TYPES = new Set([
 ]);
 
 export function isIndexableMetafieldType(type: string): boolean {
+  if (type === METAOBJECT_REFERENCE_TYPE) return true;
   return SCALAR_TYPES.has(type.startsWith("list.") ? type.slice(5) : type);
+}
+
+/** Whether reading these metafields must resolve references (a heavier read). */
+export function hasMetaobjectReference(chosen: readonly { type?: string }[]): boolean {
+  return chosen.some((metafield) => metafield.type === METAOBJECT_REFERENCE_TYPE);
+}
+
+/**
+ * A metafield's value as text: a metaobject reference as the entry it names ("Burton Custom 151
+ * size chart: Board length 151 cm; Rider weight 45–68 kg"), every other type by metafieldText.
+ * A reference to a deleted entry (null), or not resolved, gives nothing.
+ */
+export function metafieldValueText(metafield: ShopifyMetafield): string[] | null {
+  if (metafield.type !== METAOBJECT_REFERENCE_TYPE) {
+    return metafieldText(metafield.type, metafield.value);
+  }
+  const entry = metafield.reference;
+  if (!entry) return null;
+  const name = typeof entry.displayName === "string" ? collapseWhitespace(entry.displayName) : "";
+  const facts = (Array.isArray(entry.fields) ? entry.fields : []).flatMap((field) => {
+    if (typeof field.value !== "string" || typeof field.type !== "string") return [];
+    const text = metafieldText(field.type, field.value)?.join(", ");
+    // The field the entry is named by says nothing more.
+    if (!text || text === name) return [];
+    return [`${field.definition?.name?.trim() || field.key} ${text}`];
+  });
+  const text = [name, facts.join("; ")].filter(Boolean).join(": ");
+  return text ? [bounded(text)] : null;
 }
 
 /** `text` cut to `max` characters, the cut visible. */

@@ -1,5 +1,6 @@
 import type { VariantStock } from "./map-product";
-import type { ShopifyProductFields, ShopifyShopPolicy } from "./shopify-types";
+import { hasMetaobjectReference } from "./metafield-text";
+import type { ShopifyMetaobject, ShopifyProductFields, ShopifyShopPolicy } from "./shopify-types";
 
 /**
  * The app's Admin GraphQL documents (API 2026-10). The bulk exports and the `nodes(ids:)` re-read
@@ -49,6 +50,12 @@ const VARIANT_SELECTION = `
   inventoryItem { tracked }`;
 
 const METAFIELD_SELECTION = "id namespace key type value";
+
+/**
+ * With a chosen `metaobject_reference` metafield: what the entry it names says (a size chart's
+ * name and fields), read with the product. An object, not a connection: no bulk level of its own.
+ */
+const METAFIELD_WITH_REFERENCE_SELECTION = `${METAFIELD_SELECTION} reference { ... on Metaobject { displayName fields { key type value definition { name } } } }`;
 
 const COLLECTION_SELECTION = `
   id
@@ -104,12 +111,17 @@ export function metafieldKey(metafield: { namespace: string; key: string }): str
  * The products' bulk export with the chosen metafields (`namespace.key`; none: the plain
  * export). They are the fifth connection, Shopify's limit; only the chosen ones are asked for.
  */
-export function productsBulkQuery(metafieldKeys: readonly string[] = []): string {
+export function productsBulkQuery(
+  metafieldKeys: readonly string[] = [],
+  /** A chosen metafield is a metaobject reference: the entries named are read too. */
+  withReferences = false,
+): string {
   if (metafieldKeys.length === 0) return PRODUCTS_BULK_QUERY;
   const keys = metafieldKeys.map((key) => JSON.stringify(key)).join(", ");
+  const selection = withReferences ? METAFIELD_WITH_REFERENCE_SELECTION : METAFIELD_SELECTION;
   return PRODUCTS_BULK_QUERY.replace(
     "        media { edges",
-    `        metafields(keys: [${keys}]) { edges { node { ${METAFIELD_SELECTION} } } }\n        media { edges`,
+    `        metafields(keys: [${keys}]) { edges { node { ${selection} } } }\n        media { edges`,
   );
 }
 
@@ -120,8 +132,9 @@ export function productsBulkQuery(metafieldKeys: readonly string[] = []): string
 export function productsChangedSinceBulkQuery(
   since: Date,
   metafieldKeys: readonly string[] = [],
+  withReferences = false,
 ): string {
-  return productsBulkQuery(metafieldKeys).replace(
+  return productsBulkQuery(metafieldKeys, withReferences).replace(
     "products {",
     `products(query: "${updatedAfterTerm(since)}") {`,
   );
@@ -281,19 +294,41 @@ export const PRODUCTS_WITH_METAFIELDS_BY_IDS_QUERY = PRODUCTS_BY_IDS_QUERY.repla
 );
 
 /**
- * The re-read of products by id for a shop's chosen metafields: the query and the variables it
- * adds. None chosen: the plain query (an empty `keys` would list every metafield). At most
- * MAX_CHOSEN_METAFIELDS, some 12 points an id.
+ * PRODUCTS_WITH_METAFIELDS_BY_IDS_QUERY resolving metaobject references (a size chart): three
+ * more objects a metafield, so fewer ids a query (PRODUCT_IDS_PER_QUERY_WITH_REFERENCES).
  */
-export function productsByIdsRead(chosen: readonly { namespace: string; key: string }[]): {
+export const PRODUCTS_WITH_METAFIELD_REFERENCES_BY_IDS_QUERY =
+  PRODUCTS_WITH_METAFIELDS_BY_IDS_QUERY.replace(
+    `nodes { ${METAFIELD_SELECTION} }`,
+    `nodes { ${METAFIELD_WITH_REFERENCE_SELECTION} }`,
+  );
+
+/** Ids a re-read asks at once when references are resolved: 4 × ~228 points, under 1,000. */
+export const PRODUCT_IDS_PER_QUERY_WITH_REFERENCES = 4;
+
+/**
+ * The re-read of products by id for a shop's chosen metafields: the query and the variables it
+ * adds, and how many ids it may ask at once when that is fewer than usual. None chosen: the plain
+ * query (an empty `keys` would list every metafield). At most MAX_CHOSEN_METAFIELDS, some 12
+ * points an id (about 30 with a metaobject reference among them).
+ */
+export function productsByIdsRead(
+  chosen: readonly { namespace: string; key: string; type?: string }[],
+): {
   query: string;
   variables: Record<string, unknown>;
+  idsPerQuery?: number;
 } {
   if (chosen.length === 0) return { query: PRODUCTS_BY_IDS_QUERY, variables: {} };
-  return {
-    query: PRODUCTS_WITH_METAFIELDS_BY_IDS_QUERY,
-    variables: { metafieldKeys: chosen.map(metafieldKey), metafieldsFirst: chosen.length },
-  };
+  const variables = { metafieldKeys: chosen.map(metafieldKey), metafieldsFirst: chosen.length };
+  if (hasMetaobjectReference(chosen)) {
+    return {
+      query: PRODUCTS_WITH_METAFIELD_REFERENCES_BY_IDS_QUERY,
+      variables,
+      idsPerQuery: PRODUCT_IDS_PER_QUERY_WITH_REFERENCES,
+    };
+  }
+  return { query: PRODUCTS_WITH_METAFIELDS_BY_IDS_QUERY, variables };
 }
 
 /** At most this many product metafields are chosen (the re-read's cost stays under 1,000). */
@@ -376,6 +411,74 @@ export const SHOP_POLICIES_QUERY = `query ShopPolicies {
 
 export interface ShopPoliciesData {
   shop: { shopPolicies: ShopifyShopPolicy[] };
+}
+
+/**
+ * The store's metaobject definitions, for Settings: name, type, how many entries, and whether its
+ * entries have pages on the online store (the `onlineStore` capability and its URL segment).
+ * Scope `read_metaobject_definitions`. A page of 100 (about 400 cost points); a shop has at most
+ * a few hundred definitions.
+ */
+export const METAOBJECT_DEFINITIONS_QUERY = `query MetaobjectDefinitions($after: String) {
+  metaobjectDefinitions(first: 100, after: $after) {
+    nodes {
+      id
+      name
+      type
+      metaobjectsCount
+      access { storefront }
+      capabilities { onlineStore { enabled data { urlHandle } } }
+    }
+    pageInfo { hasNextPage endCursor }
+  }
+}`;
+
+export interface MetaobjectDefinitionNode {
+  id: string;
+  name: string;
+  type: string;
+  metaobjectsCount: number;
+  /** `NONE`: the storefront may not read its entries (never offered). */
+  access: { storefront: "NONE" | "PUBLIC_READ" };
+  capabilities: {
+    onlineStore: { enabled: boolean; data: { urlHandle: string } | null } | null;
+  };
+}
+
+export interface MetaobjectDefinitionsData {
+  metaobjectDefinitions: {
+    nodes: MetaobjectDefinitionNode[];
+    pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  };
+}
+
+/**
+ * The entries of one metaobject definition (scope `read_metaobjects`), a page at a time: each
+ * with its fields (type and stored value, and the field's name from the definition), whether it
+ * is published, and its definition's name and online-store URL segment, so one entry maps alone.
+ * About 9 cost points an entry: a page of 50 asks 452, under the 1,000 a query may ask.
+ */
+export const METAOBJECTS_QUERY = `query Metaobjects($type: String!, $after: String) {
+  metaobjects(type: $type, first: 50, after: $after) {
+    nodes {
+      id
+      handle
+      type
+      displayName
+      updatedAt
+      capabilities { publishable { status } }
+      definition { name capabilities { onlineStore { enabled data { urlHandle } } } }
+      fields { key type value definition { name } }
+    }
+    pageInfo { hasNextPage endCursor }
+  }
+}`;
+
+export interface MetaobjectsData {
+  metaobjects: {
+    nodes: ShopifyMetaobject[];
+    pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  };
 }
 
 /**

@@ -134,11 +134,42 @@ export interface ShopifyShopPolicy {
   updatedAt: DateTime;
 }
 
+/** One field of a metaobject entry: its type and stored value, as a metafield's. */
+export interface ShopifyMetaobjectField {
+  key: string;
+  type: string;
+  /** Null when the entry has no value for the field. */
+  value: string | null;
+  definition: { name: string };
+}
+
+/**
+ * One entry of a metaobject definition (an FAQ question, a size chart), with what it needs to be
+ * mapped alone: its definition's name and whether its entries have online store pages.
+ */
+export interface ShopifyMetaobject {
+  id: string;
+  handle: string;
+  type: string;
+  displayName: string;
+  updatedAt: DateTime;
+  /** Null when the definition is not publishable (its entries are then always shown). */
+  capabilities: { publishable: { status: "ACTIVE" | "DRAFT" } | null } | null;
+  definition: {
+    name: string;
+    capabilities: {
+      onlineStore: { enabled: boolean; data: { urlHandle: string } | null } | null;
+    };
+  };
+  fields: ShopifyMetaobjectField[];
+}
+
 /** One assembled object of a bulk export (or of the policies' read), named by its gid's `<Type>`. */
 export type CatalogueItem =
   | { type: "Product"; value: ShopifyProduct }
   | { type: "Page"; value: ShopifyPage }
   | { type: "Article"; value: ShopifyArticle }
-  | { type: "ShopPolicy"; value: ShopifyShopPolicy };
+  | { type: "ShopPolicy"; value: ShopifyShopPolicy }
+  | { type: "Metaobject"; value: ShopifyMetaobject };
 
 export type CatalogueItemType = CatalogueItem["type"];

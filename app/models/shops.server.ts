@@ -2,6 +2,7 @@ import type { Prisma, Shop } from "@prisma/client";
 import prisma from "./db.server";
 import { workspaceIdFromDomain } from "../index-service/workspace-id";
 import type { ChosenMetafield } from "../catalogue/metafield-text";
+import type { ChosenMetaobject } from "../catalogue/map-metaobject";
 
 export interface InstalledShop {
   shopDomain: string;
@@ -217,6 +218,33 @@ export async function saveChosenMetafields(
   await prisma.shop.update({
     where: { shopDomain },
     data: { chosenMetafields: JSON.stringify(chosen) },
+  });
+}
+
+/** The metaobject definitions whose entries the shop chose for the index (Settings). */
+export function chosenMetaobjectsOf(shop: { chosenMetaobjects: string }): ChosenMetaobject[] {
+  try {
+    const parsed = JSON.parse(shop.chosenMetaobjects) as unknown;
+    if (!Array.isArray(parsed)) return [];
+    return parsed.filter(
+      (m): m is ChosenMetaobject =>
+        typeof m === "object" &&
+        m !== null &&
+        typeof (m as Record<string, unknown>).type === "string" &&
+        typeof (m as Record<string, unknown>).name === "string",
+    );
+  } catch {
+    return [];
+  }
+}
+
+export async function saveChosenMetaobjects(
+  shopDomain: string,
+  chosen: readonly ChosenMetaobject[],
+): Promise<void> {
+  await prisma.shop.update({
+    where: { shopDomain },
+    data: { chosenMetaobjects: JSON.stringify(chosen) },
   });
 }
 

@@ -46,6 +46,7 @@ export const action = async ({ request }: ActionFunctionArgs) => {
     confirmRemoval: text("confirmRemoval"),
     // Only a page that listed the definitions changes the choice of metafields.
     metafields: form.has("metafieldsListed") ? form.getAll("metafield").map(String) : undefined,
+    metaobjects: form.has("metaobjectsListed") ? form.getAll("metaobject").map(String) : undefined,
   });
 };
 
@@ -79,11 +80,16 @@ const TYPE_WORDS: Record<string, string> = {
   money: "Money",
   link: "Link",
   json: "JSON",
+  metaobject_reference: "Metaobject",
 };
 
 function typeInWords(type: string): string {
   if (type.startsWith("list.")) return `List of ${typeInWords(type.slice(5)).toLowerCase()}`;
   return TYPE_WORDS[type] ?? type;
+}
+
+function entriesInWords(count: number): string {
+  return count === 1 ? "1 entry" : `${count} entries`;
 }
 
 function countInWords(count: number): string {
@@ -110,6 +116,11 @@ export default function Settings() {
   const toggleMetafield = (key: string) => (checked: boolean) =>
     setMetafieldChoice((keys) =>
       checked ? [...keys.filter((k) => k !== key), key] : keys.filter((k) => k !== key),
+    );
+  const [metaobjectChoice, setMetaobjectChoice] = useState<string[]>(data.chosenMetaobjects);
+  const toggleMetaobject = (type: string) => (checked: boolean) =>
+    setMetaobjectChoice((types) =>
+      checked ? [...types.filter((t) => t !== type), type] : types.filter((t) => t !== type),
     );
   const offered = (data.metafields ?? []).filter((m) => m.notOffered === null);
   const notOffered = (data.metafields ?? []).filter((m) => m.notOffered !== null);
@@ -365,6 +376,74 @@ export default function Settings() {
                             </Text>
                           </li>
                         ))}
+                      </ul>
+                    </BlockStack>
+                  )}
+                </BlockStack>
+              </Card>
+              <Card>
+                <BlockStack gap="200">
+                  <Text as="h2" variant="headingMd">
+                    Metaobjects
+                  </Text>
+                  <Text as="p">
+                    Tick the definitions whose entries shoppers ask about (an FAQ, size charts, care
+                    guides…): each entry is sent to the search as a page of content, its fields as
+                    readable text, linked to its page on your online store when it has one.
+                  </Text>
+                  {data.metaobjects === null ? (
+                    <Text as="p" tone="caution">
+                      The store&apos;s metaobject definitions could not be read from Shopify just
+                      now (or the app&apos;s permission to read metaobjects is not approved yet):
+                      reload the page to choose. Saving keeps your choice as it is.
+                    </Text>
+                  ) : (
+                    <input type="hidden" name="metaobjectsListed" value="1" />
+                  )}
+                  {data.metaobjects !== null && data.metaobjects.length === 0 && (
+                    <Text as="p">
+                      This store has no metaobject definitions yet (Shopify admin: Content,
+                      Metaobjects).
+                    </Text>
+                  )}
+                  {data.chosenMetaobjectsGone.length > 0 && (
+                    <Banner tone="warning" title="Chosen metaobjects no longer defined in Shopify">
+                      <p>
+                        {data.chosenMetaobjectsGone.join(", ")}: the definition was deleted in
+                        Shopify. Save to stop asking for it; its entries then leave the search
+                        index.
+                      </p>
+                    </Banner>
+                  )}
+                  {(data.metaobjects ?? [])
+                    .filter((m) => m.notOffered === null)
+                    .map((m) => (
+                      <Checkbox
+                        key={m.type}
+                        id={`metaobject-${m.type}`}
+                        label={m.name}
+                        helpText={`${m.type} · ${entriesInWords(m.count)} · ${m.onlineStore ? "entries have pages on the online store" : "no online store pages (sent without a link)"}`}
+                        name="metaobject"
+                        value={m.type}
+                        checked={metaobjectChoice.includes(m.type)}
+                        onChange={toggleMetaobject(m.type)}
+                      />
+                    ))}
+                  {(data.metaobjects ?? []).some((m) => m.notOffered !== null) && (
+                    <BlockStack gap="100">
+                      <Text as="h3" variant="headingSm">
+                        Not offered
+                      </Text>
+                      <ul>
+                        {(data.metaobjects ?? [])
+                          .filter((m) => m.notOffered !== null)
+                          .map((m) => (
+                            <li key={m.type}>
+                              <Text as="span">
+                                {m.name} ({m.type}): {m.notOffered}
+                              </Text>
+                            </li>
+                          ))}
                       </ul>
                     </BlockStack>
                   )}

@@ -31,7 +31,7 @@ export const APP_OWNED_REASON =
 export const HIDDEN_REASON =
   "Hidden from your storefront (its storefront access is off in Shopify: Settings, Custom data): the search shows shoppers only what your storefront may show them. Turn storefront access on to offer it here.";
 export const NOT_TEXT_REASON =
-  "References to products, collections, files and metaobjects are not turned into text yet.";
+  "References to products, collections and files, and lists of metaobject references, are not turned into text yet.";
 
 /** Metafields an app reserved for itself: `app--<app id>…` (as Shopify shows `$app`). */
 export function isAppOwnedNamespace(namespace: string): boolean {

@@ -8,8 +8,10 @@ import { indexedCountWithPrefix } from "../models/ledger.server";
 import { recordReportedQuota } from "../models/quota-usage.server";
 import {
   chosenMetafieldsOf,
+  chosenMetaobjectsOf,
   findShop,
   saveChosenMetafields,
+  saveChosenMetaobjects,
   saveServiceSettings,
   saveSyncChoices,
   workspaceOf,
@@ -24,6 +26,7 @@ import {
 } from "../sync/full/run-full-sync.server";
 import { checkServiceKeys, type KeyProblem } from "./service-keys.server";
 import { chosenFromOffers, productMetafieldOffers } from "./product-metafields.server";
+import { chosenMetaobjectsFromOffers, metaobjectOffers } from "./metaobject-definitions.server";
 import {
   formerPlaceOf,
   keysOrWorkspaceSwitch,
@@ -45,6 +48,11 @@ export interface SettingsForm extends SyncChoices {
    * Settings offers are kept (productMetafieldOffers).
    */
   metafields?: readonly string[];
+  /**
+   * The metaobject definitions ticked (their types); absent keeps the saved choice. Only those
+   * Settings offers are kept (metaobjectOffers).
+   */
+  metaobjects?: readonly string[];
 }
 
 type SettingsProblem =
@@ -81,6 +89,7 @@ const TYPE_WORDS: Record<CatalogueType, [string, string]> = {
   // The store's policies go with its pages ("Online store pages" in Settings).
   policy: ["store policy", "store policies"],
   article: ["blog article", "blog articles"],
+  metaobject: ["metaobject entry", "metaobject entries"],
 };
 
 /** Shown when the stored secret key no longer opens (ENCRYPTION_KEY changed without rotation). */
@@ -150,6 +159,7 @@ export async function saveSettings(
 
   await saveSyncChoices(shopDomain, { syncProducts, syncPages, syncArticles });
   const metafieldsChanged = await saveMetafieldChoice(shop, admin, form.metafields);
+  const metaobjects = await saveMetaobjectChoice(shop, admin, form.metaobjects);
   const newSecret = entered.newSecret;
   const { firstConnection } = await saveServiceSettings(shopDomain, {
     sealedSecretKey: newSecret
@@ -171,9 +181,9 @@ export async function saveSettings(
   // Products already ticked are exported again for a changed choice of metafields.
   const refresh = metafieldsChanged && syncProducts && !ticked.includes("product");
   const choices =
-    synced || (removal.count === 0 && ticked.length === 0 && !refresh)
+    synced || (removal.count === 0 && ticked.length === 0 && !refresh && metaobjects === null)
       ? { choicesMessage: null }
-      : await applyChoices(shopDomain, removal, ticked, refresh);
+      : await applyChoices(shopDomain, removal, ticked, refresh, metaobjects);
   return { ok: true, tier: check.tier, pairProved: check.pairProved, ...outcome, ...choices };
 }
 
@@ -198,6 +208,27 @@ async function saveMetafieldChoice(
   if (same(before, after)) return false;
   await saveChosenMetafields(shop.shopDomain, after);
   return true;
+}
+
+/**
+ * Saves the metaobject definitions ticked, of those offered. Null when the choice did not change;
+ * else how many definitions are chosen now (their entries are read again, or all leave the index).
+ */
+async function saveMetaobjectChoice(
+  shop: Shop,
+  admin: AdminGraphql,
+  ticked: readonly string[] | undefined,
+): Promise<{ chosen: number } | null> {
+  if (ticked === undefined) return null;
+  const before = chosenMetaobjectsOf(shop);
+  const after = chosenMetaobjectsFromOffers(
+    ticked.length > 0 || before.length > 0 ? await metaobjectOffers(admin) : [],
+    ticked,
+  );
+  const key = (list: typeof before) => JSON.stringify(list.map((m) => [m.type, m.name]).sort());
+  if (key(before) === key(after)) return null;
+  await saveChosenMetaobjects(shop.shopDomain, after);
+  return { chosen: after.length };
 }
 
 interface Removal {
@@ -246,8 +277,14 @@ async function applyChoices(
   ticked: CatalogueType[],
   /** The choice of metafields changed: products are exported again too. */
   refresh: boolean,
+  /** The choice of metaobject definitions changed: their entries are read again (or removed). */
+  metaobjects: { chosen: number } | null,
 ): Promise<ChoicesOutcome> {
-  const exported: CatalogueType[] = refresh ? [...ticked, "product"] : ticked;
+  const exported: CatalogueType[] = [
+    ...ticked,
+    ...(refresh ? (["product"] as const) : []),
+    ...(metaobjects && metaobjects.chosen > 0 ? (["metaobject"] as const) : []),
+  ];
   try {
     await startShopSync(shopDomain, "settings", undefined, undefined, exported);
   } catch (error) {
@@ -271,7 +308,12 @@ async function applyChoices(
   const refreshing = refresh
     ? "exporting products from Shopify to send them with the metafields you chose"
     : "";
-  const both = [removing, sending, refreshing].filter(Boolean).join(", and ");
+  const entries = !metaobjects
+    ? ""
+    : metaobjects.chosen > 0
+      ? "reading the entries of the metaobject definitions you chose from Shopify to send them to the search index (entries of definitions you unticked leave it)"
+      : "removing the metaobject entries from the search index";
+  const both = [removing, sending, refreshing, entries].filter(Boolean).join(", and ");
   return {
     choicesMessage: `${both[0]!.toUpperCase()}${both.slice(1)}: follow it on the Dashboard.`,
   };

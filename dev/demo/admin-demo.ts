@@ -152,7 +152,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     shopDomain: DEMO_SHOP,
     primaryDomain: DEMO_DOMAIN,
     apiSecret: DEMO_API_SECRET,
-    store: { files: [storeFile], productSpecs: true },
+    store: { files: [storeFile], productSpecs: true, metaobjects: true },
   });
   const appPort = options.appPort || (await freePort(host));
   Object.assign(process.env, {
@@ -239,7 +239,7 @@ async function installDemoShop(saveKeys: boolean): Promise<string> {
   const admin = await adminFor(DEMO_SHOP);
   await recordShopAfterAuth(
     DEMO_SHOP,
-    "read_products,read_online_store_pages,read_themes,read_inventory,read_markets,read_locales",
+    "read_products,read_online_store_pages,read_themes,read_inventory,read_markets,read_locales,read_metaobject_definitions,read_metaobjects",
     admin,
   );
   const installed = await findShop(DEMO_SHOP);

@@ -30,6 +30,9 @@ const ENDPOINTS = [
   "POST   /__fake/domains                     {host, webhook?: false}: connects a domain, sends domains/create",
   "PUT    /__fake/policies/{TYPE}             {body}: a merchant edits a policy (no webhook, as in Shopify); empty body removes it",
   "DELETE /__fake/policies/{TYPE}             removes the policy",
+  "GET    /__fake/metaobjects                 metaobject entries (?type=faq)",
+  "PATCH  /__fake/metaobjects/{gid}           {fields?: {key: value}, status?}: a merchant edits an entry (no webhook)",
+  "DELETE /__fake/metaobjects/{gid}           a merchant deletes an entry (no webhook)",
   "GET    /__fake/requests                    Admin API requests (operation, cost, throttled, status)",
   "DELETE /__fake/requests                    forget them",
   "GET    /__fake/bulk-operations             bulk operations",
@@ -266,6 +269,23 @@ async function shopEventRoute(
     const quantity = typeof body.quantity === "number" ? body.quantity : 1;
     const { delivery, ...change } = control.purchase(id, quantity, { webhook });
     return { ...change, delivery: await delivery };
+  }
+  if (method === "GET" && path === "/metaobjects") {
+    return control.metaobjects(url.searchParams.get("type") ?? undefined);
+  }
+  const metaobject = /^\/metaobjects\/(.+)$/.exec(path);
+  if (metaobject?.[1] && (method === "PATCH" || method === "DELETE")) {
+    const id = decodeURIComponent(metaobject[1]);
+    if (method === "DELETE") {
+      control.deleteMetaobject(id);
+      return { deleted: id };
+    }
+    const fields = body.fields as Record<string, string> | undefined;
+    const status = body.status === "DRAFT" || body.status === "ACTIVE" ? body.status : undefined;
+    return control.updateMetaobject(id, {
+      ...(fields ? { fields } : {}),
+      ...(status ? { status } : {}),
+    });
   }
   const policy = /^\/policies\/([A-Z_]+)$/.exec(path);
   if (policy?.[1] && (method === "PUT" || method === "DELETE")) {

@@ -8,6 +8,7 @@ import { finishPayload, type FakeShopifyCore, type RequestLogEntry } from "./cor
 import { toGid } from "./gid";
 import { inventoryItemGidOf } from "./inventory";
 import type { MetafieldRecord } from "./metafields";
+import { metaobjectView } from "./metaobjects";
 import { policyView, type ShopPolicyType } from "./policies";
 import { domainPayload } from "./presences";
 import { productDeletePayload, productPayload, shopPayload, type ShopInfo } from "./rest-payloads";
@@ -146,6 +147,34 @@ export class FakeShopifyControl {
 
   removePolicy(type: ShopPolicyType): void {
     this.core.policies.update(type, "", this.core.iso());
+  }
+
+  // ——— Metaobjects ———
+
+  /** The metaobject entries (of one definition's type, or all) as the Admin API shows them. */
+  metaobjects(type?: string): Json[] {
+    const { metaobjects } = this.core;
+    return (type ? metaobjects.ofType(type) : metaobjects.entries).map((entry) =>
+      metaobjectView(metaobjects, entry),
+    );
+  }
+
+  /**
+   * A merchant edits an entry in Content → Metaobjects (`fields`: key → value; "" clears one;
+   * `status` publishes or unpublishes it). No webhook: Shopify sends `metaobjects/update` only to
+   * subscriptions filtered by type, which the app does not make.
+   */
+  updateMetaobject(
+    id: string,
+    changes: { fields?: Record<string, string>; status?: "ACTIVE" | "DRAFT" },
+  ): Json {
+    const { entry, userErrors } = this.core.metaobjects.update(id, changes, this.core.iso());
+    if (!entry) throw new Error(userErrors.map((error) => error.message).join("; "));
+    return metaobjectView(this.core.metaobjects, entry);
+  }
+
+  deleteMetaobject(id: string): void {
+    if (!this.core.metaobjects.delete(id)) throw new Error(`No metaobject ${id}`);
   }
 
   // ——— Theme ———

@@ -10,6 +10,8 @@ import { isoSeconds } from "./clock";
 import { gid } from "./gid";
 import { MetafieldStore } from "./metafields";
 import { MetafieldDefinitionStore } from "./metafield-definitions";
+import { MetaobjectStore } from "./metaobjects";
+import { SAMPLE_SIZE_CHART_REFERENCES } from "../sample-store/metaobjects";
 import { SAMPLE_PRODUCT_DEFINITIONS, SAMPLE_PRODUCT_SPECS } from "../sample-store/product-specs";
 import { PolicyStore, type ShopPolicyType } from "./policies";
 import { PresenceStore } from "./presences";
@@ -59,6 +61,12 @@ export interface FakeShopifyOptions {
      * web presence, the primary domain in English.
      */
     presences?: "sample" | "primary-only";
+    /**
+     * The sample metaobject definitions and entries (an FAQ, size charts;
+     * dev/sample-store/metaobjects.ts); with `productSpecs`, also a `specs.size_chart`
+     * metaobject reference on snowboards. Default: none.
+     */
+    metaobjects?: boolean;
   };
   /** Where webhooks go (the app's base URL); settable later. */
   appUrl?: string;
@@ -125,6 +133,7 @@ export class FakeShopifyCore {
   readonly appInstallationId = gid("AppInstallation", 7700000101);
   readonly metafields = new MetafieldStore(this.appId);
   readonly metafieldDefinitions = new MetafieldDefinitionStore();
+  readonly metaobjects = new MetaobjectStore();
   readonly themes: ThemeStore;
   readonly policies: PolicyStore;
   readonly shop: ShopInfo;
@@ -164,6 +173,8 @@ export class FakeShopifyCore {
       "read_themes",
       "read_markets",
       "read_locales",
+      "read_metaobject_definitions",
+      "read_metaobjects",
     ];
     this.presences = new PresenceStore({
       primaryDomainId: this.shop.id,
@@ -203,7 +214,41 @@ export class FakeShopifyCore {
     for (const file of this.options.store?.files ?? []) await this.store.loadFile(file);
     const generated = this.options.store?.generated;
     if (generated) this.store.loadGenerated({ ...generated, domain: this.shop.primaryDomain });
+    if (this.options.store?.metaobjects) this.metaobjects.loadSample(this.iso());
     if (this.options.store?.productSpecs) this.addProductSpecs();
+    if (this.options.store?.productSpecs && this.options.store.metaobjects) {
+      this.addSizeChartReferences();
+    }
+  }
+
+  /** A "Size chart" product metafield referencing a size chart entry, on the snowboards. */
+  addSizeChartReferences(): void {
+    this.metafieldDefinitions.create({
+      name: "Size chart",
+      namespace: "specs",
+      key: "size_chart",
+      type: "metaobject_reference",
+      ownerType: "PRODUCT",
+      description: null,
+      storefrontAccess: "PUBLIC_READ",
+      pinnedPosition: null,
+    });
+    for (const record of this.store.productList()) {
+      const chart = SAMPLE_SIZE_CHART_REFERENCES[String(record.product.handle)];
+      const entry = chart
+        ? this.metaobjects.ofType("size_chart").find((candidate) => candidate.handle === chart)
+        : undefined;
+      if (!entry) continue;
+      const input = {
+        ownerId: String(record.product.id),
+        namespace: "specs",
+        key: "size_chart",
+        value: entry.id,
+        type: "metaobject_reference",
+      };
+      const result = this.metafields.set([input], () => true, this.iso());
+      if (result.userErrors.length > 0) throw new Error(JSON.stringify(result.userErrors));
+    }
   }
 
   addProductSpecs(): void {

@@ -24,6 +24,7 @@ import { gid, gidType, numericPart, parseGid } from "./gid";
 import { inventoryItemGidOf, inventoryLevelGid, LOCATION_GID, variantGidOfItem } from "./inventory";
 import { digest, ownerType, type MetafieldRecord, type MetafieldsSetInput } from "./metafields";
 import type { MetafieldDefinitionRecord } from "./metafield-definitions";
+import { metaobjectMutations, metaobjectNode, metaobjectQueries } from "./metaobjects";
 import { isShopPolicyType, policyView } from "./policies";
 import type { Json, ProductRecord } from "./store";
 
@@ -143,6 +144,11 @@ export function metafieldView(core: FakeShopifyCore, record: MetafieldRecord): J
     compareDigest: digest(record.value),
     ownerType: ownerType(record.ownerId),
     owner: () => nodeById(core, record.ownerId),
+    // A reference type's value is the gid of what it names (null when that is gone).
+    reference: () =>
+      record.type.endsWith("_reference") && !record.type.startsWith("list.")
+        ? safeNode(core, record.value)
+        : null,
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,
   };
@@ -411,12 +417,23 @@ export function nodeById(core: FakeShopifyCore, id: string): Json | null {
       const record = core.metafields.byId(id);
       return record ? metafieldView(core, record) : null;
     }
+    case "Metaobject":
+    case "MetaobjectDefinition":
+      return metaobjectNode(core.metaobjects, id);
     case "MetafieldDefinition": {
       const record = core.metafieldDefinitions.byId(id);
       return record ? metafieldDefinitionView(core, record) : null;
     }
     default:
       return null;
+  }
+}
+
+function safeNode(core: FakeShopifyCore, id: string): Json | null {
+  try {
+    return nodeById(core, id);
+  } catch {
+    return null;
   }
 }
 
@@ -573,6 +590,7 @@ export function queryRoot(core: FakeShopifyCore): Json {
     },
     currentAppInstallation: () => appInstallationView(core),
     ...core.presences.queries(scopesOf),
+    ...metaobjectQueries(core.metaobjects, () => core.scopes),
     ...themeQueries(
       core.themes,
       () => core.scopes,
@@ -594,6 +612,11 @@ export function mutationRoot(core: FakeShopifyCore): Json {
     ...core.presences.mutations(scopesOf, ({ topic, payload }) => {
       void core.webhooks.send(topic, payload);
     }),
+    ...metaobjectMutations(
+      core.metaobjects,
+      () => core.scopes,
+      () => core.iso(),
+    ),
     bulkOperationRunQuery: ({ query, groupObjects }: { query: string; groupObjects: boolean }) => {
       const { operation, userErrors } = core.bulk.run(query, groupObjects);
       return {

@@ -147,7 +147,7 @@ describe("streaming assembly", () => {
 
   it("counts objects by type before anything is sent", async () => {
     const scan = await scanBulkExport(bytesSource(text));
-    expect(scan.items).toEqual({ Product: 300, Page: 5, Article: 5, ShopPolicy: 0 });
+    expect(scan.items).toEqual({ Product: 300, Page: 5, Article: 5, ShopPolicy: 0, Metaobject: 0 });
     expect(scan.objects.ProductVariant).toBeGreaterThan(300);
     expect(scan.skippedUnknown).toBe(0);
   });

@@ -193,3 +193,69 @@ describe("chosen metafields on the product document", () => {
     expect(item.content.endsWith(CUT_NOTE)).toBe(true);
   });
 });
+
+describe("a metafield referencing a metaobject entry (a size chart)", () => {
+  const CHART = {
+    namespace: "specs",
+    key: "size_chart",
+    name: "Size chart",
+    type: "metaobject_reference",
+  };
+  const reference = {
+    displayName: "Burton Custom 151 size chart",
+    fields: [
+      {
+        key: "title",
+        type: "single_line_text_field",
+        value: "Burton Custom 151 size chart",
+        definition: { name: "Title" },
+      },
+      {
+        key: "board_length",
+        type: "dimension",
+        value: '{"value":151,"unit":"cm"}',
+        definition: { name: "Board length" },
+      },
+      {
+        key: "rider_weight",
+        type: "single_line_text_field",
+        value: "45–68 kg",
+        definition: { name: "Rider weight" },
+      },
+      { key: "stiffness", type: "rating", value: "stiff", definition: { name: "Stiffness" } },
+      { key: "notes", type: "multi_line_text_field", value: null, definition: { name: "Notes" } },
+    ],
+  };
+  const metafield = (ref: typeof reference | null | undefined) => ({
+    namespace: "specs",
+    key: "size_chart",
+    type: "metaobject_reference",
+    value: "gid://shopify/Metaobject/3200000005",
+    ...(ref === undefined ? {} : { reference: ref }),
+  });
+
+  it("is the entry's name and its fields' text, the field it is named by, empty ones and failing ones left out", () => {
+    expect(mapped([metafield(reference)], [CHART]).attributes["Size chart"]).toEqual([
+      "Burton Custom 151 size chart: Board length 151 cm; Rider weight 45–68 kg",
+    ]);
+  });
+
+  it("gives nothing for a reference to a deleted entry or one not resolved, and is bounded", () => {
+    expect(mapped([metafield(null)], [CHART]).attributes).not.toHaveProperty("Size chart");
+    expect(mapped([metafield(undefined)], [CHART]).attributes).not.toHaveProperty("Size chart");
+    const huge = {
+      ...reference,
+      fields: [
+        {
+          key: "notes",
+          type: "multi_line_text_field",
+          value: "wax ".repeat(5_000),
+          definition: { name: "Notes" },
+        },
+      ],
+    };
+    const [text] = mapped([metafield(huge)], [CHART]).attributes["Size chart"]!;
+    expect(text!.length).toBeLessThanOrEqual(METAFIELD_TEXT_MAX);
+    expect(text!.endsWith(CUT_NOTE)).toBe(true);
+  });
+});

@@ -179,4 +179,26 @@ describe("live re-read of products", () => {
     expect(leafPaths(read.query, [])).toContain("metafields.value");
     expect(queries.productsByIdsRead([]).query).toBe(queries.PRODUCTS_BY_IDS_QUERY);
   });
+
+  it("with a chosen metaobject reference, both read the entry it names, fewer ids a query", () => {
+    const chosen = [
+      { namespace: "specs", key: "material", type: "single_line_text_field" },
+      { namespace: "specs", key: "size_chart", type: "metaobject_reference" },
+    ];
+    const read = queries.productsByIdsRead(chosen);
+    expect(read.idsPerQuery).toBe(queries.PRODUCT_IDS_PER_QUERY_WITH_REFERENCES);
+    const bulk = queries.productsBulkQuery(["specs.material", "specs.size_chart"], true);
+    expect(leafPaths(read.query, []).filter((p) => p !== "__typename")).toEqual(
+      leafPaths(bulk, ["products"]),
+    );
+    expect(leafPaths(bulk, ["products"])).toEqual(
+      expect.arrayContaining([
+        "metafields.reference.displayName",
+        "metafields.reference.fields.value",
+        "metafields.reference.fields.definition.name",
+      ]),
+    );
+    expect(validate(adminSchema(), parse(bulk)).map((e) => e.message)).toEqual([]);
+    expect(connectionStats(parse(bulk))).toMatchObject({ connections: 5, depth: 2 });
+  });
 });

@@ -149,4 +149,32 @@ describe("the chosen metafields in the products' export", () => {
       expect(answer.body.extensions!.cost.requestedQueryCost).toBeLessThanOrEqual(1000);
     }
   });
+
+  it("cost at most 1,000 points with a metaobject reference among the most metafields, at its ids a query", async () => {
+    const chosen = [
+      ...Array.from({ length: MAX_CHOSEN_METAFIELDS - 1 }, (_, i) => ({
+        namespace: "specs",
+        key: `key${i}`,
+        type: "single_line_text_field",
+      })),
+      { namespace: "specs", key: "size_chart", type: "metaobject_reference" },
+    ];
+    const { query, variables, idsPerQuery } = productsByIdsRead(chosen);
+    const ids = shop.state
+      .products()
+      .slice(0, idsPerQuery)
+      .map((product) => product.id);
+    for (const [count, sizes] of [
+      [idsPerQuery!, PRODUCT_NODES_DEFAULT_PAGE_SIZES],
+      [1, PRODUCT_NODES_LARGE_PAGE_SIZES],
+    ] as const) {
+      const answer = await graphql(shop, query, {
+        ids: ids.slice(0, count),
+        ...sizes,
+        ...variables,
+      });
+      expect(answer.body.errors).toBeUndefined();
+      expect(answer.body.extensions!.cost.requestedQueryCost).toBeLessThanOrEqual(1000);
+    }
+  });
 });

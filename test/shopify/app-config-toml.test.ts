@@ -27,6 +27,13 @@ describe("shopify.app.toml", () => {
     expect(scopes).not.toContain("read_content");
   });
 
+  it("asks to read metaobject definitions and entries (Settings' list, the chosen entries)", () => {
+    const scopes = toml.access_scopes.scopes.split(",").map((s) => s.trim());
+    expect(scopes).toEqual(
+      expect.arrayContaining(["read_metaobject_definitions", "read_metaobjects"]),
+    );
+  });
+
   it("asks for read_inventory (inventory_levels/update) but no publication or listing scope", () => {
     const scopes = toml.access_scopes.scopes.split(",").map((s) => s.trim());
     expect(scopes).toContain("read_inventory");

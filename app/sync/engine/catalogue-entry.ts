@@ -11,10 +11,10 @@ import {
 import type { ContentKind } from "../../models/ledger.server";
 
 /**
- * The part of the shop an item belongs to; pages, articles and the shop's policies are all posts
- * in the index.
+ * The part of the shop an item belongs to; pages, articles, the shop's policies and the entries
+ * of the metaobject definitions chosen in Settings are all posts in the index.
  */
-export type CatalogueType = "product" | "page" | "article" | "policy";
+export type CatalogueType = "product" | "page" | "article" | "policy" | "metaobject";
 
 /** One exported object, mapped and hashed: what the service should hold for it, or that it must go. */
 export type CatalogueEntry =
@@ -78,6 +78,7 @@ const TYPE_OF: Record<CatalogueItem["type"], CatalogueType> = {
   Page: "page",
   Article: "article",
   ShopPolicy: "policy",
+  Metaobject: "metaobject",
 };
 
 export function catalogueTypeOf(object: CatalogueItem): CatalogueType {

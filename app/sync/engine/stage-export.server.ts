@@ -54,7 +54,8 @@ export async function stageExport(options: {
       e.scan.items.Product +
       e.scan.items.Page +
       e.scan.items.Article +
-      e.scan.items.ShopPolicy,
+      e.scan.items.ShopPolicy +
+      e.scan.items.Metaobject,
     0,
   );
   let done = 0;

@@ -174,7 +174,12 @@ export async function runFullSync(options: FullSyncOptions): Promise<FullSyncRes
         tier,
         productsTotal: exports.reduce((n, e) => n + e.scan.items.Product, 0),
         postsTotal: exports.reduce(
-          (n, e) => n + e.scan.items.Page + e.scan.items.Article + e.scan.items.ShopPolicy,
+          (n, e) =>
+            n +
+            e.scan.items.Page +
+            e.scan.items.Article +
+            e.scan.items.ShopPolicy +
+            e.scan.items.Metaobject,
           0,
         ),
       });

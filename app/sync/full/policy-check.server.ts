@@ -1,12 +1,15 @@
 /**
- * Following the shop's policies. Shopify sends no webhook when a merchant edits, adds or removes a
- * policy, so every changed-products check (RECONCILE_CHECK_EVERY_MINUTES, hourly by default) also
- * reads each shop's policies (one query, a few cost points), maps and hashes them as a full sync
- * would, and compares them with the ledger. When one differs, is new or is gone, the shop gets a
- * full sync (trigger "reconcile"): through the ledger it sends only what changed, and deletes the
- * removed policy. The daily full sweep covers them too.
+ * Following the shop's policies and the entries of its chosen metaobject definitions. Shopify
+ * sends no webhook when a merchant edits, adds or removes a policy, and sends `metaobjects/*` only
+ * to subscriptions filtered by each definition's type (decision 0030), so every changed-products
+ * check (RECONCILE_CHECK_EVERY_MINUTES, hourly by default) also reads each shop's policies (one
+ * query, a few cost points) and chosen entries (a query per 50 entries), maps and hashes them as a
+ * full sync would, and compares them with the ledger. When one differs, is new or is gone, the
+ * shop gets a full sync (trigger "reconcile"): through the ledger it sends only what changed, and
+ * deletes what was removed. The daily full sweep covers them too.
  */
 import {
+  mapMetaobject,
   mapShopPolicy,
   SERVICE_ID_PREFIXES,
   SHOP_POLICIES_QUERY,
@@ -15,7 +18,8 @@ import {
 } from "../../catalogue";
 import { queryAdmin, type AdminGraphql } from "../../shopify/admin-graphql";
 import { indexedPostHashesWithPrefix } from "../../models/ledger.server";
-import { connectedActiveShops, workspaceOf } from "../../models/shops.server";
+import { chosenMetaobjectsOf, connectedActiveShops, workspaceOf } from "../../models/shops.server";
+import { readMetaobjectEntries } from "./metaobject-entries.server";
 import { latestRun } from "../../models/sync-runs.server";
 import type { ShopLeases } from "../engine/process-leases.server";
 import { startShopSyncUnlessRunning } from "./run-full-sync.server";
@@ -53,8 +57,35 @@ export async function policiesChangedSince(
 }
 
 /**
- * For each connected shop that syncs pages, has had a full sync and runs none now: a full sync
- * when its policies changed since. Returns the shops a sync was started for.
+ * Whether the entries of the chosen definitions differ from what the ledger holds, counting only
+ * edits after `since`, as for policies; an entry deleted, unpublished or emptied (or of a
+ * definition no longer chosen or deleted) that the index still holds counts whenever it is seen.
+ */
+export async function metaobjectsChangedSince(
+  scope: { shopDomain: string; workspaceId: string },
+  primaryDomain: string,
+  admin: AdminGraphql,
+  since: Date,
+  types: readonly string[],
+): Promise<boolean> {
+  const entries = await readMetaobjectEntries(admin, types);
+  const held = await indexedPostHashesWithPrefix(scope, SERVICE_ID_PREFIXES.metaobject);
+  const shown = new Set<string>();
+  const after = since.getTime() - CLOCK_MARGIN_MS;
+  for (const entry of entries) {
+    const mapped = mapMetaobject(entry, { primaryDomain });
+    if (!mapped.indexable) continue;
+    shown.add(mapped.id);
+    const edited = Date.parse(entry.updatedAt) >= after;
+    if (edited && held.get(mapped.id) !== contentHash(mapped.item)) return true;
+  }
+  return [...held.keys()].some((id) => !shown.has(id));
+}
+
+/**
+ * For each connected shop that syncs pages or chose metaobject definitions, has had a full sync
+ * and runs none now: a full sync when its policies or entries changed since. Returns the shops a
+ * sync was started for.
  */
 export async function followPolicyChanges(
   leases: ShopLeases,
@@ -63,18 +94,33 @@ export async function followPolicyChanges(
   const started: string[] = [];
   for (const shop of await connectedActiveShops()) {
     const workspaceId = workspaceOf(shop);
-    if (!shop.syncPages || !workspaceId) continue;
+    const metaobjectTypes = chosenMetaobjectsOf(shop).map((m) => m.type);
+    if ((!shop.syncPages && metaobjectTypes.length === 0) || !workspaceId) continue;
     try {
       const latest = await latestRun(shop.shopDomain);
       if (!latest || latest.activeShop !== null) continue;
       const admin = await adminOf(shop.shopDomain);
       const scope = { shopDomain: shop.shopDomain, workspaceId };
       const primaryDomain = shop.primaryDomain ?? shop.shopDomain;
-      if (!(await policiesChangedSince(scope, primaryDomain, admin, latest.startedAt))) continue;
+      const changed =
+        (shop.syncPages &&
+          (await policiesChangedSince(scope, primaryDomain, admin, latest.startedAt))) ||
+        (metaobjectTypes.length > 0 &&
+          (await metaobjectsChangedSince(
+            scope,
+            primaryDomain,
+            admin,
+            latest.startedAt,
+            metaobjectTypes,
+          )));
+      if (!changed) continue;
       const run = await startShopSyncUnlessRunning(leases, shop.shopDomain, "reconcile");
       if (run) started.push(shop.shopDomain);
     } catch (error) {
-      log.error({ err: error, shop: shop.shopDomain }, "the check of its policies failed");
+      log.error(
+        { err: error, shop: shop.shopDomain },
+        "the check of its policies and metaobject entries failed",
+      );
     }
   }
   return started;

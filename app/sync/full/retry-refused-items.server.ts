@@ -92,7 +92,11 @@ export async function retryRefusedItems(
   let notRetried = 0;
   for (const row of runItems) {
     const kind: ContentKind = row.kind === "product" ? "product" : "post";
-    if (row.itemId.startsWith(SERVICE_ID_PREFIXES.policy)) {
+    // Policies and metaobject entries are read by queries of a full sync, not by id here.
+    if (
+      row.itemId.startsWith(SERVICE_ID_PREFIXES.policy) ||
+      row.itemId.startsWith(SERVICE_ID_PREFIXES.metaobject)
+    ) {
       notRetried++;
       continue;
     }

@@ -16,6 +16,7 @@ import type { BulkExport, Shop, SyncRun } from "@prisma/client";
 import {
   ARTICLES_BULK_QUERY,
   PAGES_BULK_QUERY,
+  hasMetaobjectReference,
   metafieldKey,
   productsBulkQuery,
   SHOP_POLICIES_QUERY,
@@ -34,6 +35,7 @@ import type { IndexServiceClient } from "../../index-service/client";
 import type { Tier } from "../../index-service/tiers";
 import {
   chosenMetafieldsOf,
+  chosenMetaobjectsOf,
   findShop,
   isPausedByMerchant,
   recordShopTier,
@@ -58,6 +60,7 @@ import {
 import { leaveFormerPlace } from "../../shop/switch-keys-or-workspace.server";
 import { followStorefront } from "../../shop/leave-former-workspace.server";
 import { detectTier } from "../engine/tier-detection";
+import { readMetaobjectEntries } from "./metaobject-entries.server";
 import {
   exportStopReason,
   pauseForStop,
@@ -78,10 +81,13 @@ import { logFor, setLogShop, withLogContext } from "../../server/log";
 const log = logFor("sync");
 
 /** The bulk query of each type; the products' asks for the shop's chosen metafields. */
-function bulkQueryOf(type: Exclude<CatalogueType, "policy">, shop: Shop): string {
+function bulkQueryOf(type: "product" | "page" | "article", shop: Shop): string {
   switch (type) {
     case "product":
-      return productsBulkQuery(chosenMetafieldsOf(shop).map(metafieldKey));
+      return productsBulkQuery(
+        chosenMetafieldsOf(shop).map(metafieldKey),
+        hasMetaobjectReference(chosenMetafieldsOf(shop)),
+      );
     case "page":
       return PAGES_BULK_QUERY;
     case "article":
@@ -94,6 +100,17 @@ function bulkQueryOf(type: Exclude<CatalogueType, "policy">, shop: Shop): string
  * when the run reads its sources, so a resumed run reads them afresh.
  */
 const POLICIES_SOURCE = "shop-policies";
+
+/**
+ * The run's source that stands for the entries of the metaobject definitions chosen in Settings:
+ * paged queries (metaobject-entries.server.ts), read afresh when the run reads its sources.
+ */
+const METAOBJECTS_SOURCE = "metaobject-entries";
+
+/** The types a run reads by queries of its own, not by a bulk export. */
+function isQueriedType(type: CatalogueType): type is "policy" | "metaobject" {
+  return type === "policy" || type === "metaobject";
+}
 
 export interface ExportTiming {
   /** How often the database is checked for the finish webhook's notice. */
@@ -129,7 +146,13 @@ export class NothingChosenError extends Error {
   }
 }
 
-const CATALOGUE_TYPES: readonly CatalogueType[] = ["product", "page", "policy", "article"];
+const CATALOGUE_TYPES: readonly CatalogueType[] = [
+  "product",
+  "page",
+  "policy",
+  "article",
+  "metaobject",
+];
 
 /** The types the shop chose to sync (Settings); the store's policies go with its pages. */
 export function chosenTypes(shop: {
@@ -141,6 +164,17 @@ export function chosenTypes(shop: {
     ...(shop.syncProducts ? (["product"] as const) : []),
     ...(shop.syncPages ? (["page", "policy"] as const) : []),
     ...(shop.syncArticles ? (["article"] as const) : []),
+  ];
+}
+
+/**
+ * Everything the shop's index holds: the types ticked in Settings, and the entries of the
+ * metaobject definitions it chose there.
+ */
+export function typesToSync(shop: Shop): CatalogueType[] {
+  return [
+    ...chosenTypes(shop),
+    ...(chosenMetaobjectsOf(shop).length > 0 ? (["metaobject"] as const) : []),
   ];
 }
 
@@ -165,8 +199,8 @@ export async function startShopSync(
   if (!shop || !shop.secretKeyCiphertext || !workspaceId)
     throw new ShopNotConnectedError(shopDomain);
   if (isPausedByMerchant(shop)) throw new SyncPausedByMerchantError(shopDomain);
-  const chosen = chosenTypes(shop);
-  if (chosen.length === 0) throw new NothingChosenError(shopDomain);
+  if (chosenTypes(shop).length === 0) throw new NothingChosenError(shopDomain);
+  const chosen = typesToSync(shop);
   const types = only ? chosen.filter((type) => only.includes(type)) : chosen;
   const run = await startRun({
     shopDomain,
@@ -332,10 +366,11 @@ async function carryRunToEnd(
       }
       const sources = exports.map((e) => e.id);
       if (types.includes("policy")) sources.push(POLICIES_SOURCE);
+      if (types.includes("metaobject")) sources.push(METAOBJECTS_SOURCE);
       run = await updateRun(run.id, { sources: JSON.stringify(sources), phase: "export" });
     }
     // Read when the run is carried (also when resumed): what is unticked then leaves the index.
-    const removeTypes = CATALOGUE_TYPES.filter((type) => !chosenTypes(shop).includes(type));
+    const removeTypes = CATALOGUE_TYPES.filter((type) => !typesToSync(shop).includes(type));
     await sendExport(run, shop, types, removeTypes, {
       client,
       keyId,
@@ -386,7 +421,7 @@ async function exportFromShopify(
 ): Promise<BulkExport[]> {
   const existing = await exportsOfRun(run.id);
   for (const type of types) {
-    if (type === "policy" || existing.some((e) => e.type === type)) continue;
+    if (isQueriedType(type) || existing.some((e) => e.type === type)) continue;
     const id = await startBulkQuery(admin, bulkQueryOf(type, shop));
     await recordExportStarted({ id, shopDomain: run.shopDomain, runId: run.id, type });
   }
@@ -437,7 +472,15 @@ async function sendExport(
   const byId = new Map(exports.map((e) => [e.id, e]));
   const sources = (JSON.parse(run.sources) as string[]).map((id) => ({
     label: id,
-    open: id === POLICIES_SOURCE ? policiesSource(admin) : sourceOf(byId.get(id)),
+    open:
+      id === POLICIES_SOURCE
+        ? policiesSource(admin)
+        : id === METAOBJECTS_SOURCE
+          ? metaobjectsSource(
+              admin,
+              chosenMetaobjectsOf(shop).map((m) => m.type),
+            )
+          : sourceOf(byId.get(id)),
   }));
   await runFullSync({
     shopDomain: shop.shopDomain,
@@ -470,6 +513,20 @@ function policiesSource(admin: AdminGraphql): BulkSource {
   return async function* policies() {
     lines ??= queryAdmin<ShopPoliciesData>(admin, SHOP_POLICIES_QUERY).then((data) =>
       data.shop.shopPolicies.map((policy) => `${JSON.stringify(policy)}\n`).join(""),
+    );
+    yield Buffer.from(await lines);
+  };
+}
+
+/**
+ * The chosen definitions' entries as lines of a bulk export (one object each), read from Shopify
+ * once per run's reading of its sources, as the policies are.
+ */
+function metaobjectsSource(admin: AdminGraphql, types: readonly string[]): BulkSource {
+  let lines: Promise<string> | null = null;
+  return async function* metaobjects() {
+    lines ??= readMetaobjectEntries(admin, types).then((entries) =>
+      entries.map((entry) => `${JSON.stringify(entry)}\n`).join(""),
     );
     yield Buffer.from(await lines);
   };

@@ -50,8 +50,10 @@ export async function runProgress(run: SyncRun): Promise<RunProgress> {
   let total = 0;
   if (phase === "request") {
     const exports = await exportStatusesOfRun(run.id);
-    // The policies are one query, not a bulk export.
-    const bulkTypes = run.exportedTypes.split(",").filter((type) => type && type !== "policy");
+    // The policies and the metaobject entries are read by queries, not bulk exports.
+    const bulkTypes = run.exportedTypes
+      .split(",")
+      .filter((type) => type && type !== "policy" && type !== "metaobject");
     total = Math.max(1, bulkTypes.length);
     done = exports.filter((e) => isFinishedBulkStatus(e.status)).length;
   } else if (phase === "export") {

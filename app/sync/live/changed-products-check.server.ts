@@ -10,6 +10,7 @@ import {
   COLLECTIONS_CHANGED_QUERY,
   numericId,
   PRODUCT_SHAPES_BULK_QUERY,
+  hasMetaobjectReference,
   metafieldKey,
   productsChangedSinceBulkQuery,
   readBulkExport,
@@ -127,7 +128,11 @@ export async function checkChangedProducts(
     const repaired = new Map<string, RepairedItem>();
     const changed = await runExport(
       admin,
-      productsChangedSinceBulkQuery(since, metafields.map(metafieldKey)),
+      productsChangedSinceBulkQuery(
+        since,
+        metafields.map(metafieldKey),
+        hasMetaobjectReference(metafields),
+      ),
       options,
     );
     const stockAlone = new Set<string>();

@@ -45,11 +45,11 @@ export async function rereadProducts(
   /** The shop's chosen metafields, read with each product (MapContext.metafields). */
   metafields: readonly ChosenMetafield[] = [],
 ): Promise<RereadProducts> {
-  const { query, variables } = productsByIdsRead(metafields);
+  const { query, variables, idsPerQuery = PRODUCT_IDS_PER_QUERY } = productsByIdsRead(metafields);
   const products: ShopifyProduct[] = [];
   const missing: string[] = [];
-  for (let start = 0; start < productIds.length; start += PRODUCT_IDS_PER_QUERY) {
-    const ids = productIds.slice(start, start + PRODUCT_IDS_PER_QUERY);
+  for (let start = 0; start < productIds.length; start += idsPerQuery) {
+    const ids = productIds.slice(start, start + idsPerQuery);
     const read = await readByIds(admin, query, ids, {
       ...PRODUCT_NODES_DEFAULT_PAGE_SIZES,
       ...variables,
