@@ -126,6 +126,7 @@ export async function markShopUninstalled(shopDomain: string): Promise<void> {
     prisma.pendingChange.deleteMany({ where: { shopDomain } }),
     prisma.pendingLookup.deleteMany({ where: { shopDomain } }),
     prisma.stockItem.deleteMany({ where: { shopDomain } }),
+    prisma.inventoryItemProduct.deleteMany({ where: { shopDomain } }),
     prisma.stockLevel.deleteMany({ where: { shopDomain } }),
     prisma.shopLease.deleteMany({ where: { shopDomain } }),
   ]);
@@ -152,6 +153,7 @@ export async function deleteAllShopData(shopDomain: string): Promise<void> {
     prisma.pendingChange.deleteMany({ where: { shopDomain } }),
     prisma.pendingLookup.deleteMany({ where: { shopDomain } }),
     prisma.stockItem.deleteMany({ where: { shopDomain } }),
+    prisma.inventoryItemProduct.deleteMany({ where: { shopDomain } }),
     prisma.stockLevel.deleteMany({ where: { shopDomain } }),
     prisma.reconcileCheck.deleteMany({ where: { shopDomain } }),
     prisma.webhookReceipt.deleteMany({ where: { shopDomain } }),

@@ -15,13 +15,17 @@ import { firstCompletedExport } from "../../models/bulk-exports.server";
 import { quotaStanding } from "../../models/quota-usage.server";
 import { findShop, workspaceOf } from "../../models/shops.server";
 import { LeaseLostError } from "../../models/shop-leases.server";
-import { lastCompleteRun, unfinishedRun } from "../../models/sync-runs.server";
+import {
+  lastCompleteRun,
+  runUnfinishedOrSince,
+  unfinishedRun,
+} from "../../models/sync-runs.server";
 import { describeWait, type RetryEvent } from "../engine/pacer";
 import { sendingTierOf } from "../engine/pacer-registry.server";
 import { pauseForServiceRefusal } from "../../shop/pause.server";
 import { serviceKeyIdOf } from "../../shop/service-keys.server";
 import { startShopSyncUnlessRunning } from "../full/run-full-sync.server";
-import { applyChanges } from "./apply-changes.server";
+import { applyChanges, pendingWholeRereads } from "./apply-changes.server";
 import { settleLookups } from "./resolve-lookups.server";
 import type { WorkerContext } from "./worker-context";
 
@@ -74,6 +78,8 @@ export async function serveShop(worker: WorkerContext, shopDomain: string): Prom
   const { memory, registry, now } = worker;
   const lease = await worker.leases.hold(shopDomain);
   if (!lease) return;
+  /** When the current pass began, before it looked for an unfinished run. */
+  let passStartedAt = new Date();
   const guard = async () => {
     if (worker.stopped()) throw new LiveSendInterrupted("The worker is stopping.");
     if (lease.lost()) throw new LiveSendInterrupted("Another worker took the shop's lease.");
@@ -84,7 +90,9 @@ export async function serveShop(worker: WorkerContext, shopDomain: string): Prom
     if (!current || current.state !== "active") {
       throw new LiveSendInterrupted(`The shop is ${current?.state ?? "gone"}.`);
     }
-    if (await unfinishedRun(shopDomain)) {
+    // Also one that ran while the batch was read: its export may be newer than what was read,
+    // and it took the changes it covered out of the outbox. The batch is read again after it.
+    if (await runUnfinishedOrSince(shopDomain, passStartedAt)) {
       throw new LiveSendInterrupted("A full sync started; live changes wait for it.");
     }
   };
@@ -96,6 +104,8 @@ export async function serveShop(worker: WorkerContext, shopDomain: string): Prom
       // reads the shop, its runs, lookups, quota and outbox (most batches are the only one).
       const cutoff = new Date(now().getTime() - worker.coalesceMs);
       if (pass > 0 && !(await mayHaveDueWork(shopDomain, cutoff, worker.batchSize))) return;
+      // On the runs' own clock (not the worker's `now`, which tests may move).
+      passStartedAt = new Date();
       const shop = await findShop(shopDomain);
       if (!shop || shop.state === "uninstalled" || !shop.syncProducts) {
         // Nothing will ever be sent for these changes.
@@ -124,8 +134,12 @@ export async function serveShop(worker: WorkerContext, shopDomain: string): Prom
         standing.remaining === 0 && memory.quotaProbeDue(shopDomain, at, worker.quotaProbeEveryMs);
       const sendable = await sendableCount(shopDomain);
       if (worker.backlogResyncAt > 0 && sendable >= worker.backlogResyncAt) {
-        await startBacklogResync(worker, shopDomain, sendable);
-        return;
+        // Only what would be re-read whole counts: a sale's orders cost no read an export saves.
+        const rereads = await pendingWholeRereads(shop, worker.backlogResyncAt);
+        if (rereads >= worker.backlogResyncAt) {
+          await startBacklogResync(worker, shopDomain, rereads);
+          return;
+        }
       }
       rows = await nextChanges(shopDomain, {
         limit: worker.batchSize,
@@ -221,7 +235,7 @@ async function startBacklogResync(
 ): Promise<void> {
   if (await startShopSyncUnlessRunning(worker.leases, shopDomain, "reconcile")) {
     worker.log(
-      `${pending} products changed; a full export re-reads them at once`,
+      `${pending} products to re-read; a full export re-reads them at once`,
       undefined,
       shopDomain,
     );
