@@ -230,19 +230,6 @@ export async function sendableCount(shopDomain: string): Promise<number> {
 }
 
 /**
- * A shop's sendable changes that are not stock changes, with their payload fingerprints: those the
- * worker may have to re-read whole (an order's products/update among them, until its fingerprint
- * is compared with the kept document).
- */
-export function sendableNonStockChanges(
-  shopDomain: string,
-): Promise<Pick<PendingChange, "productId" | "change" | "fingerprint">[]> {
-  return prisma.$queryRaw`
-    SELECT "productId", "change", "fingerprint" FROM "PendingChange"
-    WHERE "shopDomain" = ${shopDomain} AND "change" <> 'stock' AND ${notHeld}`;
-}
-
-/**
  * Whether a shop may have work due now, in one statement: lookups waiting, changes received
  * before `receivedBefore`, or a batch's worth of changes of any age. Never false when a pass
  * would find something to send (it may be true when the pass then finds nothing: changes held

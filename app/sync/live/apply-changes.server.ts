@@ -5,12 +5,7 @@ import type { IndexServiceClient } from "../../index-service/client";
 import type { Tier } from "../../index-service/tiers";
 import { indexedHashes, type LedgerScope } from "../../models/ledger.server";
 import type { LeaseFence } from "../../models/shop-leases.server";
-import {
-  holdForQuota,
-  noteAttempt,
-  removeChanges,
-  sendableNonStockChanges,
-} from "../../models/outbox.server";
+import { holdForQuota, noteAttempt, removeChanges } from "../../models/outbox.server";
 import { quotaStanding } from "../../models/quota-usage.server";
 import { chosenMetafieldsOf, workspaceOf } from "../../models/shops.server";
 import { catalogueEntry } from "../engine/catalogue-entry";
@@ -103,7 +98,13 @@ export async function applyChanges(
   // An order's products/update whose payload matches the kept document is a stock change too;
   // unless metafields are chosen: the payload carries none, so it cannot show that they did not
   // change, and the product is read again whole.
-  const asStock = await updatesTakenForStock(scope, mapContext.metafields.length > 0, rows);
+  const asStock =
+    mapContext.metafields.length > 0
+      ? new Set<string>()
+      : await unchangedBesideStock(
+          scope,
+          rows.filter((row) => row.change === "update"),
+        );
   const isStock = (row: PendingChange) => row.change === "stock" || asStock.has(row.productId);
   const stockOnly = rows
     .filter(isStock)
@@ -164,47 +165,6 @@ export async function applyChanges(
   result.deleted = deleted.length;
   result.unchanged = settled.length;
   return result;
-}
-
-/**
- * Of these changes, the products/update ones the worker takes for stock changes: an order's, whose
- * payload fingerprint is the kept document's. None when metafields are chosen: the payload
- * carries none, so it cannot show that they did not change.
- */
-async function updatesTakenForStock(
-  scope: LedgerScope,
-  metafieldsChosen: boolean,
-  rows: readonly Pick<PendingChange, "productId" | "change" | "fingerprint">[],
-): Promise<Set<string>> {
-  if (metafieldsChosen) return new Set();
-  return unchangedBesideStock(
-    scope,
-    rows.filter((row) => row.change === "update"),
-  );
-}
-
-/** Kept documents compared per query while counting whole re-reads. */
-const COUNT_BATCH = 500;
-
-/**
- * How many of the shop's pending products the worker would re-read whole (counted up to
- * `enough`): every change but stock changes and orders' products/update, which the stock model
- * settles (or one model read, which a full export would not save). This is the backlog a full
- * export settles cheaper than reads by id; a flash sale's orders are not.
- */
-export async function pendingWholeRereads(shop: Shop, enough: number): Promise<number> {
-  const workspaceId = workspaceOf(shop);
-  if (!workspaceId) return 0;
-  const scope: LedgerScope = { shopDomain: shop.shopDomain, workspaceId };
-  const rows = await sendableNonStockChanges(shop.shopDomain);
-  const metafieldsChosen = chosenMetafieldsOf(shop).length > 0;
-  const compared = rows.filter((row) => row.change === "update" && row.fingerprint !== null);
-  let whole = rows.length - compared.length;
-  for (let start = 0; start < compared.length && whole < enough; start += COUNT_BATCH) {
-    const batch = compared.slice(start, start + COUNT_BATCH);
-    whole += batch.length - (await updatesTakenForStock(scope, metafieldsChosen, batch)).size;
-  }
-  return whole;
 }
 
 /**

@@ -25,7 +25,7 @@ import { sendingTierOf } from "../engine/pacer-registry.server";
 import { pauseForServiceRefusal } from "../../shop/pause.server";
 import { serviceKeyIdOf } from "../../shop/service-keys.server";
 import { startShopSyncUnlessRunning } from "../full/run-full-sync.server";
-import { applyChanges, pendingWholeRereads } from "./apply-changes.server";
+import { applyChanges } from "./apply-changes.server";
 import { settleLookups } from "./resolve-lookups.server";
 import type { WorkerContext } from "./worker-context";
 
@@ -134,12 +134,8 @@ export async function serveShop(worker: WorkerContext, shopDomain: string): Prom
         standing.remaining === 0 && memory.quotaProbeDue(shopDomain, at, worker.quotaProbeEveryMs);
       const sendable = await sendableCount(shopDomain);
       if (worker.backlogResyncAt > 0 && sendable >= worker.backlogResyncAt) {
-        // Only what would be re-read whole counts: a sale's orders cost no read an export saves.
-        const rereads = await pendingWholeRereads(shop, worker.backlogResyncAt);
-        if (rereads >= worker.backlogResyncAt) {
-          await startBacklogResync(worker, shopDomain, rereads);
-          return;
-        }
+        await startBacklogResync(worker, shopDomain, sendable);
+        return;
       }
       rows = await nextChanges(shopDomain, {
         limit: worker.batchSize,
@@ -235,7 +231,7 @@ async function startBacklogResync(
 ): Promise<void> {
   if (await startShopSyncUnlessRunning(worker.leases, shopDomain, "reconcile")) {
     worker.log(
-      `${pending} products to re-read; a full export re-reads them at once`,
+      `${pending} products changed; a full export re-reads them at once`,
       undefined,
       shopDomain,
     );

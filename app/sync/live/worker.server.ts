@@ -34,10 +34,9 @@ export interface LiveWorkerOptions {
   /** After a failed batch the shop waits baseMs × 2^(n-1), at most maxMs (defaults 1 s, 5 min). */
   failureBackoff?: { baseMs: number; maxMs: number };
   /**
-   * From this many pending products to re-read whole on, a full export (one bulk query, no cost
-   * points per product) is cheaper than re-reading them by id: the shop gets a full sync instead,
-   * which also settles them (default 250; 0 never). Stock changes and orders' products/update do
-   * not count: the stock model settles them (apply-changes.server.ts, pendingWholeRereads).
+   * From this many pending products on, a full export (one bulk query, no cost points per
+   * product) is cheaper than re-reading them by id: the shop gets a full sync instead, which
+   * also settles them (default 250; 0 never).
    */
   backlogResyncAt?: number;
   pacers?: PacerRegistry;
