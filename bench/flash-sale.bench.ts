@@ -133,12 +133,13 @@ async function runApp() {
     );
   };
   const background = async () => {
-    const backlog = values["backlog-resync-at"];
+    // From the driver's arguments: this process is started with `--role app` alone.
+    const backlog = process.env.FLASH_BACKLOG_RESYNC_AT;
     const worker = startLiveWorker({
       log: () => undefined,
       ...(backlog === undefined ? {} : { backlogResyncAt: Number(backlog) }),
     });
-    const stopChecks = scheduleChecks(CHECK_MINUTES, adminFor);
+    const stopChecks = scheduleChecks(Number(process.env.FLASH_CHECK_MINUTES), adminFor);
     process.on("SIGUSR2", () => void resync().catch((error: unknown) => console.error(error)));
     return () => {
       stopChecks();
@@ -332,6 +333,10 @@ async function drive() {
     DEMO_ADMIN_GRAPHQL_URL: shopify.graphqlUrl,
     BACKGROUND_WORK: "off",
     FLASH_STATUS_FILE: statusFile,
+    FLASH_CHECK_MINUTES: String(CHECK_MINUTES),
+    ...(values["backlog-resync-at"] === undefined
+      ? {}
+      : { FLASH_BACKLOG_RESYNC_AT: values["backlog-resync-at"] }),
   });
   const installMs = performance.now() - installStarted;
   shopify.state.setApp({ appUrl: app.url });
@@ -453,6 +458,7 @@ async function drive() {
   const seen = onSale.map((_, i) => quantity[i]!);
   const delays: number[] = [];
   let wentBack = 0;
+  const wentBackSeen: string[] = [];
   const poll = () => {
     const items = indexed();
     const now = performance.now();
@@ -462,7 +468,14 @@ async function drive() {
       if (q === undefined) return;
       // The index shows stock older than what it showed before (only a product never restocked can tell).
       if (i >= sellOut || i % 3 !== 0) {
-        if (q > seen[i]!) wentBack += 1;
+        if (q > seen[i]!) {
+          wentBack += 1;
+          if (wentBackSeen.length < 5) {
+            wentBackSeen.push(
+              `${product.numericId} ${seen[i]}→${q} at ${((performance.now() - started) / 1000).toFixed(1)} s`,
+            );
+          }
+        }
       }
       seen[i] = q;
       let last = -1;
@@ -539,7 +552,22 @@ async function drive() {
   if (wrong !== 0) wrong = differences();
   const notSeen = expected.reduce((sum, pending) => sum + pending.length, 0);
   const requests = shopify.state.requests();
-  const bulkStarted = shopify.state.bulkOperations().length - bulkBefore;
+  const bulkDuring = shopify.state.bulkOperations().slice(bulkBefore);
+  const bulkStarted = bulkDuring.length;
+  // Which export each was, and when: the full sync's (all products), the check's (changed since, shapes).
+  const bulkKinds = bulkDuring
+    .map((operation) => {
+      const query = operation.query.replace(/\s+/g, " ");
+      const kind = /updated_at/.test(query)
+        ? "changed-since"
+        : /onlineStoreUrl collections/.test(query) && !/variants/.test(query)
+          ? "shapes"
+          : /products/.test(query)
+            ? "products"
+            : query.slice(0, 40);
+      return `${((Date.parse(operation.createdAt) - startedEpoch) / 1000).toFixed(0)} s ${kind}`;
+    })
+    .join(", ");
   await stopRoleProcess(app.child);
   await shopify.close();
   await emulator.close();
@@ -650,12 +678,12 @@ async function drive() {
   console.log(`  by operation: ${operations(requests)}`);
   console.log(`  by operation in the second half: ${operations(late)}`);
   console.log(
-    `  THROTTLED Admin answers ${throttled} (goal 0: ${goal(throttled === 0)}); bulk operations started during the sale ${bulkStarted}`,
+    `  THROTTLED Admin answers ${throttled} (goal 0: ${goal(throttled === 0)}); bulk operations started during the sale ${bulkStarted}${bulkKinds ? ` (${bulkKinds})` : ""}`,
   );
   console.log(
     `  purchase → its stock in the index: p50 ${s(percentile(delays, 50))}, p95 ${s(p95)} (goal < 30 s: ${goal(p95 < 30_000)}), ` +
       `max ${s(max)} (goal < 60 s: ${goal(max < 60_000)}); ${delays.length} purchases and restocks seen, ${notSeen} never seen within ${s(SETTLE_LIMIT_MS)}; ` +
-      `the index went back to older stock ${wentBack} times (polls)`,
+      `the index went back to older stock ${wentBack} times (polls)${wentBackSeen.length ? `: ${wentBackSeen.join(", ")}` : ""}`,
   );
   console.log(
     `  service writes ${writes.length} (${items.toLocaleString("en")} products; ${rateLimited} answered 429), at most ${perMinuteMax} in a minute ` +

@@ -127,6 +127,7 @@ export async function markShopUninstalled(shopDomain: string): Promise<void> {
     prisma.pendingChange.deleteMany({ where: { shopDomain } }),
     prisma.pendingLookup.deleteMany({ where: { shopDomain } }),
     prisma.stockItem.deleteMany({ where: { shopDomain } }),
+    prisma.inventoryItemProduct.deleteMany({ where: { shopDomain } }),
     prisma.stockLevel.deleteMany({ where: { shopDomain } }),
     prisma.shopLease.deleteMany({ where: { shopDomain } }),
   ]);
@@ -153,6 +154,7 @@ export async function deleteAllShopData(shopDomain: string): Promise<void> {
     prisma.pendingChange.deleteMany({ where: { shopDomain } }),
     prisma.pendingLookup.deleteMany({ where: { shopDomain } }),
     prisma.stockItem.deleteMany({ where: { shopDomain } }),
+    prisma.inventoryItemProduct.deleteMany({ where: { shopDomain } }),
     prisma.stockLevel.deleteMany({ where: { shopDomain } }),
     prisma.reconcileCheck.deleteMany({ where: { shopDomain } }),
     prisma.webhookReceipt.deleteMany({ where: { shopDomain } }),

@@ -11,6 +11,8 @@ import prisma, { retryWhileBusy } from "./db.server";
 export interface ModelLevel {
   locationId: string;
   available: number;
+  /** When the level was last written (a payload's time, a read's), as modelledProducts reads it. */
+  changedAt?: Date;
 }
 
 export interface ModelVariant {
@@ -53,16 +55,40 @@ export function forgetItemOnTie(
         AND "changedAt" = ${changedAt} AND "available" <> ${level.available})`;
 }
 
-/** Inventory item id → its product, for the items the model knows. */
+/**
+ * Inventory item id → its product, for the items the model knows or whose product Shopify
+ * named before (a lookup, a model read), though the model may not hold their levels now.
+ */
 export async function productsOfKnownItems(
   shopDomain: string,
   inventoryItemIds: readonly string[],
 ): Promise<Map<string, string>> {
   if (inventoryItemIds.length === 0) return new Map();
+  const ids = Prisma.join(inventoryItemIds);
   const rows = await prisma.$queryRaw<{ inventoryItemId: string; productId: string }[]>`
+    SELECT "inventoryItemId", "productId" FROM "InventoryItemProduct"
+    WHERE "shopDomain" = ${shopDomain} AND "inventoryItemId" IN (${ids})
+    UNION
     SELECT "inventoryItemId", "productId" FROM "StockItem"
-    WHERE "shopDomain" = ${shopDomain} AND "inventoryItemId" IN (${Prisma.join(inventoryItemIds)})`;
+    WHERE "shopDomain" = ${shopDomain} AND "inventoryItemId" IN (${ids})`;
   return new Map(rows.map((row) => [row.inventoryItemId, row.productId]));
+}
+
+/** Keeps which product each inventory item belongs to (a lookup's or a model read's answer). */
+export async function rememberItemProducts(
+  shopDomain: string,
+  items: readonly { inventoryItemId: string; productId: string }[],
+): Promise<void> {
+  if (items.length === 0) return;
+  const values = items.map(
+    (item) => Prisma.sql`(${shopDomain}, ${item.inventoryItemId}, ${item.productId})`,
+  );
+  await retryWhileBusy(
+    () => prisma.$executeRaw`
+      INSERT INTO "InventoryItemProduct" ("shopDomain", "inventoryItemId", "productId")
+      VALUES ${Prisma.join(values)}
+      ON CONFLICT ("shopDomain", "inventoryItemId") DO UPDATE SET "productId" = excluded."productId"`,
+  );
 }
 
 /** Product id → its variants as the model keeps them (products it does not know are absent). */
@@ -84,15 +110,24 @@ export async function modelledProducts(
     WHERE "shopDomain" = ${shopDomain} AND "productId" IN (${Prisma.join(productIds)})`;
   if (items.length === 0) return new Map();
   const levels = await prisma.$queryRaw<
-    { inventoryItemId: string; locationId: string; available: number | bigint }[]
+    {
+      inventoryItemId: string;
+      locationId: string;
+      available: number | bigint;
+      changedAt: Date | string;
+    }[]
   >`
-    SELECT "inventoryItemId", "locationId", "available" FROM "StockLevel"
+    SELECT "inventoryItemId", "locationId", "available", "changedAt" FROM "StockLevel"
     WHERE "shopDomain" = ${shopDomain}
       AND "inventoryItemId" IN (${Prisma.join(items.map((item) => item.inventoryItemId))})`;
   const levelsOf = new Map<string, ModelLevel[]>();
   for (const level of levels) {
     const list = levelsOf.get(level.inventoryItemId) ?? [];
-    list.push({ locationId: level.locationId, available: Number(level.available) });
+    list.push({
+      locationId: level.locationId,
+      available: Number(level.available),
+      changedAt: new Date(level.changedAt),
+    });
     levelsOf.set(level.inventoryItemId, list);
   }
   const products = new Map<string, ModelVariant[]>();
@@ -120,6 +155,10 @@ export async function replaceProductModel(
   variants: readonly ModelVariant[],
   readAt: Date,
 ): Promise<void> {
+  await rememberItemProducts(
+    shopDomain,
+    variants.map((variant) => ({ inventoryItemId: variant.inventoryItemId, productId })),
+  );
   await retryWhileBusy(async () => {
     await prisma.$executeRaw`
       DELETE FROM "StockItem" WHERE "shopDomain" = ${shopDomain} AND "productId" = ${productId}`;
@@ -158,7 +197,8 @@ export async function replaceProductModel(
 
 /**
  * Forgets what the model keeps of these products (not their levels: a payload may still name
- * the items): their next stock change reads them from Shopify again. Called when a read of the
+ * the items, nor which product each item belongs to, which does not change): their next stock
+ * change reads them from Shopify again. Called when a read of the
  * product disagrees with the model, or the reconciliation found a difference.
  */
 export async function forgetProductModels(

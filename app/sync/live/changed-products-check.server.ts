@@ -126,6 +126,8 @@ export async function checkChangedProducts(
       metafields,
     };
     const repaired = new Map<string, RepairedItem>();
+    // On the clock of the stock model's times (Shopify's stamps and this server's reads).
+    const exportedAt = new Date();
     const changed = await runExport(
       admin,
       productsChangedSinceBulkQuery(
@@ -135,9 +137,10 @@ export async function checkChangedProducts(
       ),
       options,
     );
-    const stockAlone = new Set<string>();
+    /** Products that differ in stock alone, with Shopify's `updatedAt` of the exported product. */
+    const stockAlone = new Map<string, Date>();
     const compared = changed
-      ? await compareChanged(changed, scope, context, repaired, stockAlone)
+      ? await compareChanged(changed, scope, context, repaired, { ids: stockAlone, exportedAt })
       : new Set<string>();
     const shapes = await runExport(admin, PRODUCT_SHAPES_BULK_QUERY, options);
     if (shapes) await compareShapes(shapes, scope, compared, check.startedAt, repaired);
@@ -153,9 +156,12 @@ export async function checkChangedProducts(
       at,
       at,
     );
-    // A difference in stock alone is settled by a stock read (restock-products.server.ts).
-    const stock = ids.filter((id) => stockAlone.has(id));
-    await enqueueProductUpdates(shopDomain, stock, at, at, "stock");
+    // A difference in stock alone is settled by a stock read (restock-products.server.ts), or by
+    // the stock model; stamped with Shopify's time of the product, which the document takes.
+    for (const id of ids) {
+      const updatedAt = stockAlone.get(id);
+      if (updatedAt) await enqueueProductUpdates(shopDomain, [id], updatedAt, at, "stock");
+    }
     return await recordCheckFinished(check.id, {
       finishedAt: now(),
       compared: compared.size + rest.length,
@@ -178,7 +184,7 @@ async function compareChanged(
   context: MapContext,
   repaired: Map<string, RepairedItem>,
   /** Gets the ids of those that differ from the ledger's kept document in stock alone. */
-  stockAlone: Set<string>,
+  stockAlone: { ids: Map<string, Date>; exportedAt: Date },
 ): Promise<Set<string>> {
   const compared = new Set<string>();
   const exported = await readBulkExport(urlSource(url));
@@ -188,7 +194,13 @@ async function compareChanged(
     const differing = batch.flatMap((entry) =>
       entry.item && repaired.get(entry.id)?.action === "updated" ? [entry.item] : [],
     );
-    for (const id of await differingInStockAlone(scope, differing)) stockAlone.add(id);
+    const alone = await differingInStockAlone(scope, differing, stockAlone.exportedAt);
+    for (const item of differing) {
+      const updatedAt = new Date(item.updated_at);
+      if (alone.has(item.id)) {
+        stockAlone.ids.set(item.id, Number.isNaN(updatedAt.getTime()) ? new Date() : updatedAt);
+      }
+    }
     for (const entry of batch) compared.add(entry.id);
     batch.length = 0;
   };

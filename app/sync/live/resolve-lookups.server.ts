@@ -13,7 +13,7 @@ import { queryAdmin, type AdminGraphql } from "../../shopify/admin-graphql";
 import { noteLookupAttempt, pendingLookups, removeLookups } from "../../models/lookups.server";
 import { indexedMembersOf, ledgerKnowsCollections } from "../../models/ledger.server";
 import { enqueueProductUpdates } from "../../models/outbox.server";
-import { productsOfKnownItems } from "../../models/stock-model.server";
+import { productsOfKnownItems, rememberItemProducts } from "../../models/stock-model.server";
 
 /** Lookups resolved per pass of a shop. */
 const LOOKUPS_PER_PASS = 500;
@@ -60,7 +60,8 @@ export async function settleLookups(options: SettleLookupsOptions): Promise<Sett
   const needFullSync: PendingLookup[] = [];
   try {
     const items: PendingLookup[] = [];
-    // An item the stock model knows names its product without asking Shopify (0 points).
+    // An item whose product Shopify named before (the stock model, an earlier lookup) names it
+    // without asking again (0 points).
     const known = await productsOfKnownItems(
       options.shopDomain,
       rows.filter((row) => row.kind === "inventory-item").map((row) => row.resourceId),
@@ -86,6 +87,15 @@ export async function settleLookups(options: SettleLookupsOptions): Promise<Sett
     for (let start = 0; start < items.length; start += INVENTORY_ITEMS_PER_QUERY) {
       const batch = items.slice(start, start + INVENTORY_ITEMS_PER_QUERY);
       const products = await productsOfItems(options.admin, batch);
+      // Kept: the item's next payload names its product without asking again, even before the
+      // product's levels are read (a sale's next order may come first).
+      await rememberItemProducts(
+        options.shopDomain,
+        batch.flatMap((row) => {
+          const ids = products.get(row.resourceId) ?? [];
+          return ids.length === 1 ? [{ inventoryItemId: row.resourceId, productId: ids[0]! }] : [];
+        }),
+      );
       for (const row of batch) {
         const ids = products.get(row.resourceId) ?? [];
         // Only the stock is known to have changed: the worker reads just that (PendingChangeKind).

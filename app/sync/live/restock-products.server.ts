@@ -250,11 +250,16 @@ function restockFrom(
  * Of these exported products, the ids whose document differs from the one the ledger kept in
  * stock alone (`stocklessProduct`): the hourly check queues them as stock changes, so a check
  * that runs during a sale does not re-read whole what a stock read settles. The stock model
- * forgets them: a level it missed (a lost webhook) is read again with their stock change.
+ * forgets those whose stock it computes otherwise than the export, unless a payload newer than
+ * the export explains it: a level it missed (a lost webhook) is read again with their stock
+ * change, while a product a sale's payloads keep current (the index behind them by the outbox's
+ * few seconds) is not read again.
  */
 export async function differingInStockAlone(
   scope: LedgerScope,
   exported: readonly IndexProduct[],
+  /** When the export began: a level written since is newer than what the export saw. */
+  exportedAt: Date,
 ): Promise<Set<string>> {
   const documents = await indexedDocuments(
     scope,
@@ -262,6 +267,7 @@ export async function differingInStockAlone(
     exported.map((item) => item.id),
   );
   const ids = new Set<string>();
+  const alike: { item: IndexProduct; previous: IndexProduct }[] = [];
   for (const item of exported) {
     const kept = documents.get(item.id);
     const previous = kept ? parseKept(kept.content, kept.contentHash) : null;
@@ -270,9 +276,22 @@ export async function differingInStockAlone(
       contentHash(stocklessProduct(previous)) === contentHash(stocklessProduct(item))
     ) {
       ids.add(item.id);
+      alike.push({ item, previous });
     }
   }
-  await forgetProductModels(scope.shopDomain, [...ids]);
+  const models = await modelledProducts(scope.shopDomain, [...ids]);
+  const stale = alike.flatMap(({ item, previous }) => {
+    const model = models.get(item.id);
+    if (!model) return [];
+    const newer = model.some((variant) =>
+      variant.levels.some((level) => level.changedAt && level.changedAt >= exportedAt),
+    );
+    if (newer) return [];
+    const variants = variantStockFromModel(previous, model);
+    const computed = variants && restockProduct(previous, variants, item.updated_at);
+    return computed && contentHash(computed) === contentHash(item) ? [] : [item.id];
+  });
+  await forgetProductModels(scope.shopDomain, stale);
   return ids;
 }
 

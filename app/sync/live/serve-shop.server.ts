@@ -15,7 +15,11 @@ import { firstCompletedExport } from "../../models/bulk-exports.server";
 import { quotaStanding } from "../../models/quota-usage.server";
 import { findShop, workspaceOf } from "../../models/shops.server";
 import { LeaseLostError } from "../../models/shop-leases.server";
-import { lastCompleteRun, unfinishedRun } from "../../models/sync-runs.server";
+import {
+  lastCompleteRun,
+  runUnfinishedOrSince,
+  unfinishedRun,
+} from "../../models/sync-runs.server";
 import { describeWait, type RetryEvent } from "../engine/pacer";
 import { sendingTierOf } from "../engine/pacer-registry.server";
 import { pauseForServiceRefusal } from "../../shop/pause.server";
@@ -74,6 +78,8 @@ export async function serveShop(worker: WorkerContext, shopDomain: string): Prom
   const { memory, registry, now } = worker;
   const lease = await worker.leases.hold(shopDomain);
   if (!lease) return;
+  /** When the current pass began, before it looked for an unfinished run. */
+  let passStartedAt = new Date();
   const guard = async () => {
     if (worker.stopped()) throw new LiveSendInterrupted("The worker is stopping.");
     if (lease.lost()) throw new LiveSendInterrupted("Another worker took the shop's lease.");
@@ -84,7 +90,9 @@ export async function serveShop(worker: WorkerContext, shopDomain: string): Prom
     if (!current || current.state !== "active") {
       throw new LiveSendInterrupted(`The shop is ${current?.state ?? "gone"}.`);
     }
-    if (await unfinishedRun(shopDomain)) {
+    // Also one that ran while the batch was read: its export may be newer than what was read,
+    // and it took the changes it covered out of the outbox. The batch is read again after it.
+    if (await runUnfinishedOrSince(shopDomain, passStartedAt)) {
       throw new LiveSendInterrupted("A full sync started; live changes wait for it.");
     }
   };
@@ -96,6 +104,8 @@ export async function serveShop(worker: WorkerContext, shopDomain: string): Prom
       // reads the shop, its runs, lookups, quota and outbox (most batches are the only one).
       const cutoff = new Date(now().getTime() - worker.coalesceMs);
       if (pass > 0 && !(await mayHaveDueWork(shopDomain, cutoff, worker.batchSize))) return;
+      // On the runs' own clock (not the worker's `now`, which tests may move).
+      passStartedAt = new Date();
       const shop = await findShop(shopDomain);
       if (!shop || shop.state === "uninstalled" || !shop.syncProducts) {
         // Nothing will ever be sent for these changes.

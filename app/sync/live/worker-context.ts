@@ -11,7 +11,7 @@ export interface WorkerContext {
   coalesceMs: number;
   batchSize: number;
   quotaProbeEveryMs: number;
-  /** From this many pending products on, the shop gets a full sync instead (0 never). */
+  /** From this many products to re-read whole on, the shop gets a full sync instead (0 never). */
   backlogResyncAt: number;
   registry: PacerRegistry;
   leases: ShopLeases;
