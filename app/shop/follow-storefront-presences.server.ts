@@ -14,6 +14,7 @@ import type { AdminGraphql } from "../shopify/admin-graphql";
 import { refreshStorefrontPresences } from "../shopify/storefront-presences.server";
 import { shopsToFollow } from "../models/storefront-presences.server";
 import { logFor } from "../server/log";
+import { repeatWithoutOverlap } from "../server/repeat-without-overlap";
 
 const log = logFor("presences");
 
@@ -70,14 +71,9 @@ export function schedulePresenceChecks(
   everyMinutes: number,
   adminOf: (shopDomain: string) => Promise<AdminGraphql>,
 ): () => void {
-  let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    followStorefrontPresences(adminOf)
-      .catch((error: unknown) => log.error({ err: error }, "the presences check failed"))
-      .finally(() => (running = false));
-  }, everyMinutes * 60_000);
-  timer.unref();
-  return () => clearInterval(timer);
+  return repeatWithoutOverlap(
+    everyMinutes * 60_000,
+    () => followStorefrontPresences(adminOf),
+    (error) => log.error({ err: error }, "the presences check failed"),
+  );
 }

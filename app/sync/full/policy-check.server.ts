@@ -24,6 +24,7 @@ import { latestRun } from "../../models/sync-runs.server";
 import type { ShopLeases } from "../engine/process-leases.server";
 import { startShopSyncUnlessRunning } from "./run-full-sync.server";
 import { logFor } from "../../server/log";
+import { repeatWithoutOverlap } from "../../server/repeat-without-overlap";
 
 const log = logFor("reconcile");
 
@@ -132,14 +133,9 @@ export function schedulePolicyChecks(
   everyMinutes: number,
   adminOf: (shopDomain: string) => Promise<AdminGraphql>,
 ): () => void {
-  let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    followPolicyChanges(leases, adminOf)
-      .catch((error: unknown) => log.error({ err: error }, "the policy check failed"))
-      .finally(() => (running = false));
-  }, everyMinutes * 60_000);
-  timer.unref();
-  return () => clearInterval(timer);
+  return repeatWithoutOverlap(
+    everyMinutes * 60_000,
+    () => followPolicyChanges(leases, adminOf),
+    (error) => log.error({ err: error }, "the policy check failed"),
+  );
 }

@@ -56,6 +56,7 @@ import { catalogueEntry, collectionIdsOf } from "../engine/catalogue-entry";
 import { rereadProducts } from "./reread-products.server";
 import { differingInStockAlone } from "./restock-products.server";
 import { logFor } from "../../server/log";
+import { repeatWithoutOverlap } from "../../server/repeat-without-overlap";
 
 const log = logFor("reconcile");
 
@@ -398,19 +399,11 @@ export function scheduleChangedProductsChecks(
   everyMinutes: number,
   admin: (shopDomain: string) => Promise<AdminGraphql>,
 ): () => void {
-  let running = false;
-  const timer = setInterval(
-    () => {
-      if (running) return;
-      running = true;
-      checkChangedProductsOfDueShops(everyMinutes, { admin })
-        .catch((error: unknown) => log.error({ err: error }, "the scheduled check failed"))
-        .finally(() => (running = false));
-    },
+  return repeatWithoutOverlap(
     Math.max(1_000, Math.min(5 * 60_000, (everyMinutes * 60_000) / 4)),
+    () => checkChangedProductsOfDueShops(everyMinutes, { admin }),
+    (error) => log.error({ err: error }, "the scheduled check failed"),
   );
-  timer.unref();
-  return () => clearInterval(timer);
 }
 
 export interface ChangedProductsCheckSummary {
