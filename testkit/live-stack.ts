@@ -270,6 +270,22 @@ export async function waitForEmptyOutbox(env: LiveServices, timeoutMs = 30_000) 
   );
 }
 
+/** Every webhook the fake Shopify sent answered, then every inventory item lookup resolved. */
+export async function waitForResolvedLookups(env: LiveEnvironment) {
+  await env.shopify.state.settled();
+  await waitFor(
+    "the lookups to be resolved",
+    async () => (await env.prisma.pendingLookup.count()) === 0,
+  );
+}
+
+/** Every delivery answered, every lookup resolved, every change sent, the index equal to the store. */
+export async function waitForLiveUpdatesSettled(env: LiveEnvironment) {
+  await waitForResolvedLookups(env);
+  await waitForEmptyOutbox(env);
+  await waitForIndexToEqualStore(env);
+}
+
 /** The emulator's content writes on the test account since `since` (an index in its log). */
 export function writesSince(env: LiveEnvironment, since = 0) {
   return env.emulator.state

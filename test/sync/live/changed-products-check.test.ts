@@ -15,9 +15,9 @@ import {
   SHOP,
   startLiveEnvironment,
   startTestWorker,
-  waitFor,
   waitForEmptyOutbox,
   waitForIndexToEqualStore,
+  waitForResolvedLookups,
   waitForRunsToFinish,
   variantsOf,
   type LiveEnvironment,
@@ -217,11 +217,7 @@ describe("the full sweep", () => {
     const change = env.shopify.state.removeFromCollection(collection, product.id);
     expect((await change.delivery)?.status).toBe(200);
     expect(await indexEqualsStore(env)).toBe(false);
-    await env.shopify.state.settled();
-    await waitFor(
-      "the lookups to be resolved",
-      async () => (await env.prisma.pendingLookup.count()) === 0,
-    );
+    await waitForResolvedLookups(env);
     await repaired();
   });
 });

@@ -18,8 +18,7 @@ import {
   startTestWorker,
   variantsOf,
   waitFor,
-  waitForEmptyOutbox,
-  waitForIndexToEqualStore,
+  waitForLiveUpdatesSettled,
   writesSince,
   type LiveEnvironment,
 } from "../../../testkit/live-stack";
@@ -70,15 +69,7 @@ function onSale(count: number): ProductSnapshot[] {
   return found.slice(0, count);
 }
 
-async function settled() {
-  await env.shopify.state.settled();
-  await waitFor(
-    "the lookups to be resolved",
-    async () => (await env.prisma.pendingLookup.count()) === 0,
-  );
-  await waitForEmptyOutbox(env);
-  await waitForIndexToEqualStore(env);
-}
+const settled = () => waitForLiveUpdatesSettled(env);
 
 describe("an inventory item whose product's levels are not read yet", () => {
   it("is looked up once: its next order names the product without asking Shopify again", async () => {

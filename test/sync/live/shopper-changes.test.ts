@@ -15,9 +15,7 @@ import {
   SHOP,
   startLiveEnvironment,
   startTestWorker,
-  waitFor,
-  waitForEmptyOutbox,
-  waitForIndexToEqualStore,
+  waitForLiveUpdatesSettled,
   variantsOf,
   type LiveEnvironment,
 } from "../../../testkit/live-stack";
@@ -51,16 +49,7 @@ function sellOut(product: ProductSnapshot, options: { webhook?: boolean } = {}) 
     .map((variant) => env.shopify.state.purchase(variant.id, variant.inventoryQuantity, options));
 }
 
-/** Every delivery answered, then every lookup resolved, then (in that order) every change sent. */
-async function settled() {
-  await env.shopify.state.settled();
-  await waitFor(
-    "the lookups to be resolved",
-    async () => (await env.prisma.pendingLookup.count()) === 0,
-  );
-  await waitForEmptyOutbox(env);
-  await waitForIndexToEqualStore(env);
-}
+const settled = () => waitForLiveUpdatesSettled(env);
 
 describe("stock", () => {
   it("a product with more than 50 variants is read for its stock alone, not re-read whole", async () => {

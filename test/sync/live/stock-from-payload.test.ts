@@ -17,9 +17,7 @@ import {
   startLiveEnvironment,
   startTestWorker,
   variantsOf,
-  waitFor,
-  waitForEmptyOutbox,
-  waitForIndexToEqualStore,
+  waitForLiveUpdatesSettled,
   writesSince,
   type LiveEnvironment,
 } from "../../../testkit/live-stack";
@@ -39,16 +37,7 @@ afterAll(async () => {
   await env?.close();
 });
 
-/** Every delivery answered, every lookup resolved, every change sent, the index equal to the store. */
-async function settled() {
-  await env.shopify.state.settled();
-  await waitFor(
-    "the lookups to be resolved",
-    async () => (await env.prisma.pendingLookup.count()) === 0,
-  );
-  await waitForEmptyOutbox(env);
-  await waitForIndexToEqualStore(env);
-}
+const settled = () => waitForLiveUpdatesSettled(env);
 
 const points = () =>
   env.shopify.state.requests().reduce((sum, request) => sum + (request.actualQueryCost ?? 0), 0);
