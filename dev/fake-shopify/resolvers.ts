@@ -23,7 +23,11 @@ import type { FakeShopifyCore } from "./core";
 import { gid, gidType, numericPart, parseGid } from "./gid";
 import { inventoryItemGidOf, inventoryLevelGid, LOCATION_GID, variantGidOfItem } from "./inventory";
 import { digest, ownerType, type MetafieldRecord, type MetafieldsSetInput } from "./metafields";
-import type { MetafieldDefinitionRecord } from "./metafield-definitions";
+import {
+  deletedMetafieldDefinitionPayload,
+  metafieldDefinitionPayload,
+  type MetafieldDefinitionRecord,
+} from "./metafield-definitions";
 import { metaobjectMutations, metaobjectNode, metaobjectQueries } from "./metaobjects";
 import { isShopPolicyType, policyView } from "./policies";
 import type { Json, ProductRecord } from "./store";
@@ -685,6 +689,10 @@ export function mutationRoot(core: FakeShopifyCore): Json {
             ownerType(metafield.ownerId) === record.ownerType,
         );
       }
+      void core.webhooks.send(
+        "metafield_definitions/delete",
+        deletedMetafieldDefinitionPayload(record),
+      );
       return {
         deletedDefinitionId: record.id,
         deletedDefinition: {
@@ -725,6 +733,10 @@ export function mutationRoot(core: FakeShopifyCore): Json {
         record.pinnedPosition = core.metafieldDefinitions.nextPinnedPosition(record.ownerType);
       }
       if (definition.pin === false) record.pinnedPosition = null;
+      void core.webhooks.send(
+        "metafield_definitions/update",
+        metafieldDefinitionPayload(record, core.shop.id),
+      );
       return {
         updatedDefinition: metafieldDefinitionView(core, record),
         validationJob: null,

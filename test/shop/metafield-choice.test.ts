@@ -14,6 +14,7 @@ import {
   PRODUCT_METAFIELD_DEFINITIONS_QUERY,
   type ProductMetafieldDefinitionsData,
 } from "../../app/catalogue/queries";
+import { unfinishedRuns } from "../../app/models/sync-runs.server";
 import { data } from "../fake-shopify/helpers";
 
 let demo: RunningDemo;
@@ -100,10 +101,12 @@ describe("Settings: product metafields", () => {
     expect((await settingsPageOf(DEMO_SHOP, admin)).chosenMetafields).toEqual(["specs.material"]);
   });
 
-  it("names a chosen definition deleted in Shopify, and a save stops asking for it", async () => {
-    const page = await settingsPageOf(DEMO_SHOP, admin);
-    const material = page.metafields?.find((m) => m.key === "specs.material");
-    expect(page.chosenMetafields).toEqual(["specs.material"]);
+  it("a chosen definition deleted in Shopify leaves the choice and every product in the index at once (metafield_definitions/delete)", async () => {
+    expect((await save(["specs.material", "specs.waterproof"])).ok).toBe(true);
+    await expect
+      .poll(() => titlesWith("Material", "Anodised aluminium"), { timeout: 60_000 })
+      .toEqual(["IPod Nano - 8GB"]);
+    await noRunUnderWay();
     const { metafieldDefinitions } = await data<ProductMetafieldDefinitionsData>(
       demo.shopify,
       PRODUCT_METAFIELD_DEFINITIONS_QUERY,
@@ -116,20 +119,35 @@ describe("Settings: product metafields", () => {
       { id },
     );
     expect(deleted.metafieldDefinitionDelete.userErrors).toEqual([]);
+    const delivery = demo.shopify.state
+      .webhookDeliveries()
+      .findLast((d) => d.topic === "metafield_definitions/delete");
+    expect(JSON.parse(delivery!.body)).toEqual({
+      id,
+      type: "ShopifyMetafields::Types::SingleLineTextFieldType",
+      created_by_app_id: null,
+    });
 
-    const after = await settingsPageOf(DEMO_SHOP, admin);
-    expect(material).toBeDefined();
-    expect(after.metafields?.map((m) => m.key)).not.toContain("specs.material");
-    expect(after.chosenGone).toEqual(["Material (specs.material)"]);
-    const saved = await save([]);
-    expect(saved.ok).toBe(true);
-    const settled = await settingsPageOf(DEMO_SHOP, admin);
-    expect(settled.chosenMetafields).toEqual([]);
-    expect(settled.chosenGone).toEqual([]);
+    // No save: the webhook's reading withdraws it, and the products lose it in the index.
+    await expect
+      .poll(async () => (await settingsPageOf(DEMO_SHOP, admin)).chosenMetafields, {
+        timeout: 60_000,
+      })
+      .toEqual(["specs.waterproof"]);
+    await expect
+      .poll(() => titlesWith("Material", "Anodised aluminium"), { timeout: 60_000 })
+      .toEqual([]);
+    const page = await settingsPageOf(DEMO_SHOP, admin);
+    expect(page.chosenGone).toEqual([]);
+    expect(attributesOf("IPod Nano - 8GB")).toMatchObject({ Waterproof: ["No"] });
   });
 
-  it("names a chosen definition whose storefront access was turned off in Shopify, and a save drops it", async () => {
-    expect((await save(["specs.care"])).ok).toBe(true);
+  it("a chosen definition whose storefront access was turned off in Shopify leaves at once (metafield_definitions/update)", async () => {
+    expect((await save(["specs.waterproof", "specs.care"])).ok).toBe(true);
+    await expect
+      .poll(() => attributesOf("IPod Nano - 8GB")?.["Care instructions"], { timeout: 60_000 })
+      .toBeDefined();
+    await noRunUnderWay();
     const updated = await data<{ metafieldDefinitionUpdate: { userErrors: unknown[] } }>(
       demo.shopify,
       UPDATE_DEFINITION,
@@ -143,16 +161,49 @@ describe("Settings: product metafields", () => {
       },
     );
     expect(updated.metafieldDefinitionUpdate.userErrors).toEqual([]);
+    const delivery = demo.shopify.state
+      .webhookDeliveries()
+      .findLast((d) => d.topic === "metafield_definitions/update");
+    expect(JSON.parse(delivery!.body)).toMatchObject({
+      namespace: "specs",
+      key: "care",
+      owner_type: "Product",
+      type_name: "multi_line_text_field",
+    });
 
-    const page = await settingsPageOf(DEMO_SHOP, admin);
-    expect(page.chosenMetafields).toEqual(["specs.care"]);
-    expect(page.chosenWithdrawn).toEqual([`Care instructions (specs.care): ${HIDDEN_REASON}`]);
-    expect((await save(["specs.care"])).ok).toBe(true);
-    const settled = await settingsPageOf(DEMO_SHOP, admin);
-    expect(settled.chosenMetafields).toEqual([]);
-    expect(settled.chosenWithdrawn).toEqual([]);
+    await expect
+      .poll(async () => (await settingsPageOf(DEMO_SHOP, admin)).chosenMetafields, {
+        timeout: 60_000,
+      })
+      .toEqual(["specs.waterproof"]);
+    await expect
+      .poll(() => attributesOf("IPod Nano - 8GB")?.["Care instructions"], { timeout: 60_000 })
+      .toBeUndefined();
+    expect((await settingsPageOf(DEMO_SHOP, admin)).chosenWithdrawn).toEqual([]);
   });
 });
+
+/** The Settings save's run has ended: a webhook's run would otherwise find it under way. */
+async function noRunUnderWay(): Promise<void> {
+  await expect.poll(async () => (await unfinishedRuns()).length, { timeout: 60_000 }).toBe(0);
+}
+
+/** The attributes the emulator's index holds for the product of that title. */
+function attributesOf(title: string): Record<string, string[]> | undefined {
+  const workspace = demo.emulator.state.workspace("professional", demo.workspaceId);
+  return (workspace?.products ?? []).find((p) => p.name === title)?.attributes as
+    | Record<string, string[]>
+    | undefined;
+}
+
+function titlesWith(attribute: string, value: string): string[] {
+  const workspace = demo.emulator.state.workspace("professional", demo.workspaceId);
+  return (workspace?.products ?? [])
+    .filter((p) =>
+      ((p.attributes as Record<string, string[]> | undefined)?.[attribute] ?? []).includes(value),
+    )
+    .map((p) => String(p.name));
+}
 
 const UPDATE_DEFINITION = `mutation UpdateDefinition($definition: MetafieldDefinitionUpdateInput!) {
   metafieldDefinitionUpdate(definition: $definition) {
