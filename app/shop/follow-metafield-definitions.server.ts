@@ -49,7 +49,8 @@ export async function followMetafieldDefinitions(
     { shop: shopDomain, withdrawn: withdrawn.map(metafieldKey) },
     "chosen metafields withdrawn: their definitions were deleted or hidden from the storefront",
   );
-  if (!shop.syncProducts || !shop.secretKeyCiphertext) return { kind: "withdrawn", withdrawn, run: null };
+  if (!shop.syncProducts || !shop.secretKeyCiphertext)
+    return { kind: "withdrawn", withdrawn, run: null };
   try {
     const run = await startShopSync(shopDomain, DEFINITION_CHANGE_TRIGGER, undefined, undefined, [
       "product",
@@ -84,7 +85,10 @@ export function followMetafieldDefinitionsSoon(
       try {
         await followMetafieldDefinitions(shopDomain, await adminOf(shopDomain));
       } catch (error) {
-        log.error({ err: error, shop: shopDomain }, "the store's metafield definitions could not be read");
+        log.error(
+          { err: error, shop: shopDomain },
+          "the store's metafield definitions could not be read",
+        );
       }
     } while (followAgain.has(shopDomain));
   })().finally(() => following.delete(shopDomain));

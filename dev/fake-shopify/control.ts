@@ -346,6 +346,12 @@ export class FakeShopifyControl {
     return {};
   }
 
+  /** The merchant has not approved this scope (yet): Shopify's topics that need it are not sent. */
+  withdrawScope(scope: string): void {
+    const at = this.core.scopes.indexOf(scope);
+    if (at >= 0) this.core.scopes.splice(at, 1);
+  }
+
   webhookDeliveries(topic?: string): WebhookDelivery[] {
     return this.core.webhooks.deliveries
       .filter((delivery) => topic === undefined || delivery.topic === topic)

@@ -689,10 +689,13 @@ export function mutationRoot(core: FakeShopifyCore): Json {
             ownerType(metafield.ownerId) === record.ownerType,
         );
       }
-      void core.webhooks.send(
-        "metafield_definitions/delete",
-        deletedMetafieldDefinitionPayload(record),
-      );
+      // Shopify sends metafield_definitions/* only to an app granted read_content.
+      if (core.scopes.includes("read_content")) {
+        void core.webhooks.send(
+          "metafield_definitions/delete",
+          deletedMetafieldDefinitionPayload(record),
+        );
+      }
       return {
         deletedDefinitionId: record.id,
         deletedDefinition: {
@@ -733,10 +736,12 @@ export function mutationRoot(core: FakeShopifyCore): Json {
         record.pinnedPosition = core.metafieldDefinitions.nextPinnedPosition(record.ownerType);
       }
       if (definition.pin === false) record.pinnedPosition = null;
-      void core.webhooks.send(
-        "metafield_definitions/update",
-        metafieldDefinitionPayload(record, core.shop.id),
-      );
+      if (core.scopes.includes("read_content")) {
+        void core.webhooks.send(
+          "metafield_definitions/update",
+          metafieldDefinitionPayload(record, core.shop.id),
+        );
+      }
       return {
         updatedDefinition: metafieldDefinitionView(core, record),
         validationJob: null,

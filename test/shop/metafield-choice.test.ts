@@ -3,6 +3,7 @@
  * Settings offers is kept (never an app's own namespace, never a definition the store does not
  * have), too many are refused with what to do, and an unchanged choice starts no run.
  */
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_PUBLISHABLE_KEY, DEMO_SHOP, type RunningDemo } from "../../dev/demo/admin-demo";
 import { startTestDemo } from "../../testkit/demo-browser";
@@ -122,6 +123,7 @@ describe("Settings: product metafields", () => {
     const delivery = demo.shopify.state
       .webhookDeliveries()
       .findLast((d) => d.topic === "metafield_definitions/delete");
+    expect(Object.keys(JSON.parse(delivery!.body)).sort()).toEqual(shopifyExampleFields("delete"));
     expect(JSON.parse(delivery!.body)).toEqual({
       id,
       type: "ShopifyMetafields::Types::SingleLineTextFieldType",
@@ -164,6 +166,8 @@ describe("Settings: product metafields", () => {
     const delivery = demo.shopify.state
       .webhookDeliveries()
       .findLast((d) => d.topic === "metafield_definitions/update");
+    // Shopify's own example payload's fields, no more, no less.
+    expect(Object.keys(JSON.parse(delivery!.body)).sort()).toEqual(shopifyExampleFields("update"));
     expect(JSON.parse(delivery!.body)).toMatchObject({
       namespace: "specs",
       key: "care",
@@ -181,7 +185,45 @@ describe("Settings: product metafields", () => {
       .toBeUndefined();
     expect((await settingsPageOf(DEMO_SHOP, admin)).chosenWithdrawn).toEqual([]);
   });
+
+  it("without read_content approved (no metafield_definitions/* webhooks), Settings names a chosen definition deleted or hidden, and a save drops it", async () => {
+    demo.shopify.state.withdrawScope("read_content");
+    expect((await save(["specs.weight", "reviews.rating"])).ok).toBe(true);
+    const { metafieldDefinitions } = await data<ProductMetafieldDefinitionsData>(
+      demo.shopify,
+      PRODUCT_METAFIELD_DEFINITIONS_QUERY,
+      { after: null },
+    );
+    const id = metafieldDefinitions.nodes.find((d) => d.key === "weight")!.id;
+    await data(demo.shopify, DELETE_DEFINITION, { id });
+    await data(demo.shopify, UPDATE_DEFINITION, {
+      definition: {
+        namespace: "reviews",
+        key: "rating",
+        ownerType: "PRODUCT",
+        access: { storefront: "NONE" },
+      },
+    });
+    expect(demo.shopify.state.webhookDeliveries("metafield_definitions/delete")).toHaveLength(1);
+
+    const page = await settingsPageOf(DEMO_SHOP, admin);
+    expect(page.chosenMetafields).toEqual(["specs.weight", "reviews.rating"]);
+    expect(page.chosenGone).toEqual(["Weight (specs.weight)"]);
+    expect(page.chosenWithdrawn).toEqual([`Rating (reviews.rating): ${HIDDEN_REASON}`]);
+    expect((await save(["specs.weight", "reviews.rating"])).ok).toBe(true);
+    const settled = await settingsPageOf(DEMO_SHOP, admin);
+    expect(settled.chosenMetafields).toEqual([]);
+    expect(settled.chosenGone).toEqual([]);
+    expect(settled.chosenWithdrawn).toEqual([]);
+  });
 });
+
+/** The fields of Shopify's example payload of metafield_definitions/<action> (test/fixtures). */
+function shopifyExampleFields(action: "update" | "delete"): string[] {
+  const file = `${__dirname}/../fixtures/shopify/webhooks/metafield_definitions_${action}.json`;
+  const example = JSON.parse(readFileSync(file, "utf8")) as { response: object };
+  return Object.keys(example.response).sort();
+}
 
 /** The Settings save's run has ended: a webhook's run would otherwise find it under way. */
 async function noRunUnderWay(): Promise<void> {
@@ -192,8 +234,7 @@ async function noRunUnderWay(): Promise<void> {
 function attributesOf(title: string): Record<string, string[]> | undefined {
   const workspace = demo.emulator.state.workspace("professional", demo.workspaceId);
   return (workspace?.products ?? []).find((p) => p.name === title)?.attributes as
-    | Record<string, string[]>
-    | undefined;
+    Record<string, string[]> | undefined;
 }
 
 function titlesWith(attribute: string, value: string): string[] {
