@@ -69,6 +69,12 @@ describe("what shoppers ask about, from Settings to the storefront chat", () => 
     const admin = await session.browser.newPage({ viewport: { width: 1280, height: 1600 } });
     await admin.goto(`${session.demo.adminUrl}/settings`);
     await admin.getByRole("heading", { name: "Product metafields" }).waitFor();
+    // What happens when Shopify's side changes (decision 0034), said where the merchant chooses.
+    await admin
+      .getByText(
+        "deleted in Shopify, or hidden from your storefront, leaves the search index by itself",
+      )
+      .waitFor();
     await admin.getByLabel("Material", { exact: true }).check();
     await admin.getByLabel("Waterproof", { exact: true }).check();
     await admin.getByLabel("FAQ", { exact: true }).check();
