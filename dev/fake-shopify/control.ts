@@ -437,6 +437,17 @@ export class FakeShopifyControl {
     }));
   }
 
+  /**
+   * Overwrites a stored value with one that fails its own type (text in a `rating`, broken rich
+   * text JSON), unchecked: metafieldsSet refuses such values, but Shopify keeps ones stored before
+   * their definition's type or validations changed (its `validationStatus` is then SOME_INVALID).
+   */
+  storeInvalidMetafieldValue(ownerId: string, namespace: string, key: string, value: string): void {
+    const record = this.core.metafields.get(ownerId, namespace, key);
+    if (!record) throw new Error(`No metafield ${namespace}.${key} on ${ownerId}`);
+    record.value = value;
+  }
+
   // ——— Faults, waiting, everything ———
 
   faults() {
