@@ -354,7 +354,7 @@ export default function Settings() {
                       key={m.key}
                       id={`metafield-${m.key}`}
                       label={m.name}
-                      helpText={`${m.suggested ? `${m.suggested}. ` : ""}${m.key} · ${typeInWords(m.type)} · ${countInWords(m.count)}`}
+                      helpText={`${m.suggested ? `${m.suggested}. ` : ""}${m.key} · ${typeInWords(m.type)} · ${countInWords(m.count)}${m.caution ? `. ${m.caution}` : ""}`}
                       name="metafield"
                       value={m.key}
                       checked={metafieldChoice.includes(m.key)}

@@ -22,7 +22,13 @@ import { connection, type ConnectionArgs, type Slice } from "./connection";
 import type { FakeShopifyCore } from "./core";
 import { gid, gidType, numericPart, parseGid } from "./gid";
 import { inventoryItemGidOf, inventoryLevelGid, LOCATION_GID, variantGidOfItem } from "./inventory";
-import { digest, ownerType, type MetafieldRecord, type MetafieldsSetInput } from "./metafields";
+import {
+  digest,
+  ownerType,
+  valueProblem,
+  type MetafieldRecord,
+  type MetafieldsSetInput,
+} from "./metafields";
 import {
   deletedMetafieldDefinitionPayload,
   metafieldDefinitionPayload,
@@ -515,6 +521,9 @@ function metafieldDefinitionView(core: FakeShopifyCore, record: MetafieldDefinit
       customerAccount: "NONE",
     },
     pinnedPosition: record.pinnedPosition,
+    validationStatus: values.some((metafield) => valueProblem(record.type, metafield.value))
+      ? "SOME_INVALID"
+      : "ALL_VALID",
     validations: [],
     useAsCollectionCondition: false,
   };

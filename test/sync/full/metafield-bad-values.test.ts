@@ -11,6 +11,8 @@ import { DEMO_PUBLISHABLE_KEY, DEMO_SHOP, type RunningDemo } from "../../../dev/
 import { startTestDemo } from "../../../testkit/demo-browser";
 import prisma from "../../../app/models/db.server";
 import { saveSettings } from "../../../app/shop/save-settings.server";
+import { settingsPageOf } from "../../../app/admin/settings-page.server";
+import { SOME_INVALID_NOTE } from "../../../app/shop/product-metafields.server";
 import { adminFor } from "../../../app/shopify/admin-auth.server";
 
 let demo: RunningDemo;
@@ -75,6 +77,13 @@ describe("bad values in chosen metafields and metaobjects", () => {
     expect(chart).toBeDefined();
     demo.shopify.state.deleteMetaobject(chart!.id);
     demo.shopify.state.updateProduct(snowboard.id, { status: "ACTIVE", published: true });
+
+    // Settings says which definitions have such values, and what happens to those products.
+    const offers = (await settingsPageOf(DEMO_SHOP, admin)).metafields ?? [];
+    const cautionOf = (key: string) => offers.find((offer) => offer.key === key)?.caution;
+    expect(cautionOf("reviews.rating")).toBe(SOME_INVALID_NOTE);
+    expect(cautionOf("specs.in_the_box")).toBe(SOME_INVALID_NOTE);
+    expect(cautionOf("specs.material")).toBeUndefined();
 
     const saved = await save({
       metafields: ["specs.material", "reviews.rating", "specs.in_the_box", "specs.size_chart"],
