@@ -11,6 +11,7 @@ import { metafieldKey, type ChosenMetafield } from "../catalogue";
 import { chosenMetafieldsOf, findShop, saveChosenMetafields } from "../models/shops.server";
 import type { SyncTrigger } from "../models/sync-runs.server";
 import { logFor } from "../server/log";
+import { oneAtATimePerShop } from "../server/one-at-a-time-per-shop";
 import type { AdminGraphql } from "../shopify/admin-graphql";
 import { isNoRunToStart, startShopSync } from "../sync/full/run-full-sync.server";
 import { chosenFromOffers, productMetafieldOffers } from "./product-metafields.server";
@@ -63,35 +64,21 @@ export async function followMetafieldDefinitions(
   }
 }
 
-const following = new Map<string, Promise<void>>();
-const followAgain = new Set<string>();
+const followOnce = oneAtATimePerShop();
 
-/**
- * After the webhook's answer: one reading per shop at a time (a delivery during one asks for one
- * more, so the last reading starts after the last change). Resolves when the shop's are done.
- */
+/** After the webhook's answer, one reading per shop at a time (a delivery during one asks for one more). */
 export function followMetafieldDefinitionsSoon(
   shopDomain: string,
   adminOf: (shopDomain: string) => Promise<AdminGraphql>,
 ): Promise<void> {
-  const under = following.get(shopDomain);
-  if (under) {
-    followAgain.add(shopDomain);
-    return under;
-  }
-  const run = (async () => {
-    do {
-      followAgain.delete(shopDomain);
-      try {
-        await followMetafieldDefinitions(shopDomain, await adminOf(shopDomain));
-      } catch (error) {
-        log.error(
-          { err: error, shop: shopDomain },
-          "the store's metafield definitions could not be read",
-        );
-      }
-    } while (followAgain.has(shopDomain));
-  })().finally(() => following.delete(shopDomain));
-  following.set(shopDomain, run);
-  return run;
+  return followOnce(shopDomain, async () => {
+    try {
+      await followMetafieldDefinitions(shopDomain, await adminOf(shopDomain));
+    } catch (error) {
+      log.error(
+        { err: error, shop: shopDomain },
+        "the store's metafield definitions could not be read",
+      );
+    }
+  });
 }
