@@ -116,6 +116,7 @@ describe("what shoppers ask about, from Settings to the storefront chat", () => 
 
     await ask(shopper, "What material is the iPod Nano?");
     expect(await ui(shopper).bots.last().innerText()).toContain("Material: Anodised aluminium");
+    await ui(shopper).bots.last().scrollIntoViewIfNeeded();
     await session.shot(shopper, "storefront-chat-refund-policy-and-material");
     await shopper.close();
 
