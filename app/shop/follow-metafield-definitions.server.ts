@@ -6,10 +6,11 @@
  * the definition's id nor its storefront access; the delete payload only its id), so a late or
  * repeated delivery cannot undo anything.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import type { SyncRun } from "@prisma/client";
 import { metafieldKey, type ChosenMetafield } from "../catalogue";
 import { chosenMetafieldsOf, findShop, saveChosenMetafields } from "../models/shops.server";
-import type { SyncTrigger } from "../models/sync-runs.server";
+import { isRunUnfinished, RunInProgressError, type SyncTrigger } from "../models/sync-runs.server";
 import { logFor } from "../server/log";
 import { oneAtATimePerShop } from "../server/one-at-a-time-per-shop";
 import type { AdminGraphql } from "../shopify/admin-graphql";
@@ -23,7 +24,7 @@ export const DEFINITION_CHANGE_TRIGGER: SyncTrigger = "definition-change";
 export type DefinitionChangeOutcome =
   | { kind: "unknown-shop" }
   | { kind: "unchanged" }
-  /** Chosen ones no longer offered, dropped; `run` the export that takes them out (null: none started). */
+  /** Chosen ones no longer offered, dropped; `run` the export that takes them out (null: none). */
   | { kind: "withdrawn"; withdrawn: ChosenMetafield[]; run: SyncRun | null };
 
 export async function followMetafieldDefinitions(
@@ -52,15 +53,37 @@ export async function followMetafieldDefinitions(
   );
   if (!shop.syncProducts || !shop.secretKeyCiphertext)
     return { kind: "withdrawn", withdrawn, run: null };
-  try {
-    const run = await startShopSync(shopDomain, DEFINITION_CHANGE_TRIGGER, undefined, undefined, [
-      "product",
-    ]);
-    return { kind: "withdrawn", withdrawn, run };
-  } catch (error) {
-    // A run under way read the old choice: the next full sync (the daily sweep, Resync) drops it.
-    if (isNoRunToStart(error)) return { kind: "withdrawn", withdrawn, run: null };
-    throw error;
+  return { kind: "withdrawn", withdrawn, run: await exportProductsAgain(shopDomain) };
+}
+
+/** How long a withdrawal waits for a run under way to end before leaving it to the daily sweep. */
+const WAIT_FOR_RUN_MS = 30 * 60_000;
+const WAIT_STEP_MS = 1_000;
+
+/**
+ * The full sync that sends every product without the withdrawn metafields. A run under way may
+ * have asked Shopify for its export with the old choice: this one starts when that one has ended
+ * (waiting in this process, at most 30 minutes; past that, or on a restart, the daily sweep or
+ * a Resync drops them).
+ */
+async function exportProductsAgain(shopDomain: string): Promise<SyncRun | null> {
+  const deadline = Date.now() + WAIT_FOR_RUN_MS;
+  for (;;) {
+    try {
+      return await startShopSync(shopDomain, DEFINITION_CHANGE_TRIGGER, undefined, undefined, [
+        "product",
+      ]);
+    } catch (error) {
+      if (!(error instanceof RunInProgressError)) {
+        if (isNoRunToStart(error)) return null;
+        throw error;
+      }
+      if (Date.now() >= deadline) return null;
+      while ((await isRunUnfinished(error.run.id)) && Date.now() < deadline) {
+        // Unreferenced: a process stopping does not wait for it.
+        await sleep(WAIT_STEP_MS, undefined, { ref: false });
+      }
+    }
   }
 }
 

@@ -186,6 +186,36 @@ describe("Settings: product metafields", () => {
     expect((await settingsPageOf(DEMO_SHOP, admin)).chosenWithdrawn).toEqual([]);
   });
 
+  it("a definition deleted after a running sync asked Shopify for the export still leaves the index once that run ends", async () => {
+    const exports = demo.shopify.state.bulkOperations().length;
+    demo.shopify.state.delayFinishWebhooks(3_000);
+    expect((await save(["specs.waterproof", "specs.features"])).ok).toBe(true);
+    // The Settings run has asked for its export, with Features in it, before the delete.
+    await expect
+      .poll(() => demo.shopify.state.bulkOperations().length, { timeout: 30_000 })
+      .toBeGreaterThan(exports);
+    const { metafieldDefinitions } = await data<ProductMetafieldDefinitionsData>(
+      demo.shopify,
+      PRODUCT_METAFIELD_DEFINITIONS_QUERY,
+      { after: null },
+    );
+    const id = metafieldDefinitions.nodes.find((d) => d.key === "features")!.id;
+    await data(demo.shopify, DELETE_DEFINITION, { id });
+    await expect
+      .poll(async () => (await settingsPageOf(DEMO_SHOP, admin)).chosenMetafields, {
+        timeout: 60_000,
+      })
+      .toEqual(["specs.waterproof"]);
+    await expect
+      .poll(() => attributesOf("IPod Nano - 8GB")?.Waterproof, { timeout: 60_000 })
+      .toEqual(["No"]);
+    await noRunUnderWay();
+    await expect
+      .poll(() => attributesOf("IPod Nano - 8GB")?.Features, { timeout: 60_000 })
+      .toBeUndefined();
+    await noRunUnderWay();
+  }, 180_000);
+
   it("without read_content approved (no metafield_definitions/* webhooks), Settings names a chosen definition deleted or hidden, and a save drops it", async () => {
     demo.shopify.state.withdrawScope("read_content");
     expect((await save(["specs.weight", "reviews.rating"])).ok).toBe(true);
@@ -204,7 +234,8 @@ describe("Settings: product metafields", () => {
         access: { storefront: "NONE" },
       },
     });
-    expect(demo.shopify.state.webhookDeliveries("metafield_definitions/delete")).toHaveLength(1);
+    // Only the deletes made while read_content was granted were sent.
+    expect(demo.shopify.state.webhookDeliveries("metafield_definitions/delete")).toHaveLength(2);
 
     const page = await settingsPageOf(DEMO_SHOP, admin);
     expect(page.chosenMetafields).toEqual(["specs.weight", "reviews.rating"]);
