@@ -234,7 +234,7 @@ function answerQuestion(input: ChatInput): ChatPlan {
 
 /**
  * The product's attributes (options, and the facts a client sends as attributes: a metafield's
- * "Material") whose name the question uses, cited with their values, as the service answers from
+ * "Material") whose name shares a word with the question, cited with their values, as the service answers from
  * a product's attributes: "what material is…" → " Material: Anodised aluminium."
  */
 function factsAskedAbout(product: StoredItem, message: string): string {
@@ -242,7 +242,7 @@ function factsAskedAbout(product: StoredItem, message: string): string {
   const attributes = isObject(product.attributes) ? product.attributes : {};
   const facts = Object.entries(attributes).flatMap(([name, value]) => {
     const words = tokenize(name);
-    if (words.length === 0 || !words.every((word) => asked.has(word))) return [];
+    if (!words.some((word) => asked.has(word))) return [];
     const values = (Array.isArray(value) ? value : [value]).filter(
       (entry): entry is string => typeof entry === "string" && entry !== "",
     );

@@ -213,7 +213,12 @@ describe("answers from a product's attributes and the shop's content", () => {
     await shop().bulkUpsertProducts([
       product("jacket", "Alpine jacket", {
         price: 180,
-        attributes: { Material: ["Recycled nylon"], Waterproof: ["Yes"], Colour: ["Red"] },
+        attributes: {
+          Material: ["Recycled nylon"],
+          Waterproof: ["Yes"],
+          Colour: ["Red"],
+          "Care instructions": ["Wash cold, hang to dry."],
+        },
       }),
     ]);
     await shop().upsertPost({
@@ -231,6 +236,11 @@ describe("answers from a product's attributes and the shop's content", () => {
     expect(material.data.text).toContain("Material: Recycled nylon.");
     // Only what was asked about.
     expect(material.data.text).not.toContain("Waterproof");
+    const care = await shop().chat({
+      message: "How do I care for the Alpine jacket?",
+      threadId: "web_c",
+    });
+    expect(care.data.text).toContain("Care instructions: Wash cold, hang to dry.");
     const refund = await shop().chat({ message: "What is your refund policy?", threadId: "web_b" });
     expect(refund.data.posts[0]).toMatchObject({
       title: "Refund policy",
