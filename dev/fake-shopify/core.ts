@@ -175,6 +175,7 @@ export class FakeShopifyCore {
       "read_locales",
       "read_metaobject_definitions",
       "read_metaobjects",
+      "read_content",
     ];
     this.presences = new PresenceStore({
       primaryDomainId: this.shop.id,
