@@ -25,7 +25,6 @@ import { migrateDatabase } from "../app/cli/migrate-database";
 import {
   contentHash,
   mapCatalogueItem,
-  metafieldKey,
   productsBulkQuery,
   productsByIdsRead,
   PRODUCT_NODES_DEFAULT_PAGE_SIZES,
@@ -192,7 +191,7 @@ async function child(withMetafields: boolean): Promise<ChildResult> {
 
     // 1. The export, as the full sync asks for it, downloaded to a file.
     const exportStarted = performance.now();
-    const id = await startBulkQuery(admin, productsBulkQuery(chosen.map(metafieldKey)));
+    const id = await startBulkQuery(admin, productsBulkQuery(chosen));
     let state = await readBulkOperation(admin, id);
     while (state.status === "CREATED" || state.status === "RUNNING") {
       await new Promise((resolve) => setTimeout(resolve, 100));

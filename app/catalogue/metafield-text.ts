@@ -13,6 +13,18 @@ export interface ChosenMetafield {
   key: string;
   name: string;
   type: string;
+  /** `PRODUCTVARIANT`: a variant's metafield (docs/decisions/0033); absent: the product's. */
+  owner?: "PRODUCTVARIANT";
+}
+
+/** The chosen metafields of products (not of variants). */
+export function productMetafieldsOf<T extends { owner?: string }>(chosen: readonly T[]): T[] {
+  return chosen.filter((metafield) => metafield.owner !== "PRODUCTVARIANT");
+}
+
+/** The chosen metafields of variants. */
+export function variantMetafieldsOf<T extends { owner?: string }>(chosen: readonly T[]): T[] {
+  return chosen.filter((metafield) => metafield.owner === "PRODUCTVARIANT");
 }
 
 /** A product's metafield as the export reads it. */

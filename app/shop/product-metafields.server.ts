@@ -1,5 +1,6 @@
 import {
   isIndexableMetafieldType,
+  METAOBJECT_REFERENCE_TYPE,
   metafieldKey,
   PRODUCT_METAFIELD_DEFINITIONS_QUERY,
   type ChosenMetafield,
@@ -8,14 +9,20 @@ import {
 } from "../catalogue";
 import { queryAdmin, type AdminGraphql } from "../shopify/admin-graphql";
 
-/** A product metafield definition as Settings lists it. */
+/** Whose metafield: a product's, or each variant's (Shopify's `MetafieldOwnerType`). */
+export type MetafieldOwner = "PRODUCT" | "PRODUCTVARIANT";
+
+/** A product or variant metafield definition as Settings lists it. */
 export interface MetafieldOffer {
-  /** `namespace.key`: the checkbox's value. */
+  /** `namespace.key`, as Shopify shows it. */
   key: string;
+  /** The checkbox's value: `namespace.key` for a product's, `variant:namespace.key` for a variant's. */
+  choice: string;
+  owner: MetafieldOwner;
   name: string;
   namespace: string;
   type: string;
-  /** How many products have a value. */
+  /** How many products (a variant's: variants) have a value. */
   count: number;
   /** Why it cannot be chosen, in the merchant's words; null when it can. */
   notOffered: string | null;
@@ -32,6 +39,14 @@ export const HIDDEN_REASON =
   "Hidden from your storefront (its storefront access is off in Shopify: Settings, Custom data): the search shows shoppers only what your storefront may show them. Turn storefront access on to offer it here.";
 export const NOT_TEXT_REASON =
   "References to products, collections and files, and lists of metaobject references, are not turned into text yet.";
+export const VARIANT_REFERENCE_REASON =
+  "A variant's references to metaobjects are not turned into text yet (a product's are).";
+
+/** The checkbox value of a chosen metafield: a variant's is told apart from a product's of the same key. */
+export function choiceOf(metafield: { namespace: string; key: string; owner?: string }): string {
+  const key = metafieldKey(metafield);
+  return metafield.owner === "PRODUCTVARIANT" ? `variant:${key}` : key;
+}
 
 /** Metafields an app reserved for itself: `app--<app id>…` (as Shopify shows `$app`). */
 export function isAppOwnedNamespace(namespace: string): boolean {
@@ -63,30 +78,45 @@ function suggestionFor(node: MetafieldDefinitionNode): string | null {
   return null;
 }
 
-function notOfferedReason(node: MetafieldDefinitionNode): string | null {
+function notOfferedReason(node: MetafieldDefinitionNode, owner: MetafieldOwner): string | null {
   if (isAppOwnedNamespace(node.namespace)) return APP_OWNED_REASON;
   if (node.access.storefront === "NONE") return HIDDEN_REASON;
+  if (owner === "PRODUCTVARIANT" && node.type.name === METAOBJECT_REFERENCE_TYPE) {
+    return VARIANT_REFERENCE_REASON;
+  }
   return isIndexableMetafieldType(node.type.name) ? null : NOT_TEXT_REASON;
 }
 
-/** The store's product metafield definitions, each with whether and why not it is offered. */
+/**
+ * The store's product metafield definitions, then its variant ones, each with whether and why
+ * not it is offered.
+ */
 export async function productMetafieldOffers(admin: AdminGraphql): Promise<MetafieldOffer[]> {
+  return [
+    ...(await ownerOffers(admin, "PRODUCT")),
+    ...(await ownerOffers(admin, "PRODUCTVARIANT")),
+  ];
+}
+
+async function ownerOffers(admin: AdminGraphql, owner: MetafieldOwner): Promise<MetafieldOffer[]> {
   const nodes: MetafieldDefinitionNode[] = [];
   let after: string | null = null;
   do {
     const data: ProductMetafieldDefinitionsData = await queryAdmin(
       admin,
       PRODUCT_METAFIELD_DEFINITIONS_QUERY,
-      { after },
+      { ownerType: owner, after },
     );
     nodes.push(...data.metafieldDefinitions.nodes);
     const page = data.metafieldDefinitions.pageInfo;
     after = page.hasNextPage ? page.endCursor : null;
   } while (after && nodes.length < MAX_DEFINITIONS);
   return nodes.map((node) => {
-    const notOffered = notOfferedReason(node);
+    const notOffered = notOfferedReason(node, owner);
     return {
       key: metafieldKey(node),
+      choice: owner === "PRODUCTVARIANT" ? `variant:${metafieldKey(node)}` : metafieldKey(node),
+      owner,
       name: node.name,
       namespace: node.namespace,
       type: node.type.name,
@@ -97,17 +127,18 @@ export async function productMetafieldOffers(admin: AdminGraphql): Promise<Metaf
   });
 }
 
-/** The ticked keys that are offered, as stored: in the order the store lists its definitions. */
+/** The ticked choices that are offered, as stored: in the order the store lists its definitions. */
 export function chosenFromOffers(
   offers: readonly MetafieldOffer[],
   ticked: readonly string[],
 ): ChosenMetafield[] {
   return offers
-    .filter((offer) => offer.notOffered === null && ticked.includes(offer.key))
-    .map(({ namespace, key, name, type }) => ({
+    .filter((offer) => offer.notOffered === null && ticked.includes(offer.choice))
+    .map(({ namespace, key, name, type, owner }) => ({
       namespace,
       key: key.slice(namespace.length + 1),
       name,
       type,
+      ...(owner === "PRODUCTVARIANT" ? { owner } : {}),
     }));
 }

@@ -12,7 +12,12 @@ import { MetafieldStore } from "./metafields";
 import { MetafieldDefinitionStore } from "./metafield-definitions";
 import { MetaobjectStore } from "./metaobjects";
 import { SAMPLE_SIZE_CHART_REFERENCES } from "../sample-store/metaobjects";
-import { SAMPLE_PRODUCT_DEFINITIONS, SAMPLE_PRODUCT_SPECS } from "../sample-store/product-specs";
+import {
+  SAMPLE_PRODUCT_DEFINITIONS,
+  SAMPLE_PRODUCT_SPECS,
+  SAMPLE_VARIANT_DEFINITIONS,
+  SAMPLE_VARIANT_SPECS,
+} from "../sample-store/product-specs";
 import { PolicyStore, type ShopPolicyType } from "./policies";
 import { PresenceStore } from "./presences";
 import {
@@ -252,16 +257,24 @@ export class FakeShopifyCore {
   }
 
   addProductSpecs(): void {
-    for (const definition of SAMPLE_PRODUCT_DEFINITIONS) {
+    const owned = [
+      ...SAMPLE_PRODUCT_DEFINITIONS.map((definition) => ({ definition, ownerType: "PRODUCT" })),
+      ...SAMPLE_VARIANT_DEFINITIONS.map((definition) => ({
+        definition,
+        ownerType: "PRODUCTVARIANT",
+      })),
+    ];
+    for (const { definition, ownerType } of owned) {
       this.metafieldDefinitions.create({
         ...definition,
         namespace: this.metafields.canonicalNamespace(definition.namespace),
-        ownerType: "PRODUCT",
+        ownerType,
         description: definition.description ?? null,
         storefrontAccess: definition.storefrontAccess ?? "PUBLIC_READ",
         pinnedPosition: definition.pinnedPosition ?? null,
       });
     }
+    this.addVariantSpecs();
     const types = new Map<string, string>(
       SAMPLE_PRODUCT_DEFINITIONS.map((d) => [`${d.namespace}.${d.key}`, d.type]),
     );
@@ -281,6 +294,34 @@ export class FakeShopifyCore {
       });
       const result = this.metafields.set(inputs, () => true, this.iso());
       if (result.userErrors.length > 0) throw new Error(JSON.stringify(result.userErrors));
+    }
+  }
+
+  /** SAMPLE_VARIANT_SPECS on the variants of those titles. */
+  addVariantSpecs(): void {
+    const types = new Map<string, string>(
+      SAMPLE_VARIANT_DEFINITIONS.map((d) => [`${d.namespace}.${d.key}`, d.type]),
+    );
+    for (const record of this.store.productList()) {
+      const byTitle = SAMPLE_VARIANT_SPECS[String(record.product.handle)];
+      if (!byTitle) continue;
+      for (const variant of record.variants) {
+        const options = variant.selectedOptions as { value: string }[] | undefined;
+        const values = byTitle[(options ?? []).map((option) => option.value).join(" / ")];
+        if (!values) continue;
+        const inputs = Object.entries(values).map(([full, value]) => {
+          const dot = full.lastIndexOf(".");
+          return {
+            ownerId: String(variant.id),
+            namespace: full.slice(0, dot),
+            key: full.slice(dot + 1),
+            value,
+            type: types.get(full) ?? null,
+          };
+        });
+        const result = this.metafields.set(inputs, () => true, this.iso());
+        if (result.userErrors.length > 0) throw new Error(JSON.stringify(result.userErrors));
+      }
     }
   }
 

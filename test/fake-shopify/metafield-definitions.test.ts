@@ -42,8 +42,10 @@ const CHOSEN = [
   { namespace: "reviews", key: "rating", name: "Rating", type: "rating" },
 ];
 
-async function exportedProducts(keys: string[]): Promise<Map<string, ShopifyProduct>> {
-  const started = await runBulk(shop, productsBulkQuery(keys));
+async function exportedProducts(
+  chosen: readonly { namespace: string; key: string; owner?: string }[],
+): Promise<Map<string, ShopifyProduct>> {
+  const started = await runBulk(shop, productsBulkQuery(chosen));
   expect(started.userErrors).toEqual([]);
   const { final } = await pollBulk(shop, started.bulkOperation!.id);
   expect(final.status).toBe("COMPLETED");
@@ -60,7 +62,7 @@ describe("product metafield definitions", () => {
     const { metafieldDefinitions } = await data<ProductMetafieldDefinitionsData>(
       shop,
       PRODUCT_METAFIELD_DEFINITIONS_QUERY,
-      { after: null },
+      { ownerType: "PRODUCT", after: null },
     );
     const byKey = new Map(
       metafieldDefinitions.nodes.map((d) => [`${d.namespace}.${d.key}`, d] as const),
@@ -89,7 +91,7 @@ describe("product metafield definitions", () => {
 
 describe("the chosen metafields in the products' export", () => {
   it("come with each product that has one, and only the chosen ones", async () => {
-    const products = await exportedProducts(CHOSEN.map((c) => `${c.namespace}.${c.key}`));
+    const products = await exportedProducts(CHOSEN);
     const nano = products.get("ipod-nano")!;
     expect(nano.metafields?.map((m) => `${m.namespace}.${m.key}`).sort()).toEqual([
       "reviews.rating",
@@ -109,7 +111,7 @@ describe("the chosen metafields in the products' export", () => {
   });
 
   it("are read again by id for live updates, the same as the export's", async () => {
-    const products = await exportedProducts(CHOSEN.map((c) => `${c.namespace}.${c.key}`));
+    const products = await exportedProducts(CHOSEN);
     const nano = products.get("ipod-nano")!;
     const read = async ({ query, variables }: ReturnType<typeof productsByIdsRead>) => {
       const answer = await data<ProductsByIdsData>(shop, query, {

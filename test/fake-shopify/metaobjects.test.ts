@@ -158,7 +158,10 @@ describe("the fake shop's metaobjects", () => {
   });
 
   it("a product export choosing the size chart reference reads the entry it names, as text on the product", async () => {
-    const started = await runBulk(fake, productsBulkQuery(["specs.size_chart"], true));
+    const started = await runBulk(
+      fake,
+      productsBulkQuery([{ namespace: "specs", key: "size_chart", type: "metaobject_reference" }]),
+    );
     expect(started.userErrors).toEqual([]);
     const { final } = await pollBulk(fake, started.bulkOperation!.id);
     expect(final.status).toBe("COMPLETED");

@@ -16,8 +16,6 @@ import type { BulkExport, Shop, SyncRun } from "@prisma/client";
 import {
   ARTICLES_BULK_QUERY,
   PAGES_BULK_QUERY,
-  hasMetaobjectReference,
-  metafieldKey,
   productsBulkQuery,
   SHOP_POLICIES_QUERY,
   type ShopPoliciesData,
@@ -84,10 +82,7 @@ const log = logFor("sync");
 function bulkQueryOf(type: "product" | "page" | "article", shop: Shop): string {
   switch (type) {
     case "product":
-      return productsBulkQuery(
-        chosenMetafieldsOf(shop).map(metafieldKey),
-        hasMetaobjectReference(chosenMetafieldsOf(shop)),
-      );
+      return productsBulkQuery(chosenMetafieldsOf(shop));
     case "page":
       return PAGES_BULK_QUERY;
     case "article":

@@ -10,8 +10,6 @@ import {
   COLLECTIONS_CHANGED_QUERY,
   numericId,
   PRODUCT_SHAPES_BULK_QUERY,
-  hasMetaobjectReference,
-  metafieldKey,
   productsChangedSinceBulkQuery,
   readBulkExport,
   updatedAfterTerm,
@@ -131,11 +129,7 @@ export async function checkChangedProducts(
     const exportedAt = new Date();
     const changed = await runExport(
       admin,
-      productsChangedSinceBulkQuery(
-        since,
-        metafields.map(metafieldKey),
-        hasMetaobjectReference(metafields),
-      ),
+      productsChangedSinceBulkQuery(since, metafields),
       options,
     );
     /** Products that differ in stock alone, with Shopify's `updatedAt` of the exported product. */
