@@ -96,4 +96,6 @@ export interface MapContext {
    * none).
    */
   metafields?: readonly ChosenMetafield[];
+  /** Metaobject entry gid → name, for chosen lists of references (referencedTypesOf). */
+  metaobjectNames?: ReadonlyMap<string, string>;
 }

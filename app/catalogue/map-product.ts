@@ -87,7 +87,7 @@ function toIndexProduct(id: string, product: ShopifyProduct, context: MapContext
     updated_at: product.updatedAt,
     source: "shopify",
   };
-  addMetafields(item, product, productMetafieldsOf(context.metafields ?? []));
+  addMetafields(item, product, productMetafieldsOf(context.metafields ?? []), context);
   const image = imageOf(product.featuredMedia, product.media ?? []);
   if (image) item.image = image;
   if (pricing.price !== undefined) {
@@ -116,13 +116,14 @@ function addMetafields(
   item: IndexProduct,
   product: ShopifyProduct,
   chosen: readonly ChosenMetafield[],
+  context: MapContext,
 ): void {
   for (const choice of chosen) {
     const metafield = product.metafields?.find(
       (m) => m.namespace === choice.namespace && m.key === choice.key,
     );
     if (!metafield) continue;
-    const texts = metafieldValueText(metafield);
+    const texts = metafieldValueText(metafield, context.metaobjectNames);
     if (!texts) continue;
     const name = choice.name.trim() || `${choice.namespace}.${choice.key}`;
     const values = item.attributes[name] ?? [];

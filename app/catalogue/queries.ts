@@ -177,10 +177,11 @@ export function productsChangedSinceBulkQuery(
 /**
  * The store's product (`ownerType: PRODUCT`) or variant (`PRODUCTVARIANT`) metafield definitions,
  * for Settings: name, `namespace.key`, type and how many products (variants) have a value
- * (`metafieldsCount`). A page of 250, the most Shopify gives.
+ * (`metafieldsCount`), and the definition a reference names (`validations`). A page of 200
+ * (some 800 points requested; 250, Shopify's most, would ask 1,002 with the validations).
  */
 export const PRODUCT_METAFIELD_DEFINITIONS_QUERY = `query ProductMetafieldDefinitions($ownerType: MetafieldOwnerType!, $after: String) {
-  metafieldDefinitions(ownerType: $ownerType, first: 250, after: $after) {
+  metafieldDefinitions(ownerType: $ownerType, first: 200, after: $after) {
     nodes {
       id
       name
@@ -191,10 +192,41 @@ export const PRODUCT_METAFIELD_DEFINITIONS_QUERY = `query ProductMetafieldDefini
       metafieldsCount
       access { storefront }
       pinnedPosition
+      validations { name value }
     }
     pageInfo { hasNextPage endCursor }
   }
 }`;
+
+/** The types of metaobject definitions by gid (what a reference metafield's validation names). */
+export const METAOBJECT_DEFINITION_TYPES_QUERY = `query MetaobjectDefinitionTypes($ids: [ID!]!) {
+  nodes(ids: $ids) {
+    ... on MetaobjectDefinition { id type }
+  }
+}`;
+
+export interface MetaobjectDefinitionTypesData {
+  nodes: ({ id?: string; type?: string } | null)[];
+}
+
+/**
+ * The names of one definition's entries (`displayName`), 250 a page (some 252 points requested):
+ * what a list of metaobject references (a standard category metafield, shopify.color-pattern)
+ * is turned into.
+ */
+export const METAOBJECT_NAMES_QUERY = `query MetaobjectNames($type: String!, $after: String) {
+  metaobjects(type: $type, first: 250, after: $after) {
+    nodes { id displayName }
+    pageInfo { hasNextPage endCursor }
+  }
+}`;
+
+export interface MetaobjectNamesData {
+  metaobjects: {
+    nodes: { id: string; displayName: string }[];
+    pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  };
+}
 
 export interface MetafieldDefinitionNode {
   id: string;
@@ -208,6 +240,8 @@ export interface MetafieldDefinitionNode {
   access: { storefront: "NONE" | "PUBLIC_READ" | null };
   /** Set when the merchant pinned the definition, so it shows on every product's page in the admin. */
   pinnedPosition: number | null;
+  /** A reference's `metaobject_definition_id`: the gid of the definition it names. */
+  validations: { name: string; value: string | null }[];
 }
 
 export interface ProductMetafieldDefinitionsData {

@@ -1,7 +1,10 @@
 import {
   isIndexableMetafieldType,
+  METAOBJECT_DEFINITION_TYPES_QUERY,
+  METAOBJECT_REFERENCE_LIST_TYPE,
   METAOBJECT_REFERENCE_TYPE,
   metafieldKey,
+  type MetaobjectDefinitionTypesData,
   PRODUCT_METAFIELD_DEFINITIONS_QUERY,
   type ChosenMetafield,
   type MetafieldDefinitionNode,
@@ -28,6 +31,8 @@ export interface MetafieldOffer {
   notOffered: string | null;
   /** Why it is likely useful to shoppers, in the merchant's words; null when nothing says so. */
   suggested: string | null;
+  /** A list of metaobject references: the type of the definition it names (its entries' names are sent). */
+  referenceType?: string;
 }
 
 /** Definitions more than this are not listed (Shopify allows far fewer per owner type). */
@@ -38,7 +43,7 @@ export const APP_OWNED_REASON =
 export const HIDDEN_REASON =
   "Hidden from your storefront (its storefront access is off in Shopify: Settings, Custom data): the search shows shoppers only what your storefront may show them. Turn storefront access on to offer it here.";
 export const NOT_TEXT_REASON =
-  "References to products, collections and files, and lists of metaobject references, are not turned into text yet.";
+  "References to products, collections and files, and lists of metaobject references without a definition, are not turned into text yet.";
 export const VARIANT_REFERENCE_REASON =
   "A variant's references to metaobjects are not turned into text yet (a product's are).";
 
@@ -62,6 +67,7 @@ const SHOPPER_QUESTIONS: readonly { words: RegExp; ask: string }[] = [
   { words: /care|wash|clean/i, ask: "how to look after it" },
   { words: /size|fit|dimension|height|width|length|depth|weight|capacity/i, ask: "about its size" },
   { words: /ingredient|allergen|nutrition/i, ask: "what is in it" },
+  { words: /colou?r|pattern/i, ask: "which colours it comes in" },
   { words: /warrant|guarantee/i, ask: "about its warranty" },
   { words: /waterproof|water.resist/i, ask: "whether it is waterproof" },
   { words: /compatib|works with/i, ask: "what it works with" },
@@ -78,13 +84,54 @@ function suggestionFor(node: MetafieldDefinitionNode): string | null {
   return null;
 }
 
-function notOfferedReason(node: MetafieldDefinitionNode, owner: MetafieldOwner): string | null {
+function notOfferedReason(
+  node: MetafieldDefinitionNode,
+  owner: MetafieldOwner,
+  referenceType: string | undefined,
+): string | null {
   if (isAppOwnedNamespace(node.namespace)) return APP_OWNED_REASON;
   if (node.access.storefront === "NONE") return HIDDEN_REASON;
-  if (owner === "PRODUCTVARIANT" && node.type.name === METAOBJECT_REFERENCE_TYPE) {
+  const type = node.type.name;
+  if (owner === "PRODUCTVARIANT" && type.endsWith(METAOBJECT_REFERENCE_TYPE)) {
     return VARIANT_REFERENCE_REASON;
   }
-  return isIndexableMetafieldType(node.type.name) ? null : NOT_TEXT_REASON;
+  if (type === METAOBJECT_REFERENCE_LIST_TYPE) return referenceType ? null : NOT_TEXT_REASON;
+  return isIndexableMetafieldType(type) ? null : NOT_TEXT_REASON;
+}
+
+/** The gid of the metaobject definition a reference's validation names, if any. */
+function referencedDefinitionOf(node: MetafieldDefinitionNode): string | null {
+  return (
+    (node.validations ?? []).find((validation) => validation.name === "metaobject_definition_id")
+      ?.value ?? null
+  );
+}
+
+/**
+ * The types of the definitions the lists of metaobject references name (Shopify's standard
+ * category metafields name standard definitions, `shopify--color-pattern`): one query, only
+ * when there are such lists.
+ */
+async function referenceTypesOf(
+  admin: AdminGraphql,
+  nodes: readonly MetafieldDefinitionNode[],
+): Promise<Map<string, string>> {
+  const ids = [
+    ...new Set(
+      nodes
+        .filter((node) => node.type.name === METAOBJECT_REFERENCE_LIST_TYPE)
+        .flatMap((node) => referencedDefinitionOf(node) ?? []),
+    ),
+  ];
+  if (ids.length === 0) return new Map();
+  const data: MetaobjectDefinitionTypesData = await queryAdmin(
+    admin,
+    METAOBJECT_DEFINITION_TYPES_QUERY,
+    { ids },
+  );
+  return new Map(
+    data.nodes.flatMap((node) => (node?.id && node.type ? [[node.id, node.type] as const] : [])),
+  );
 }
 
 /**
@@ -111,8 +158,14 @@ async function ownerOffers(admin: AdminGraphql, owner: MetafieldOwner): Promise<
     const page = data.metafieldDefinitions.pageInfo;
     after = page.hasNextPage ? page.endCursor : null;
   } while (after && nodes.length < MAX_DEFINITIONS);
+  const types = await referenceTypesOf(admin, nodes);
   return nodes.map((node) => {
-    const notOffered = notOfferedReason(node, owner);
+    const definition = referencedDefinitionOf(node);
+    const referenceType =
+      node.type.name === METAOBJECT_REFERENCE_LIST_TYPE && definition
+        ? types.get(definition)
+        : undefined;
+    const notOffered = notOfferedReason(node, owner, referenceType);
     return {
       key: metafieldKey(node),
       choice: owner === "PRODUCTVARIANT" ? `variant:${metafieldKey(node)}` : metafieldKey(node),
@@ -123,6 +176,7 @@ async function ownerOffers(admin: AdminGraphql, owner: MetafieldOwner): Promise<
       count: node.metafieldsCount,
       notOffered,
       suggested: notOffered === null ? suggestionFor(node) : null,
+      ...(referenceType ? { referenceType } : {}),
     };
   });
 }
@@ -134,11 +188,12 @@ export function chosenFromOffers(
 ): ChosenMetafield[] {
   return offers
     .filter((offer) => offer.notOffered === null && ticked.includes(offer.choice))
-    .map(({ namespace, key, name, type, owner }) => ({
+    .map(({ namespace, key, name, type, owner, referenceType }) => ({
       namespace,
       key: key.slice(namespace.length + 1),
       name,
       type,
       ...(owner === "PRODUCTVARIANT" ? { owner } : {}),
+      ...(referenceType ? { referenceType } : {}),
     }));
 }

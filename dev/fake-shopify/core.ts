@@ -11,7 +11,7 @@ import { gid } from "./gid";
 import { MetafieldStore } from "./metafields";
 import { MetafieldDefinitionStore } from "./metafield-definitions";
 import { MetaobjectStore } from "./metaobjects";
-import { SAMPLE_SIZE_CHART_REFERENCES } from "../sample-store/metaobjects";
+import { SAMPLE_COLOR_PATTERNS, SAMPLE_SIZE_CHART_REFERENCES } from "../sample-store/metaobjects";
 import {
   SAMPLE_PRODUCT_DEFINITIONS,
   SAMPLE_PRODUCT_SPECS,
@@ -223,6 +223,7 @@ export class FakeShopifyCore {
     if (this.options.store?.productSpecs) this.addProductSpecs();
     if (this.options.store?.productSpecs && this.options.store.metaobjects) {
       this.addSizeChartReferences();
+      this.addColorPatterns();
     }
   }
 
@@ -250,6 +251,38 @@ export class FakeShopifyCore {
         key: "size_chart",
         value: entry.id,
         type: "metaobject_reference",
+      };
+      const result = this.metafields.set([input], () => true, this.iso());
+      if (result.userErrors.length > 0) throw new Error(JSON.stringify(result.userErrors));
+    }
+  }
+
+  /** The standard "Color" category metafield, listing standard color entries (SAMPLE_COLOR_PATTERNS). */
+  addColorPatterns(): void {
+    const definition = this.metaobjects.definitionOf("shopify--color-pattern");
+    if (!definition) return;
+    this.metafieldDefinitions.create({
+      name: "Color",
+      namespace: "shopify",
+      key: "color-pattern",
+      type: "list.metaobject_reference",
+      ownerType: "PRODUCT",
+      description: "Defines the primary color or pattern, such as blue or striped",
+      storefrontAccess: "PUBLIC_READ",
+      pinnedPosition: null,
+      validations: [{ name: "metaobject_definition_id", value: definition.id }],
+    });
+    const entries = this.metaobjects.ofType("shopify--color-pattern");
+    for (const record of this.store.productList()) {
+      const handles = SAMPLE_COLOR_PATTERNS[String(record.product.handle)];
+      if (!handles) continue;
+      const ids = handles.map((handle) => entries.find((entry) => entry.handle === handle)!.id);
+      const input = {
+        ownerId: String(record.product.id),
+        namespace: "shopify",
+        key: "color-pattern",
+        value: JSON.stringify(ids),
+        type: "list.metaobject_reference",
       };
       const result = this.metafields.set([input], () => true, this.iso());
       if (result.userErrors.length > 0) throw new Error(JSON.stringify(result.userErrors));

@@ -511,7 +511,11 @@ function metafieldDefinitionView(core: FakeShopifyCore, record: MetafieldDefinit
       customerAccount: "NONE",
     },
     pinnedPosition: record.pinnedPosition,
-    validations: [],
+    validations: (record.validations ?? []).map((validation) => ({
+      __typename: "MetafieldDefinitionValidation",
+      type: "single_line_text_field",
+      ...validation,
+    })),
     useAsCollectionCondition: false,
   };
 }

@@ -112,7 +112,9 @@ describe("product metafields, in Settings", () => {
       1,
     );
     await page
-      .getByText("specs.finish · Single line text · 4 variants have a value", { exact: true })
+      .getByText(
+        "Suggested: shoppers often ask which colours it comes in. specs.finish · Single line text · 4 variants have a value",
+      )
       .waitFor();
 
     expect(variantAttributesOf(NANO)).toEqual({

@@ -82,6 +82,7 @@ describe("the fake shop's metaobjects", () => {
       ["FAQ", "faq", 4, { enabled: true, data: { urlHandle: "faq" } }],
       ["Size chart", "size_chart", 2, null],
       ["Supplier contacts", "supplier_contact", 1, null],
+      ["Color", "shopify--color-pattern", 4, null],
       ["Loyalty tiers", "app--4242--loyalty_tier", 1, null],
     ]);
   });

@@ -58,7 +58,7 @@ import {
 import { leaveFormerPlace } from "../../shop/switch-keys-or-workspace.server";
 import { followStorefront } from "../../shop/leave-former-workspace.server";
 import { detectTier } from "../engine/tier-detection";
-import { readMetaobjectEntries } from "./metaobject-entries.server";
+import { readMetaobjectEntries, readReferencedEntryNames } from "./metaobject-entries.server";
 import {
   exportStopReason,
   pauseForStop,
@@ -482,6 +482,7 @@ async function sendExport(
     workspaceId: run.workspaceId,
     primaryDomain: shop.primaryDomain ?? shop.shopDomain,
     metafields: chosenMetafieldsOf(shop),
+    metaobjectNames: await readReferencedEntryNames(admin, chosenMetafieldsOf(shop)),
     client,
     sources,
     types,

@@ -55,6 +55,7 @@ import { rereadProducts } from "./reread-products.server";
 import { differingInStockAlone } from "./restock-products.server";
 import { logFor } from "../../server/log";
 import { repeatWithoutOverlap } from "../../server/repeat-without-overlap";
+import { readReferencedEntryNames } from "../full/metaobject-entries.server";
 
 const log = logFor("reconcile");
 
@@ -123,6 +124,7 @@ export async function checkChangedProducts(
     const context: MapContext = {
       primaryDomain: shop.primaryDomain ?? shop.shopDomain,
       metafields,
+      metaobjectNames: await readReferencedEntryNames(admin, metafields),
     };
     const repaired = new Map<string, RepairedItem>();
     // On the clock of the stock model's times (Shopify's stamps and this server's reads).
