@@ -313,21 +313,28 @@ export class FakeShopifyCore {
     );
     for (const record of this.store.productList()) {
       const values = SAMPLE_PRODUCT_SPECS[String(record.product.handle)];
-      if (!values) continue;
-      const inputs = Object.entries(values).map(([full, value]) => {
-        const dot = full.lastIndexOf(".");
-        const ownerId = String(record.product.id);
-        return {
-          ownerId,
-          namespace: full.slice(0, dot),
-          key: full.slice(dot + 1),
-          value,
-          type: types.get(full) ?? null,
-        };
-      });
-      const result = this.metafields.set(inputs, () => true, this.iso());
-      if (result.userErrors.length > 0) throw new Error(JSON.stringify(result.userErrors));
+      if (values) this.setSampleValues(String(record.product.id), values, types);
     }
+  }
+
+  /** Sample values (`namespace.key` → stored value) on one owner, typed by their definitions. */
+  setSampleValues(
+    ownerId: string,
+    values: Readonly<Record<string, string>>,
+    types: ReadonlyMap<string, string>,
+  ): void {
+    const inputs = Object.entries(values).map(([full, value]) => {
+      const dot = full.lastIndexOf(".");
+      return {
+        ownerId,
+        namespace: full.slice(0, dot),
+        key: full.slice(dot + 1),
+        value,
+        type: types.get(full) ?? null,
+      };
+    });
+    const result = this.metafields.set(inputs, () => true, this.iso());
+    if (result.userErrors.length > 0) throw new Error(JSON.stringify(result.userErrors));
   }
 
   /** SAMPLE_VARIANT_SPECS on the variants of those titles. */
@@ -341,19 +348,7 @@ export class FakeShopifyCore {
       for (const variant of record.variants) {
         const options = variant.selectedOptions as { value: string }[] | undefined;
         const values = byTitle[(options ?? []).map((option) => option.value).join(" / ")];
-        if (!values) continue;
-        const inputs = Object.entries(values).map(([full, value]) => {
-          const dot = full.lastIndexOf(".");
-          return {
-            ownerId: String(variant.id),
-            namespace: full.slice(0, dot),
-            key: full.slice(dot + 1),
-            value,
-            type: types.get(full) ?? null,
-          };
-        });
-        const result = this.metafields.set(inputs, () => true, this.iso());
-        if (result.userErrors.length > 0) throw new Error(JSON.stringify(result.userErrors));
+        if (values) this.setSampleValues(String(variant.id), values, types);
       }
     }
   }

@@ -6,11 +6,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readBulkExport } from "../../app/catalogue/bulk-jsonl";
 import { mapProduct } from "../../app/catalogue/map-product";
-import { productsBulkQuery } from "../../app/catalogue/queries";
-import type { ShopifyProduct } from "../../app/catalogue/shopify-types";
-import { urlSource } from "../../app/shopify/bulk-source";
 import type { AdminGraphql } from "../../app/shopify/admin-graphql";
 import { chosenFromOffers, productMetafieldOffers } from "../../app/shop/product-metafields.server";
 import {
@@ -19,7 +15,7 @@ import {
 } from "../../app/shop/metaobject-definitions.server";
 import { readReferencedEntryNames } from "../../app/sync/full/metaobject-entries.server";
 import { shopifyAdminClient } from "../../testkit/shopify-admin-client";
-import { pollBulk, runBulk, startTestShop, type FakeShopify } from "./helpers";
+import { exportedProducts, startTestShop, type FakeShopify } from "./helpers";
 
 const DOCS_SHOP = fileURLToPath(
   new URL("../../dev/sample-store/shopify-docs-shop.jsonl", import.meta.url),
@@ -63,13 +59,7 @@ describe("standard category metafields", () => {
     expect([...names.values()].sort()).toEqual(["Black", "Green", "Pink", "Red"]);
     expect(await readReferencedEntryNames(admin, [])).toEqual(new Map());
 
-    const started = await runBulk(shop, productsBulkQuery(chosen));
-    expect(started.userErrors).toEqual([]);
-    const { final } = await pollBulk(shop, started.bulkOperation!.id);
-    const products = new Map<string, ShopifyProduct>();
-    for await (const item of (await readBulkExport(urlSource(final.url!))).items()) {
-      if (item.type === "Product") products.set(item.value.handle, item.value);
-    }
+    const products = await exportedProducts(shop, chosen);
     const attributesOf = (handle: string, metaobjectNames?: Map<string, string>) => {
       const result = mapProduct(products.get(handle)!, {
         primaryDomain: "shop.example.com",

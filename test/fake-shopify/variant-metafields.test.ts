@@ -6,7 +6,6 @@
  */
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readBulkExport } from "../../app/catalogue/bulk-jsonl";
 import { mapProduct } from "../../app/catalogue/map-product";
 import type { ChosenMetafield } from "../../app/catalogue/metafield-text";
 import {
@@ -18,14 +17,18 @@ import {
   MAX_CHOSEN_VARIANT_METAFIELDS,
   PRODUCT_METAFIELD_DEFINITIONS_QUERY,
   PRODUCT_NODES_DEFAULT_PAGE_SIZES,
-  productsBulkQuery,
   productsByIdsRead,
   type ProductMetafieldDefinitionsData,
 } from "../../app/catalogue/queries";
 import type { ShopifyProduct } from "../../app/catalogue/shopify-types";
 import { PRODUCT_NODES_LARGE_PAGE_SIZES } from "../../app/sync/live/reread-products.server";
-import { urlSource } from "../../app/shopify/bulk-source";
-import { data, graphql, pollBulk, runBulk, startTestShop, type FakeShopify } from "./helpers";
+import {
+  data,
+  exportedProducts as exported,
+  graphql,
+  startTestShop,
+  type FakeShopify,
+} from "./helpers";
 
 const DOCS_SHOP = fileURLToPath(
   new URL("../../dev/sample-store/shopify-docs-shop.jsonl", import.meta.url),
@@ -58,20 +61,7 @@ const MATERIAL: ChosenMetafield = {
   type: "single_line_text_field",
 };
 
-async function exportedProducts(
-  chosen: readonly ChosenMetafield[],
-): Promise<Map<string, ShopifyProduct>> {
-  const started = await runBulk(shop, productsBulkQuery(chosen));
-  expect(started.userErrors).toEqual([]);
-  const { final } = await pollBulk(shop, started.bulkOperation!.id);
-  expect(final.status).toBe("COMPLETED");
-  const bulk = await readBulkExport(urlSource(final.url!));
-  const products = new Map<string, ShopifyProduct>();
-  for await (const item of bulk.items()) {
-    if (item.type === "Product") products.set(item.value.handle, item.value);
-  }
-  return products;
-}
+const exportedProducts = (chosen: readonly ChosenMetafield[]) => exported(shop, chosen);
 
 function documentOf(product: ShopifyProduct, chosen: readonly ChosenMetafield[]) {
   const result = mapProduct(product, { primaryDomain: "shop.example.com", metafields: chosen });
