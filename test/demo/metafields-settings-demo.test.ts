@@ -102,7 +102,7 @@ describe("product metafields, in Settings", () => {
     expect(attributesOf(TOUCH)).toMatchObject({ Material: ["Stainless steel and glass"] });
   });
 
-  it("tells a product's size chart metafield from the size chart metaobjects, and sends a ticked variant metafield on each variant until it is unticked", async () => {
+  it("tells a product's size chart metafield from the size chart metaobjects, and sends a ticked variant metafield on each variant, and a standard category metafield as its entries' names, until unticked", async () => {
     const page = await session.browser.newPage({ viewport: { width: 1280, height: 1400 } });
     await page.goto(`${session.demo.adminUrl}/settings`);
     await page.getByRole("heading", { name: "Product metafields" }).waitFor();
@@ -124,6 +124,8 @@ describe("product metafields, in Settings", () => {
       Black: null,
     });
     await page.getByLabel("Colour finish: variant metafield", { exact: true }).check();
+    // Shopify's standard category metafield, a list of standard Color entries, is offered too.
+    await page.getByLabel("Color: product metafield", { exact: true }).check();
     await page.getByRole("button", { name: "Save", exact: true }).click();
     await page.getByText("Settings saved").waitFor();
     await session.shot(page, "settings-variant-metafield-chosen");
@@ -135,12 +137,15 @@ describe("product metafields, in Settings", () => {
       Black: { "Colour finish": ["Matte black"] },
     });
     expect(attributesOf(NANO)?.["Colour finish"]).toContain("Red: Gloss (PRODUCT)RED");
+    expect(attributesOf(TOUCH)?.Color).toEqual(["Black"]);
 
     await page.reload();
     await page.getByLabel("Colour finish: variant metafield", { exact: true }).uncheck();
+    await page.getByLabel("Color: product metafield", { exact: true }).uncheck();
     await page.getByRole("button", { name: "Save", exact: true }).click();
     await page.getByText("Settings saved").waitFor();
     await expect.poll(() => variantAttributesOf(NANO).Red, { timeout: 120_000 }).toBeNull();
     expect(attributesOf(NANO)).not.toHaveProperty("Colour finish");
+    expect(attributesOf(TOUCH)).not.toHaveProperty("Color");
   });
 });
