@@ -3,16 +3,16 @@
  *   npx tsx bench/metafields-export.bench.ts [--products 10000] [--rounds 2] [--seed 25]
  *
  * One fake Shopify store of N generated products, with metafields of six definitions on a share
- * of them (five chosen, one not: the store holds more than the merchant picks), and the service
- * emulator, both in this process. Each run is a child process doing what a full sync does: the
- * products' bulk export (started, polled, downloaded), the mapping of its JSONL to documents, and
- * the sending to the emulator into a fresh workspace with a fresh database. Runs without chosen
- * metafields and with the five take turns (the order flips each round), so drift on a shared
- * machine falls on both. Metaobject entries (issue 25 item 3, decision 0030) are read by paged
- * queries, not by this export, and are not measured here yet: that line says so.
+ * of them (five chosen, four of products and one of variants; one not: the store holds more than
+ * the merchant picks), two chosen metaobject definitions (an FAQ and size charts) with their
+ * entries, and the service emulator, all in this process. Each run is a child process doing what a
+ * full sync does: the products' bulk export (started, polled, downloaded), the chosen definitions'
+ * entries (paged queries, decision 0030), the mapping of the JSONL to documents, and the sending
+ * to the emulator into a fresh workspace with a fresh database. Runs without the chosen fields and
+ * with them take turns (the order flips each round), so drift on a shared machine falls on both.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -22,10 +22,10 @@ import { startFakeShopify } from "../dev/fake-shopify/server";
 import { Prng } from "../dev/sample-store/prng";
 import { shopifyAdminClient } from "../testkit/shopify-admin-client";
 import { migrateDatabase } from "../app/cli/migrate-database";
+import { readMetaobjectEntries } from "../app/sync/full/metaobject-entries.server";
 import {
   contentHash,
   mapCatalogueItem,
-  metafieldKey,
   productsBulkQuery,
   productsByIdsRead,
   PRODUCT_NODES_DEFAULT_PAGE_SIZES,
@@ -56,7 +56,10 @@ const MB = 1024 * 1024;
 const ACCOUNT = "metafields";
 const SECRET_KEY = `svc_sk_bench_${ACCOUNT}`;
 
-/** The five the merchant chose, in Settings' order, each with the share of products that has it. */
+/**
+ * The five the merchant chose, in Settings' order, each with the share of products (of variants,
+ * for a variant's) that has it.
+ */
 const CHOSEN: readonly (ChosenMetafield & { share: number })[] = [
   {
     name: "Material",
@@ -75,13 +78,19 @@ const CHOSEN: readonly (ChosenMetafield & { share: number })[] = [
   { name: "Weight", namespace: "specs", key: "weight", type: "weight", share: 0.7 },
   { name: "Rating", namespace: "reviews", key: "rating", type: "rating", share: 0.45 },
   {
-    name: "Features",
+    name: "Chest width",
     namespace: "specs",
-    key: "features",
-    type: "list.single_line_text_field",
-    share: 0.5,
+    key: "chest_width",
+    type: "dimension",
+    owner: "PRODUCTVARIANT",
+    share: 0.6,
   },
 ];
+/** The two metaobject definitions chosen (the fake's sample ones), and how many entries each has. */
+const CHOSEN_METAOBJECTS = [
+  { type: "faq", entries: 40 },
+  { type: "size_chart", entries: 200 },
+] as const;
 /** On products too, not chosen: never asked for. */
 const NOT_CHOSEN = { namespace: "specs", key: "waterproof", type: "boolean", share: 0.4 };
 
@@ -133,6 +142,8 @@ function valueOf(type: string, prng: Prng): string {
       });
     case "list.single_line_text_field":
       return JSON.stringify(prng.sample(FEATURES, prng.int(2, 5)));
+    case "dimension":
+      return JSON.stringify({ value: prng.int(44, 64), unit: "cm" });
     case "boolean":
       return String(prng.chance(0.5));
     default:
@@ -154,6 +165,9 @@ interface MetafieldsSetData {
 /** One run's figures, as the child measured them. */
 interface ChildResult {
   exportMs: number;
+  /** Reading the chosen metaobject definitions' entries (none without them). */
+  metaobjectsMs: number;
+  entries: number;
   objectCount: number;
   jsonlBytes: number;
   mapMs: number;
@@ -186,13 +200,13 @@ async function child(withMetafields: boolean): Promise<ChildResult> {
   const work = mkdtempSync(join(tmpdir(), "metafields-bench-"));
   try {
     const chosen: ChosenMetafield[] = withMetafields
-      ? CHOSEN.map(({ name, namespace, key, type }) => ({ name, namespace, key, type }))
+      ? CHOSEN.map(({ share: _share, ...choice }) => choice)
       : [];
     const admin = await shopifyAdminClient(values.shopify!);
 
     // 1. The export, as the full sync asks for it, downloaded to a file.
     const exportStarted = performance.now();
-    const id = await startBulkQuery(admin, productsBulkQuery(chosen.map(metafieldKey)));
+    const id = await startBulkQuery(admin, productsBulkQuery(chosen));
     let state = await readBulkOperation(admin, id);
     while (state.status === "CREATED" || state.status === "RUNNING") {
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -205,6 +219,18 @@ async function child(withMetafields: boolean): Promise<ChildResult> {
     const exportMs = performance.now() - exportStarted;
     // The parent reads its own CPU now: until here it was the fake Shopify's export.
     console.log("exported");
+
+    // 1b. The chosen metaobject definitions' entries, as the run's "metaobject-entries" source.
+    const metaobjectsStarted = performance.now();
+    const entries = withMetafields
+      ? await readMetaobjectEntries(
+          admin,
+          CHOSEN_METAOBJECTS.map((definition) => definition.type),
+        )
+      : [];
+    const entriesFile = join(work, "metaobjects.jsonl");
+    writeFileSync(entriesFile, entries.map((entry) => `${JSON.stringify(entry)}\n`).join(""));
+    const metaobjectsMs = performance.now() - metaobjectsStarted;
 
     // 2. Mapping: assembly of the JSONL, documents, content hashes (the engine's work, timed alone).
     const mapStarted = performance.now();
@@ -240,8 +266,11 @@ async function child(withMetafields: boolean): Promise<ChildResult> {
         apiKey: SECRET_KEY,
         workspaceId: values.workspace!,
       }),
-      sources: [{ label: file, open: fileSource(file) }],
-      types: ["product"],
+      sources: [
+        { label: file, open: fileSource(file) },
+        ...(withMetafields ? [{ label: entriesFile, open: fileSource(entriesFile) }] : []),
+      ],
+      types: withMetafields ? ["product", "metaobject"] : ["product"],
       trigger: "cli",
       tier: "enterprise",
       pacer: new Pacer({ limits: { ...RATE_LIMITS.enterprise, perMinute: 1e9, perHour: 1e9 } }),
@@ -250,6 +279,8 @@ async function child(withMetafields: boolean): Promise<ChildResult> {
     const used = process.cpuUsage(cpu);
     return {
       exportMs,
+      metaobjectsMs,
+      entries: entries.length,
       objectCount: state.objectCount,
       jsonlBytes,
       mapMs,
@@ -257,7 +288,7 @@ async function child(withMetafields: boolean): Promise<ChildResult> {
       documentBytes,
       withMetafieldAttributes,
       syncMs,
-      sent: result.counts.products.sent,
+      sent: result.counts.products.sent + result.counts.posts.sent,
       peakRssMb: (process.resourceUsage().maxRSS * 1024) / MB,
       cpuSeconds: (used.user + used.system) / 1e6,
     };
@@ -299,7 +330,10 @@ async function main() {
   const rounds = Number(values.rounds);
   const setupStarted = performance.now();
   const shopify = await startFakeShopify({
-    store: { generated: { products: n, pages: 0, articles: 0, seed: Number(values.seed) } },
+    store: {
+      generated: { products: n, pages: 0, articles: 0, seed: Number(values.seed) },
+      metaobjects: true,
+    },
     // Room for the set-up's writes; the export's own requests are few and cheap.
     bucket: { maximumAvailable: 1e9, restoreRate: 1e9 },
   });
@@ -332,28 +366,61 @@ async function main() {
   };
   for (const product of products) {
     for (const definition of [...CHOSEN, NOT_CHOSEN]) {
-      if (!prng.chance(definition.share)) continue;
-      const { namespace, key, type } = definition;
-      batch.push({ ownerId: String(product.id), namespace, key, type, value: valueOf(type, prng) });
-      const full = `${namespace}.${key}`;
-      perDefinition.set(full, (perDefinition.get(full) ?? 0) + 1);
-      if (batch.length === 25) await flush();
+      const owners =
+        "owner" in definition
+          ? (product.variants as { id: string }[]).map((variant) => variant.id)
+          : [String(product.id)];
+      for (const ownerId of owners) {
+        if (!prng.chance(definition.share)) continue;
+        const { namespace, key, type } = definition;
+        batch.push({ ownerId, namespace, key, type, value: valueOf(type, prng) });
+        const full = `${namespace}.${key}`;
+        perDefinition.set(full, (perDefinition.get(full) ?? 0) + 1);
+        if (batch.length === 25) await flush();
+      }
     }
   }
   await flush();
+  // The chosen definitions' entries: the sample's few, and more of the same shape.
+  for (const { type, entries } of CHOSEN_METAOBJECTS) {
+    for (let i = shopify.state.metaobjects(type).length; i < entries; i++) {
+      shopify.state.createMetaobject({
+        type,
+        handle: `${type}-bench-${i}`,
+        fields:
+          type === "faq"
+            ? {
+                question: `Question ${i}: ${prng.pick(FEATURES)}?`,
+                answer: prng.sample(CARE_LINES, prng.int(2, 4)).join("\n"),
+              }
+            : {
+                title: `Size chart ${i}`,
+                board_length: JSON.stringify({ value: prng.int(140, 165), unit: "cm" }),
+                rider_weight: `${prng.int(40, 60)}–${prng.int(70, 95)} kg`,
+                notes: prng.sample(CARE_LINES, 2).join("\n"),
+              },
+      });
+    }
+  }
   const setupSeconds = (performance.now() - setupStarted) / 1000;
 
-  // What the same fields cost outside a bulk operation: the live re-read of 5 products by id.
+  // What the same fields cost outside a bulk operation: the live re-read of products by id, as
+  // many a query as it asks (5 without variant metafields, 3 with).
   const rereadCost = async (chosen: readonly ChosenMetafield[]) => {
     const read = productsByIdsRead(chosen);
+    const ids = read.idsPerQuery ?? 5;
     shopify.state.clearRequests();
     await queryAdmin(admin, read.query, {
-      ids: products.slice(0, 5).map((product) => String(product.id)),
+      ids: products.slice(0, ids).map((product) => String(product.id)),
       ...PRODUCT_NODES_DEFAULT_PAGE_SIZES,
       ...read.variables,
     });
     const [entry] = shopify.state.requests();
-    return { requested: entry?.requestedQueryCost ?? 0, actual: entry?.actualQueryCost ?? 0 };
+    return {
+      ids,
+      requested: entry?.requestedQueryCost ?? 0,
+      actual: entry?.actualQueryCost ?? 0,
+    };
   };
   const rereadPlain = await rereadCost([]);
   const rereadFive = await rereadCost(CHOSEN);
@@ -407,7 +474,10 @@ async function main() {
       [...perDefinition].map(([key, count]) => `${key} ${count}`).join(", ") +
       `; the last is not chosen)`,
   );
-  console.log(`  chosen: ${CHOSEN.map((c) => `${c.namespace}.${c.key} (${c.type})`).join(", ")}`);
+  console.log(
+    `  chosen: ${CHOSEN.map((c) => `${c.namespace}.${c.key} (${c.type}${"owner" in c ? ", variants'" : ""})`).join(", ")}; ` +
+      `metaobject definitions ${CHOSEN_METAOBJECTS.map((d) => `${d.type} (${d.entries} entries)`).join(", ")}`,
+  );
   const each = (
     figures: RunFigures[],
     pick: (f: RunFigures) => number,
@@ -436,16 +506,19 @@ async function main() {
   const megabytes = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
   const count = (value: number) => Math.round(value).toLocaleString("en");
   console.log(
-    `  ${"".padEnd(36)} ${"without (each run)".padEnd(24)} ${"5 chosen (each run)".padEnd(24)} added (means)`,
+    `  ${"".padEnd(36)} ${"without (each run)".padEnd(24)} ${"5 + 2 chosen (each run)".padEnd(24)} added (means)`,
   );
-  row("Admin API requests (export)", (f) => f.adminRequests, count);
-  row("Admin API points (export)", (f) => f.adminPoints, count);
+  row("Admin API requests (export+entries)", (f) => f.adminRequests, count);
+  row("Admin API points (export+entries)", (f) => f.adminPoints, count);
   row("export time (start→download)", (f) => f.exportMs, seconds);
+  row("metaobject entries read", (f) => f.entries, count);
+  row("reading them (paged queries)", (f) => f.metaobjectsMs, seconds);
   row("fake Shopify's CPU for it", (f) => f.exportCpuMs, seconds);
   row("JSONL lines", (f) => f.objectCount, count);
   row("JSONL bytes", (f) => f.jsonlBytes, megabytes);
   row("mapping time (assemble+map+hash)", (f) => f.mapMs, seconds);
   row("product documents", (f) => f.documents, count);
+  row("items sent (products and entries)", (f) => f.sent, count);
   row("documents with a chosen field", (f) => f.withMetafieldAttributes, count);
   row("documents' size (JSON)", (f) => f.documentBytes, megabytes);
   row("full sync (read, map, stage, send)", (f) => f.syncMs, seconds);
@@ -458,14 +531,12 @@ async function main() {
   );
   row("CPU time of the run", (f) => f.cpuSeconds * 1000, seconds);
   console.log(
-    `  ${"metaobject definitions (2)".padEnd(36)} not measured (entries are read by queries, decision 0030)`,
-  );
-  console.log(
     "  Admin API points: bulkOperationRunQuery 10, each status read (every 100 ms) 1; the bulk query's own " +
       "reading of the products is not charged to the bucket (by Shopify, nor by the fake).",
   );
   console.log(
-    `  outside a bulk operation (the live re-read, 5 products by id): requested ${rereadPlain.requested} → ` +
-      `${rereadFive.requested} points, actual ${rereadPlain.actual} → ${rereadFive.actual}`,
+    `  outside a bulk operation (the live re-read by id): ${rereadPlain.ids} products a query, requested ` +
+      `${rereadPlain.requested} points, actual ${rereadPlain.actual}; with the five, ${rereadFive.ids} a query, ` +
+      `requested ${rereadFive.requested}, actual ${rereadFive.actual}`,
   );
 }

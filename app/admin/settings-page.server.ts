@@ -9,7 +9,11 @@ import {
 import { serviceEventsStatus } from "../service-events/registration.server";
 import { logFor } from "../server/log";
 import { storefrontPresencesOf } from "../models/storefront-presences.server";
-import { productMetafieldOffers, type MetafieldOffer } from "../shop/product-metafields.server";
+import {
+  choiceOf,
+  productMetafieldOffers,
+  type MetafieldOffer,
+} from "../shop/product-metafields.server";
 import { metaobjectOffers, type MetaobjectOffer } from "../shop/metaobject-definitions.server";
 
 const log = logFor("admin");
@@ -35,12 +39,12 @@ export async function settingsPageOf(shopDomain: string, admin: AdminGraphql) {
     syncArticles: shop?.syncArticles ?? true,
     /** The store's product metafield definitions; null when Shopify could not be asked now. */
     metafields,
-    chosenMetafields: shop ? chosenMetafieldsOf(shop).map(metafieldKey) : [],
+    chosenMetafields: shop ? chosenMetafieldsOf(shop).map(choiceOf) : [],
     /** Chosen, but the store no longer defines them (deleted in Shopify): "name (namespace.key)". */
     chosenGone:
       shop && metafields
         ? chosenMetafieldsOf(shop)
-            .filter((m) => !metafields.some((offer) => offer.key === metafieldKey(m)))
+            .filter((m) => !metafields.some((offer) => offer.choice === choiceOf(m)))
             .map((m) => `${m.name} (${metafieldKey(m)})`)
         : [],
     /**
@@ -50,7 +54,7 @@ export async function settingsPageOf(shopDomain: string, admin: AdminGraphql) {
     chosenWithdrawn:
       shop && metafields
         ? chosenMetafieldsOf(shop).flatMap((m) => {
-            const offer = metafields.find((o) => o.key === metafieldKey(m));
+            const offer = metafields.find((o) => o.choice === choiceOf(m));
             return offer?.notOffered ? [`${offer.name} (${offer.key}): ${offer.notOffered}`] : [];
           })
         : [],

@@ -47,6 +47,11 @@ export interface IndexVariant {
   title: string;
   price?: number;
   available: boolean;
+  /**
+   * The chosen variant metafields this variant has a readable value of, named by their
+   * definitions (docs/decisions/0033); left out when none.
+   */
+  attributes?: Record<string, string[]>;
 }
 
 export type PostType = "page" | "article";
@@ -86,6 +91,11 @@ export type PostMapResult = Extract<MapResult, { kind: "post" }>;
 export interface MapContext {
   /** The shop's primary domain, as a host ("shop.example.com") or URL ("https://shop.example.com"). */
   primaryDomain: string;
-  /** The product metafields the merchant chose in Settings, in their order (default: none). */
+  /**
+   * The product and variant metafields the merchant chose in Settings, in their order (default:
+   * none).
+   */
   metafields?: readonly ChosenMetafield[];
+  /** Metaobject entry gid → name, for chosen lists of references (referencedTypesOf). */
+  metaobjectNames?: ReadonlyMap<string, string>;
 }

@@ -1,6 +1,14 @@
 import { numericId, productServiceId } from "./gid";
 import { htmlToPlainText, makeExcerpt } from "./html-text";
-import { metafieldLongText, metafieldValueText, type ChosenMetafield } from "./metafield-text";
+import {
+  metafieldLongText,
+  metafieldValueText,
+  productMetafieldsOf,
+  variantMetafieldsOf,
+  type ChosenMetafield,
+  type ShopifyMetafield,
+} from "./metafield-text";
+import { VARIANT_METAFIELD_ALIAS } from "./queries";
 import type {
   IndexProduct,
   IndexVariant,
@@ -79,7 +87,7 @@ function toIndexProduct(id: string, product: ShopifyProduct, context: MapContext
     updated_at: product.updatedAt,
     source: "shopify",
   };
-  addMetafields(item, product, context.metafields ?? []);
+  addMetafields(item, product, productMetafieldsOf(context.metafields ?? []), context);
   const image = imageOf(product.featuredMedia, product.media ?? []);
   if (image) item.image = image;
   if (pricing.price !== undefined) {
@@ -93,8 +101,9 @@ function toIndexProduct(id: string, product: ShopifyProduct, context: MapContext
   if (sku) item.sku = sku;
   const type = product.productType?.trim();
   if (type) item.type = type;
-  const cartVariants = variantsOf(variants);
+  const cartVariants = variantsOf(variants, variantMetafieldsOf(context.metafields ?? []));
   if (cartVariants.length > 0) item.variants = cartVariants;
+  addVariantAttributes(item, cartVariants);
   return item;
 }
 
@@ -107,13 +116,14 @@ function addMetafields(
   item: IndexProduct,
   product: ShopifyProduct,
   chosen: readonly ChosenMetafield[],
+  context: MapContext,
 ): void {
   for (const choice of chosen) {
     const metafield = product.metafields?.find(
       (m) => m.namespace === choice.namespace && m.key === choice.key,
     );
     if (!metafield) continue;
-    const texts = metafieldValueText(metafield);
+    const texts = metafieldValueText(metafield, context.metaobjectNames);
     if (!texts) continue;
     const name = choice.name.trim() || `${choice.namespace}.${choice.key}`;
     const values = item.attributes[name] ?? [];
@@ -131,7 +141,10 @@ export const MAX_INDEXED_VARIANTS = 100;
  * The variants as the widget's "Add to cart" needs them. The title is Shopify's own variant title
  * (the option values joined by " / "), empty for the single "Default Title" variant.
  */
-function variantsOf(variants: ShopifyVariant[]): IndexVariant[] {
+function variantsOf(
+  variants: ShopifyVariant[],
+  chosen: readonly ChosenMetafield[],
+): IndexVariant[] {
   return variants.slice(0, MAX_INDEXED_VARIANTS).map((variant) => {
     const values = variant.selectedOptions.map((option) => option.value.trim());
     const entry: IndexVariant = {
@@ -141,8 +154,57 @@ function variantsOf(variants: ShopifyVariant[]): IndexVariant[] {
     };
     const price = money(variant.price);
     if (price !== undefined) entry.price = price;
+    const attributes = variantAttributesOf(variant, chosen);
+    if (attributes) entry.attributes = attributes;
     return entry;
   });
+}
+
+/** The variant's metafields as the export read them (under their aliases). */
+function variantMetafields(variant: ShopifyVariant): ShopifyMetafield[] {
+  return Object.entries(variant).flatMap(([field, value]) =>
+    field.startsWith(VARIANT_METAFIELD_ALIAS) && value && typeof value === "object"
+      ? [value as ShopifyMetafield]
+      : [],
+  );
+}
+
+/** The chosen variant metafields with a readable value, named by their definitions; or none. */
+function variantAttributesOf(
+  variant: ShopifyVariant,
+  chosen: readonly ChosenMetafield[],
+): Record<string, string[]> | undefined {
+  if (chosen.length === 0) return undefined;
+  const read = variantMetafields(variant);
+  const attributes: Record<string, string[]> = {};
+  for (const choice of chosen) {
+    const metafield = read.find((m) => m.namespace === choice.namespace && m.key === choice.key);
+    const texts = metafield ? metafieldValueText(metafield) : null;
+    if (!texts) continue;
+    attributes[choice.name.trim() || `${choice.namespace}.${choice.key}`] = texts;
+  }
+  return Object.keys(attributes).length > 0 ? attributes : undefined;
+}
+
+/**
+ * The variants' metafields on the product's own attributes too, which the service searches and
+ * the assistant reads (it knows nothing of variants): one value when every variant with a value
+ * has the same, else each as "variant title: value" ("S: 71 cm").
+ */
+function addVariantAttributes(item: IndexProduct, variants: readonly IndexVariant[]): void {
+  const names = [...new Set(variants.flatMap((variant) => Object.keys(variant.attributes ?? {})))];
+  for (const name of names) {
+    const having = variants.filter((variant) => variant.attributes?.[name]);
+    const texts = having.map((variant) => variant.attributes![name]!.join(", "));
+    const labelled =
+      new Set(texts).size === 1 && having.length === variants.length
+        ? [texts[0]!]
+        : having.map((variant, index) =>
+            variant.title ? `${variant.title}: ${texts[index]}` : texts[index]!,
+          );
+    const values = item.attributes[name] ?? [];
+    item.attributes[name] = [...values, ...labelled.filter((text) => !values.includes(text))];
+  }
 }
 
 function money(value: string | null | undefined): number | undefined {

@@ -13,6 +13,24 @@ export interface ChosenMetafield {
   key: string;
   name: string;
   type: string;
+  /** `PRODUCTVARIANT`: a variant's metafield (docs/decisions/0033); absent: the product's. */
+  owner?: "PRODUCTVARIANT";
+  /**
+   * A list of metaobject references (`list.metaobject_reference`, a standard category metafield
+   * such as shopify.color-pattern): the type of the definition its entries are of, whose entries'
+   * names it is turned into.
+   */
+  referenceType?: string;
+}
+
+/** The chosen metafields of products (not of variants). */
+export function productMetafieldsOf<T extends { owner?: string }>(chosen: readonly T[]): T[] {
+  return chosen.filter((metafield) => metafield.owner !== "PRODUCTVARIANT");
+}
+
+/** The chosen metafields of variants. */
+export function variantMetafieldsOf<T extends { owner?: string }>(chosen: readonly T[]): T[] {
+  return chosen.filter((metafield) => metafield.owner === "PRODUCTVARIANT");
 }
 
 /** A product's metafield as the export reads it. */
@@ -36,6 +54,18 @@ export interface ReferencedEntry {
 
 /** The one reference type turned into text: a metaobject entry, by its name and fields. */
 export const METAOBJECT_REFERENCE_TYPE = "metaobject_reference";
+/** A list of references to entries of one definition: each entry by its name (MapContext). */
+export const METAOBJECT_REFERENCE_LIST_TYPE = "list.metaobject_reference";
+
+/** The definitions whose entries' names the chosen reference lists need (none: no reading). */
+export function referencedTypesOf(chosen: readonly ChosenMetafield[]): string[] {
+  const types = chosen.flatMap((metafield) =>
+    metafield.type === METAOBJECT_REFERENCE_LIST_TYPE && metafield.referenceType
+      ? [metafield.referenceType]
+      : [],
+  );
+  return [...new Set(types)];
+}
 
 /** At most this many characters a value (a list's each item), the cut note included. */
 export const METAFIELD_TEXT_MAX = 500;
@@ -88,7 +118,12 @@ export function hasMetaobjectReference(chosen: readonly { type?: string }[]): bo
  * size chart: Board length 151 cm; Rider weight 45–68 kg"), every other type by metafieldText.
  * A reference to a deleted entry (null), or not resolved, gives nothing.
  */
-export function metafieldValueText(metafield: ShopifyMetafield): string[] | null {
+export function metafieldValueText(
+  metafield: ShopifyMetafield,
+  /** Entry gid → its name, for a list of references (read apart: referencedTypesOf). */
+  names?: ReadonlyMap<string, string>,
+): string[] | null {
+  if (metafield.type === METAOBJECT_REFERENCE_LIST_TYPE) return referenceListText(metafield, names);
   if (metafield.type !== METAOBJECT_REFERENCE_TYPE) {
     return metafieldText(metafield.type, metafield.value);
   }
@@ -104,6 +139,33 @@ export function metafieldValueText(metafield: ShopifyMetafield): string[] | null
   });
   const text = [name, facts.join("; ")].filter(Boolean).join(": ");
   return text ? [bounded(text)] : null;
+}
+
+/**
+ * A list of references as its entries' names ("Pink", "Red"), in its order; an entry deleted
+ * since (or of another definition) is left out; none named: nothing.
+ */
+function referenceListText(
+  metafield: ShopifyMetafield,
+  names: ReadonlyMap<string, string> | undefined,
+): string[] | null {
+  let ids: unknown;
+  try {
+    ids = JSON.parse(metafield.value);
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(ids) || !names) return null;
+  const texts = ids.flatMap((id) => {
+    const name = typeof id === "string" ? names.get(id) : undefined;
+    const text = name ? collapseWhitespace(name) : "";
+    return text ? [bounded(text)] : [];
+  });
+  const unique = [...new Set(texts)];
+  if (unique.length === 0) return null;
+  return unique.length > METAFIELD_LIST_MAX
+    ? [...unique.slice(0, METAFIELD_LIST_MAX), CUT_NOTE]
+    : unique;
 }
 
 /** `text` cut to `max` characters, the cut visible. */

@@ -1,5 +1,5 @@
 import type { VariantStock } from "./map-product";
-import { hasMetaobjectReference } from "./metafield-text";
+import { hasMetaobjectReference, productMetafieldsOf, variantMetafieldsOf } from "./metafield-text";
 import type { ShopifyMetaobject, ShopifyProductFields, ShopifyShopPolicy } from "./shopify-types";
 
 /**
@@ -50,6 +50,39 @@ const VARIANT_SELECTION = `
   inventoryItem { tracked }`;
 
 const METAFIELD_SELECTION = "id namespace key type value";
+
+/** A chosen metafield as the documents ask for it (a ChosenMetafield, or its key alone). */
+export interface MetafieldChoice {
+  namespace: string;
+  key: string;
+  type?: string;
+  owner?: string;
+}
+
+/** The response key of a variant's chosen metafield: `variantMetafield0`, `variantMetafield1`… */
+export const VARIANT_METAFIELD_ALIAS = "variantMetafield";
+
+/**
+ * A variant with the chosen variant metafields, each an object under an alias
+ * (`metafield(namespace:, key:)`), not a connection: the product export's five connections are
+ * all taken, and a connection inside variants would be a third level (docs/decisions/0033).
+ */
+function variantSelection(variantChosen: readonly MetafieldChoice[]): string {
+  const fields = variantChosen.map(
+    (metafield, index) =>
+      `${VARIANT_METAFIELD_ALIAS}${index}: metafield(namespace: ${JSON.stringify(metafield.namespace)}, key: ${JSON.stringify(metafield.key)}) { ${METAFIELD_SELECTION} }`,
+  );
+  return [VARIANT_SELECTION, ...fields].join("\n  ");
+}
+
+/** `query` with the chosen variant metafields in its variants' selection (none: as it is). */
+function withVariantMetafields(query: string, chosen: readonly MetafieldChoice[]): string {
+  const variantChosen = variantMetafieldsOf(chosen);
+  if (variantChosen.length === 0) return query;
+  return query
+    .replace(`node { ${VARIANT_SELECTION} }`, `node { ${variantSelection(variantChosen)} }`)
+    .replace(`nodes { ${VARIANT_SELECTION} }`, `nodes { ${variantSelection(variantChosen)} }`);
+}
 
 /**
  * With a chosen `metaobject_reference` metafield: what the entry it names says (a size chart's
@@ -108,18 +141,20 @@ export function metafieldKey(metafield: { namespace: string; key: string }): str
 }
 
 /**
- * The products' bulk export with the chosen metafields (`namespace.key`; none: the plain
- * export). They are the fifth connection, Shopify's limit; only the chosen ones are asked for.
+ * The products' bulk export with the chosen metafields (none: the plain export). A product's are
+ * the fifth connection, Shopify's limit (`metafields(keys:)`, only the chosen ones); a variant's
+ * are objects in the variant's selection (variantSelection). A chosen metaobject reference of a
+ * product is resolved (the entry's name and fields) with it.
  */
-export function productsBulkQuery(
-  metafieldKeys: readonly string[] = [],
-  /** A chosen metafield is a metaobject reference: the entries named are read too. */
-  withReferences = false,
-): string {
-  if (metafieldKeys.length === 0) return PRODUCTS_BULK_QUERY;
-  const keys = metafieldKeys.map((key) => JSON.stringify(key)).join(", ");
-  const selection = withReferences ? METAFIELD_WITH_REFERENCE_SELECTION : METAFIELD_SELECTION;
-  return PRODUCTS_BULK_QUERY.replace(
+export function productsBulkQuery(chosen: readonly MetafieldChoice[] = []): string {
+  const query = withVariantMetafields(PRODUCTS_BULK_QUERY, chosen);
+  const own = productMetafieldsOf(chosen);
+  if (own.length === 0) return query;
+  const keys = own.map((metafield) => JSON.stringify(metafieldKey(metafield))).join(", ");
+  const selection = hasMetaobjectReference(own)
+    ? METAFIELD_WITH_REFERENCE_SELECTION
+    : METAFIELD_SELECTION;
+  return query.replace(
     "        media { edges",
     `        metafields(keys: [${keys}]) { edges { node { ${selection} } } }\n        media { edges`,
   );
@@ -131,21 +166,22 @@ export function productsBulkQuery(
  */
 export function productsChangedSinceBulkQuery(
   since: Date,
-  metafieldKeys: readonly string[] = [],
-  withReferences = false,
+  chosen: readonly MetafieldChoice[] = [],
 ): string {
-  return productsBulkQuery(metafieldKeys, withReferences).replace(
+  return productsBulkQuery(chosen).replace(
     "products {",
     `products(query: "${updatedAfterTerm(since)}") {`,
   );
 }
 
 /**
- * The store's product metafield definitions, for Settings: name, `namespace.key`, type and how
- * many products have a value (`metafieldsCount`). A page of 250, the most Shopify gives.
+ * The store's product (`ownerType: PRODUCT`) or variant (`PRODUCTVARIANT`) metafield definitions,
+ * for Settings: name, `namespace.key`, type and how many products (variants) have a value
+ * (`metafieldsCount`), and the definition a reference names (`validations`). A page of 200
+ * (some 800 points requested; 250, Shopify's most, would ask 1,002 with the validations).
  */
-export const PRODUCT_METAFIELD_DEFINITIONS_QUERY = `query ProductMetafieldDefinitions($after: String) {
-  metafieldDefinitions(ownerType: PRODUCT, first: 250, after: $after) {
+export const PRODUCT_METAFIELD_DEFINITIONS_QUERY = `query ProductMetafieldDefinitions($ownerType: MetafieldOwnerType!, $after: String) {
+  metafieldDefinitions(ownerType: $ownerType, first: 200, after: $after) {
     nodes {
       id
       name
@@ -157,10 +193,41 @@ export const PRODUCT_METAFIELD_DEFINITIONS_QUERY = `query ProductMetafieldDefini
       access { storefront }
       pinnedPosition
       validationStatus
+      validations { name value }
     }
     pageInfo { hasNextPage endCursor }
   }
 }`;
+
+/** The types of metaobject definitions by gid (what a reference metafield's validation names). */
+export const METAOBJECT_DEFINITION_TYPES_QUERY = `query MetaobjectDefinitionTypes($ids: [ID!]!) {
+  nodes(ids: $ids) {
+    ... on MetaobjectDefinition { id type }
+  }
+}`;
+
+export interface MetaobjectDefinitionTypesData {
+  nodes: ({ id?: string; type?: string } | null)[];
+}
+
+/**
+ * The names of one definition's entries (`displayName`), 250 a page (some 252 points requested):
+ * what a list of metaobject references (a standard category metafield, shopify.color-pattern)
+ * is turned into.
+ */
+export const METAOBJECT_NAMES_QUERY = `query MetaobjectNames($type: String!, $after: String) {
+  metaobjects(type: $type, first: 250, after: $after) {
+    nodes { id displayName }
+    pageInfo { hasNextPage endCursor }
+  }
+}`;
+
+export interface MetaobjectNamesData {
+  metaobjects: {
+    nodes: { id: string; displayName: string }[];
+    pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  };
+}
 
 export interface MetafieldDefinitionNode {
   id: string;
@@ -176,6 +243,8 @@ export interface MetafieldDefinitionNode {
   pinnedPosition: number | null;
   /** `SOME_INVALID`: some stored values fail the definition's type or validations. */
   validationStatus?: "ALL_VALID" | "IN_PROGRESS" | "SOME_INVALID";
+  /** A reference's `metaobject_definition_id`: the gid of the definition it names. */
+  validations: { name: string; value: string | null }[];
 }
 
 export interface ProductMetafieldDefinitionsData {
@@ -311,13 +380,43 @@ export const PRODUCT_IDS_PER_QUERY_WITH_REFERENCES = 4;
 
 /**
  * The re-read of products by id for a shop's chosen metafields: the query and the variables it
- * adds, and how many ids it may ask at once when that is fewer than usual. None chosen: the plain
+ * adds, how many ids it may ask at once when that is fewer than usual, and the sizes of the
+ * re-read of a product cut short when they must be smaller than usual. None chosen: the plain
  * query (an empty `keys` would list every metafield). At most MAX_CHOSEN_METAFIELDS, some 12
- * points an id (about 30 with a metaobject reference among them).
+ * points an id (about 30 with a metaobject reference among them); a variant metafield costs one
+ * point a variant read (VARIANT_METAFIELD_IDS_PER_QUERY).
  */
-export function productsByIdsRead(
-  chosen: readonly { namespace: string; key: string; type?: string }[],
-): {
+export function productsByIdsRead(chosen: readonly MetafieldChoice[]): {
+  query: string;
+  variables: Record<string, unknown>;
+  idsPerQuery?: number;
+  largeVariantsFirst?: number;
+} {
+  const read = productMetafieldsRead(productMetafieldsOf(chosen));
+  const variantCount = variantMetafieldsOf(chosen).length;
+  if (variantCount === 0) return read;
+  return {
+    query: withVariantMetafields(read.query, chosen),
+    variables: read.variables,
+    idsPerQuery: VARIANT_METAFIELD_IDS_PER_QUERY,
+    largeVariantsFirst: VARIANT_METAFIELD_LARGE_VARIANTS_FIRST[variantCount - 1]!,
+  };
+}
+
+/**
+ * Ids a re-read asks at once with chosen variant metafields (each one point a variant: 50 more an
+ * id; with 10 chosen, 2 of them variants' and a metaobject reference, 320 an id, so 3 ids, 960
+ * points), and, with 1 or 2 variant metafields, the variants a product cut short is read again
+ * with, alone (959 and 955 points, rather than 250 variants). Measured with the fake's cost model
+ * (test/fake-shopify/variant-metafields.test.ts).
+ */
+export const VARIANT_METAFIELD_IDS_PER_QUERY = 3;
+export const VARIANT_METAFIELD_LARGE_VARIANTS_FIRST = [200, 160] as const;
+
+/** At most this many of the chosen metafields are variants' (each is read with every variant). */
+export const MAX_CHOSEN_VARIANT_METAFIELDS = VARIANT_METAFIELD_LARGE_VARIANTS_FIRST.length;
+
+function productMetafieldsRead(chosen: readonly MetafieldChoice[]): {
   query: string;
   variables: Record<string, unknown>;
   idsPerQuery?: number;

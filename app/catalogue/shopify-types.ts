@@ -63,6 +63,11 @@ export interface ShopifyVariant {
   availableForSale: boolean;
   selectedOptions: { name: string; value: string }[];
   inventoryItem: { tracked: boolean } | null;
+  /**
+   * A chosen variant metafield, asked for under an alias (`variantMetafield0: metafield(...)`,
+   * VARIANT_METAFIELD_ALIAS); null when the variant has no value.
+   */
+  [alias: `variantMetafield${number}`]: ShopifyMetafield | null | undefined;
 }
 
 export interface ShopifyCollection {

@@ -92,8 +92,10 @@ function entriesInWords(count: number): string {
   return count === 1 ? "1 entry" : `${count} entries`;
 }
 
-function countInWords(count: number): string {
-  return count === 1 ? "1 product has a value" : `${count} products have a value`;
+function countInWords(count: number, owner: string): string {
+  const [one, many] =
+    owner === "PRODUCTVARIANT" ? ["variant", "variants"] : ["product", "products"];
+  return count === 1 ? `1 ${one} has a value` : `${count} ${many} have a value`;
 }
 
 export default function Settings() {
@@ -308,9 +310,11 @@ export default function Settings() {
                   <Text as="p">
                     Tick the facts shoppers ask about (material, care, size, ratings…): each is sent
                     with the products that have a value, named as in Shopify, as readable text the
-                    assistant can quote. Saving a change sends every product again. One you chose
-                    whose definition is deleted in Shopify, or hidden from your storefront, leaves
-                    the search index by itself within minutes, without a save.
+                    assistant can quote. A variant metafield (a size&apos;s measurement, a
+                    colour&apos;s finish) is sent on each variant and on its product as
+                    &quot;variant: value&quot;. Saving a change sends every product again. One you
+                    chose whose definition is deleted in Shopify, or hidden from your storefront,
+                    leaves the search index by itself within minutes, without a save.
                   </Text>
                   {data.metafields === null ? (
                     <Text as="p" tone="caution">
@@ -351,14 +355,14 @@ export default function Settings() {
                   )}
                   {offered.map((m) => (
                     <Checkbox
-                      key={m.key}
-                      id={`metafield-${m.key}`}
-                      label={m.name}
-                      helpText={`${m.suggested ? `${m.suggested}. ` : ""}${m.key} · ${typeInWords(m.type)} · ${countInWords(m.count)}${m.caution ? `. ${m.caution}` : ""}`}
+                      key={m.choice}
+                      id={`metafield-${m.choice}`}
+                      label={`${m.name}: ${m.owner === "PRODUCTVARIANT" ? "variant" : "product"} metafield`}
+                      helpText={`${m.suggested ? `${m.suggested}. ` : ""}${m.key} · ${typeInWords(m.type)} · ${countInWords(m.count, m.owner)}${m.caution ? `. ${m.caution}` : ""}`}
                       name="metafield"
-                      value={m.key}
-                      checked={metafieldChoice.includes(m.key)}
-                      onChange={toggleMetafield(m.key)}
+                      value={m.choice}
+                      checked={metafieldChoice.includes(m.choice)}
+                      onChange={toggleMetafield(m.choice)}
                     />
                   ))}
                   {problemOf("metafields") && (
@@ -374,9 +378,10 @@ export default function Settings() {
                       </Text>
                       <ul>
                         {notOffered.map((m) => (
-                          <li key={m.key}>
+                          <li key={m.choice}>
                             <Text as="span">
-                              {m.name} ({m.key}, {typeInWords(m.type)}): {m.notOffered}
+                              {m.name} ({m.owner === "PRODUCTVARIANT" ? "variant, " : ""}
+                              {m.key}, {typeInWords(m.type)}): {m.notOffered}
                             </Text>
                           </li>
                         ))}
@@ -425,7 +430,7 @@ export default function Settings() {
                       <Checkbox
                         key={m.type}
                         id={`metaobject-${m.type}`}
-                        label={m.name}
+                        label={`${m.name}: metaobject entries`}
                         helpText={`${m.type} · ${entriesInWords(m.count)} · ${m.onlineStore ? "entries have pages on the online store" : "no online store pages (sent without a link)"}`}
                         name="metaobject"
                         value={m.type}

@@ -15,7 +15,7 @@ import { logFor } from "../server/log";
 import { oneAtATimePerShop } from "../server/one-at-a-time-per-shop";
 import type { AdminGraphql } from "../shopify/admin-graphql";
 import { isNoRunToStart, startShopSync } from "../sync/full/run-full-sync.server";
-import { chosenFromOffers, productMetafieldOffers } from "./product-metafields.server";
+import { choiceOf, chosenFromOffers, productMetafieldOffers } from "./product-metafields.server";
 
 const log = logFor("metafield-definitions");
 
@@ -35,17 +35,16 @@ export async function followMetafieldDefinitions(
   if (!shop || shop.state === "uninstalled") return { kind: "unknown-shop" };
   const chosen = chosenMetafieldsOf(shop);
   if (chosen.length === 0) return { kind: "unchanged" };
+  // A variant's choice is told apart from a product's of the same key (choiceOf).
   const stillOffered = new Set(
-    chosenFromOffers(await productMetafieldOffers(admin), chosen.map(metafieldKey)).map(
-      metafieldKey,
-    ),
+    chosenFromOffers(await productMetafieldOffers(admin), chosen.map(choiceOf)).map(choiceOf),
   );
-  const withdrawn = chosen.filter((metafield) => !stillOffered.has(metafieldKey(metafield)));
+  const withdrawn = chosen.filter((metafield) => !stillOffered.has(choiceOf(metafield)));
   if (withdrawn.length === 0) return { kind: "unchanged" };
   // The rest keep the names they were chosen with (decision 0025): only a save renames.
   await saveChosenMetafields(
     shopDomain,
-    chosen.filter((metafield) => stillOffered.has(metafieldKey(metafield))),
+    chosen.filter((metafield) => stillOffered.has(choiceOf(metafield))),
   );
   log.info(
     { shop: shopDomain, withdrawn: withdrawn.map(metafieldKey) },

@@ -28,6 +28,9 @@ export const APP_OWNED_METAOBJECT_REASON =
 export const HIDDEN_METAOBJECT_REASON =
   "Hidden from your storefront (its storefront access is off in Shopify: Content, Metaobjects, the definition's Access): the search shows shoppers only what your storefront may show them. Turn storefront access on to offer it here.";
 
+export const STANDARD_METAOBJECT_REASON =
+  "Shopify's standard values for category fields (its type starts with shopify--): they are not content of their own; tick the product metafield that lists them (Color, Fabric…) and its products carry their names.";
+
 /** Metaobjects an app reserved for itself: `app--<app id>--…` (as Shopify shows `$app:`). */
 function isAppOwnedType(type: string): boolean {
   return type.startsWith("app--") || type.startsWith("$app");
@@ -52,9 +55,11 @@ export async function metaobjectOffers(admin: AdminGraphql): Promise<MetaobjectO
     onlineStore: node.capabilities.onlineStore?.enabled === true,
     notOffered: isAppOwnedType(node.type)
       ? APP_OWNED_METAOBJECT_REASON
-      : node.access.storefront === "NONE"
-        ? HIDDEN_METAOBJECT_REASON
-        : null,
+      : node.type.startsWith("shopify--")
+        ? STANDARD_METAOBJECT_REASON
+        : node.access.storefront === "NONE"
+          ? HIDDEN_METAOBJECT_REASON
+          : null,
   }));
 }
 

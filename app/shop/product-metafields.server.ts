@@ -1,6 +1,10 @@
 import {
   isIndexableMetafieldType,
+  METAOBJECT_DEFINITION_TYPES_QUERY,
+  METAOBJECT_REFERENCE_LIST_TYPE,
+  METAOBJECT_REFERENCE_TYPE,
   metafieldKey,
+  type MetaobjectDefinitionTypesData,
   PRODUCT_METAFIELD_DEFINITIONS_QUERY,
   type ChosenMetafield,
   type MetafieldDefinitionNode,
@@ -8,14 +12,20 @@ import {
 } from "../catalogue";
 import { queryAdmin, type AdminGraphql } from "../shopify/admin-graphql";
 
-/** A product metafield definition as Settings lists it. */
+/** Whose metafield: a product's, or each variant's (Shopify's `MetafieldOwnerType`). */
+export type MetafieldOwner = "PRODUCT" | "PRODUCTVARIANT";
+
+/** A product or variant metafield definition as Settings lists it. */
 export interface MetafieldOffer {
-  /** `namespace.key`: the checkbox's value. */
+  /** `namespace.key`, as Shopify shows it. */
   key: string;
+  /** The checkbox's value: `namespace.key` for a product's, `variant:namespace.key` for a variant's. */
+  choice: string;
+  owner: MetafieldOwner;
   name: string;
   namespace: string;
   type: string;
-  /** How many products have a value. */
+  /** How many products (a variant's: variants) have a value. */
   count: number;
   /** Why it cannot be chosen, in the merchant's words; null when it can. */
   notOffered: string | null;
@@ -23,6 +33,8 @@ export interface MetafieldOffer {
   suggested: string | null;
   /** Shopify found stored values that fail its type (SOME_INVALID_NOTE); absent otherwise. */
   caution?: string;
+  /** A list of metaobject references: the type of the definition it names (its entries' names are sent). */
+  referenceType?: string;
 }
 
 /** Definitions more than this are not listed (Shopify allows far fewer per owner type). */
@@ -36,7 +48,15 @@ export const HIDDEN_REASON =
 export const SOME_INVALID_NOTE =
   "Some products' values do not match its type in Shopify: those products are sent without it until the values are fixed (Shopify admin: Settings, Custom data).";
 export const NOT_TEXT_REASON =
-  "References to products, collections and files, and lists of metaobject references, are not turned into text yet.";
+  "References to products, collections and files, and lists of metaobject references without a definition, are not turned into text yet.";
+export const VARIANT_REFERENCE_REASON =
+  "A variant's references to metaobjects are not turned into text yet (a product's are).";
+
+/** The checkbox value of a chosen metafield: a variant's is told apart from a product's of the same key. */
+export function choiceOf(metafield: { namespace: string; key: string; owner?: string }): string {
+  const key = metafieldKey(metafield);
+  return metafield.owner === "PRODUCTVARIANT" ? `variant:${key}` : key;
+}
 
 /** Metafields an app reserved for itself: `app--<app id>…` (as Shopify shows `$app`). */
 export function isAppOwnedNamespace(namespace: string): boolean {
@@ -52,6 +72,7 @@ const SHOPPER_QUESTIONS: readonly { words: RegExp; ask: string }[] = [
   { words: /care|wash|clean/i, ask: "how to look after it" },
   { words: /size|fit|dimension|height|width|length|depth|weight|capacity/i, ask: "about its size" },
   { words: /ingredient|allergen|nutrition/i, ask: "what is in it" },
+  { words: /colou?r|pattern/i, ask: "which colours it comes in" },
   { words: /warrant|guarantee/i, ask: "about its warranty" },
   { words: /waterproof|water.resist/i, ask: "whether it is waterproof" },
   { words: /compatib|works with/i, ask: "what it works with" },
@@ -68,30 +89,92 @@ function suggestionFor(node: MetafieldDefinitionNode): string | null {
   return null;
 }
 
-function notOfferedReason(node: MetafieldDefinitionNode): string | null {
+function notOfferedReason(
+  node: MetafieldDefinitionNode,
+  owner: MetafieldOwner,
+  referenceType: string | undefined,
+): string | null {
   if (isAppOwnedNamespace(node.namespace)) return APP_OWNED_REASON;
   if (node.access.storefront === "NONE") return HIDDEN_REASON;
-  return isIndexableMetafieldType(node.type.name) ? null : NOT_TEXT_REASON;
+  const type = node.type.name;
+  if (owner === "PRODUCTVARIANT" && type.endsWith(METAOBJECT_REFERENCE_TYPE)) {
+    return VARIANT_REFERENCE_REASON;
+  }
+  if (type === METAOBJECT_REFERENCE_LIST_TYPE) return referenceType ? null : NOT_TEXT_REASON;
+  return isIndexableMetafieldType(type) ? null : NOT_TEXT_REASON;
 }
 
-/** The store's product metafield definitions, each with whether and why not it is offered. */
+/** The gid of the metaobject definition a reference's validation names, if any. */
+function referencedDefinitionOf(node: MetafieldDefinitionNode): string | null {
+  return (
+    (node.validations ?? []).find((validation) => validation.name === "metaobject_definition_id")
+      ?.value ?? null
+  );
+}
+
+/**
+ * The types of the definitions the lists of metaobject references name (Shopify's standard
+ * category metafields name standard definitions, `shopify--color-pattern`): one query, only
+ * when there are such lists.
+ */
+async function referenceTypesOf(
+  admin: AdminGraphql,
+  nodes: readonly MetafieldDefinitionNode[],
+): Promise<Map<string, string>> {
+  const ids = [
+    ...new Set(
+      nodes
+        .filter((node) => node.type.name === METAOBJECT_REFERENCE_LIST_TYPE)
+        .flatMap((node) => referencedDefinitionOf(node) ?? []),
+    ),
+  ];
+  if (ids.length === 0) return new Map();
+  const data: MetaobjectDefinitionTypesData = await queryAdmin(
+    admin,
+    METAOBJECT_DEFINITION_TYPES_QUERY,
+    { ids },
+  );
+  return new Map(
+    data.nodes.flatMap((node) => (node?.id && node.type ? [[node.id, node.type] as const] : [])),
+  );
+}
+
+/**
+ * The store's product metafield definitions, then its variant ones, each with whether and why
+ * not it is offered.
+ */
 export async function productMetafieldOffers(admin: AdminGraphql): Promise<MetafieldOffer[]> {
+  return [
+    ...(await ownerOffers(admin, "PRODUCT")),
+    ...(await ownerOffers(admin, "PRODUCTVARIANT")),
+  ];
+}
+
+async function ownerOffers(admin: AdminGraphql, owner: MetafieldOwner): Promise<MetafieldOffer[]> {
   const nodes: MetafieldDefinitionNode[] = [];
   let after: string | null = null;
   do {
     const data: ProductMetafieldDefinitionsData = await queryAdmin(
       admin,
       PRODUCT_METAFIELD_DEFINITIONS_QUERY,
-      { after },
+      { ownerType: owner, after },
     );
     nodes.push(...data.metafieldDefinitions.nodes);
     const page = data.metafieldDefinitions.pageInfo;
     after = page.hasNextPage ? page.endCursor : null;
   } while (after && nodes.length < MAX_DEFINITIONS);
+  const types = await referenceTypesOf(admin, nodes);
   return nodes.map((node) => {
-    const notOffered = notOfferedReason(node);
+    const definition = referencedDefinitionOf(node);
+    const referenceType =
+      node.type.name === METAOBJECT_REFERENCE_LIST_TYPE && definition
+        ? types.get(definition)
+        : undefined;
+    const notOffered = notOfferedReason(node, owner, referenceType);
     return {
       key: metafieldKey(node),
+      choice: owner === "PRODUCTVARIANT" ? `variant:${metafieldKey(node)}` : metafieldKey(node),
+      owner,
       name: node.name,
       namespace: node.namespace,
       type: node.type.name,
@@ -99,21 +182,24 @@ export async function productMetafieldOffers(admin: AdminGraphql): Promise<Metaf
       notOffered,
       suggested: notOffered === null ? suggestionFor(node) : null,
       ...(node.validationStatus === "SOME_INVALID" ? { caution: SOME_INVALID_NOTE } : {}),
+      ...(referenceType ? { referenceType } : {}),
     };
   });
 }
 
-/** The ticked keys that are offered, as stored: in the order the store lists its definitions. */
+/** The ticked choices that are offered, as stored: in the order the store lists its definitions. */
 export function chosenFromOffers(
   offers: readonly MetafieldOffer[],
   ticked: readonly string[],
 ): ChosenMetafield[] {
   return offers
-    .filter((offer) => offer.notOffered === null && ticked.includes(offer.key))
-    .map(({ namespace, key, name, type }) => ({
+    .filter((offer) => offer.notOffered === null && ticked.includes(offer.choice))
+    .map(({ namespace, key, name, type, owner, referenceType }) => ({
       namespace,
       key: key.slice(namespace.length + 1),
       name,
       type,
+      ...(owner === "PRODUCTVARIANT" ? { owner } : {}),
+      ...(referenceType ? { referenceType } : {}),
     }));
 }

@@ -2,7 +2,11 @@ import type { Shop } from "@prisma/client";
 import type { AdminGraphql } from "../shopify/admin-graphql";
 import { config } from "../config.server";
 import { InvalidDomainError, workspaceIdFromDomain } from "../index-service/workspace-id";
-import { MAX_CHOSEN_METAFIELDS, metafieldKey, SERVICE_ID_PREFIXES } from "../catalogue";
+import {
+  MAX_CHOSEN_METAFIELDS,
+  MAX_CHOSEN_VARIANT_METAFIELDS,
+  SERVICE_ID_PREFIXES,
+} from "../catalogue";
 import { openSecret, SecretUnreadableError, sealSecret } from "../secret-box.server";
 import { indexedCountWithPrefix } from "../models/ledger.server";
 import { recordReportedQuota } from "../models/quota-usage.server";
@@ -25,7 +29,7 @@ import {
   SyncPausedByMerchantError,
 } from "../sync/full/run-full-sync.server";
 import { checkServiceKeys, type KeyProblem } from "./service-keys.server";
-import { chosenFromOffers, productMetafieldOffers } from "./product-metafields.server";
+import { choiceOf, chosenFromOffers, productMetafieldOffers } from "./product-metafields.server";
 import { chosenMetaobjectsFromOffers, metaobjectOffers } from "./metaobject-definitions.server";
 import {
   formerPlaceOf,
@@ -44,7 +48,8 @@ export interface SettingsForm extends SyncChoices {
   /** The removal the merchant confirmed (`RemovalToConfirm.token`); empty when none was. */
   confirmRemoval?: string;
   /**
-   * The product metafields ticked (`namespace.key`); absent keeps the saved choice. Only those
+   * The product metafields ticked (`namespace.key`, a variant's `variant:namespace.key`); absent
+   * keeps the saved choice. Only those
    * Settings offers are kept (productMetafieldOffers).
    */
   metafields?: readonly string[];
@@ -81,6 +86,7 @@ export const NOTHING_TICKED_MESSAGE =
 
 /** Each product's live re-read asks for every chosen metafield: Shopify's query cost bounds them. */
 export const TOO_MANY_METAFIELDS_MESSAGE = `Choose at most ${MAX_CHOSEN_METAFIELDS} metafields: each one is read with every product.`;
+export const TOO_MANY_VARIANT_METAFIELDS_MESSAGE = `Choose at most ${MAX_CHOSEN_VARIANT_METAFIELDS} variant metafields: each one is read with every variant of every product.`;
 
 /** The merchant's words for each type, one and many. */
 const TYPE_WORDS: Record<CatalogueType, [string, string]> = {
@@ -118,6 +124,11 @@ export async function saveSettings(
   }
   if ((form.metafields?.length ?? 0) > MAX_CHOSEN_METAFIELDS) {
     return { ok: false, problems: [{ field: "metafields", message: TOO_MANY_METAFIELDS_MESSAGE }] };
+  }
+  const variantTicked = (form.metafields ?? []).filter((m) => m.startsWith("variant:"));
+  if (variantTicked.length > MAX_CHOSEN_VARIANT_METAFIELDS) {
+    const message = TOO_MANY_VARIANT_METAFIELDS_MESSAGE;
+    return { ok: false, problems: [{ field: "metafields", message }] };
   }
   const entered = readForm(shop, form, env.decryptionKeys);
   if (!entered.ok) return entered;
@@ -203,8 +214,8 @@ async function saveMetafieldChoice(
     ticked,
   );
   const same = (a: typeof before, b: typeof before) =>
-    JSON.stringify(a.map((m) => [metafieldKey(m), m.name, m.type]).sort()) ===
-    JSON.stringify(b.map((m) => [metafieldKey(m), m.name, m.type]).sort());
+    JSON.stringify(a.map((m) => [choiceOf(m), m.name, m.type]).sort()) ===
+    JSON.stringify(b.map((m) => [choiceOf(m), m.name, m.type]).sort());
   if (same(before, after)) return false;
   await saveChosenMetafields(shop.shopDomain, after);
   return true;

@@ -173,6 +173,18 @@ export class FakeShopifyControl {
     return metaobjectView(this.core.metaobjects, entry);
   }
 
+  /** A merchant adds an entry in Content → Metaobjects (`fields`: key → value). */
+  createMetaobject(input: {
+    type: string;
+    handle?: string;
+    fields: Record<string, string>;
+    status?: "ACTIVE" | "DRAFT";
+  }): Json {
+    const { entry, userErrors } = this.core.metaobjects.create(input, this.core.iso());
+    if (!entry) throw new Error(userErrors.map((error) => error.message).join("; "));
+    return metaobjectView(this.core.metaobjects, entry);
+  }
+
   deleteMetaobject(id: string): void {
     if (!this.core.metaobjects.delete(id)) throw new Error(`No metaobject ${id}`);
   }

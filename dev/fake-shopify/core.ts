@@ -11,8 +11,13 @@ import { gid } from "./gid";
 import { MetafieldStore } from "./metafields";
 import { MetafieldDefinitionStore } from "./metafield-definitions";
 import { MetaobjectStore } from "./metaobjects";
-import { SAMPLE_SIZE_CHART_REFERENCES } from "../sample-store/metaobjects";
-import { SAMPLE_PRODUCT_DEFINITIONS, SAMPLE_PRODUCT_SPECS } from "../sample-store/product-specs";
+import { SAMPLE_COLOR_PATTERNS, SAMPLE_SIZE_CHART_REFERENCES } from "../sample-store/metaobjects";
+import {
+  SAMPLE_PRODUCT_DEFINITIONS,
+  SAMPLE_PRODUCT_SPECS,
+  SAMPLE_VARIANT_DEFINITIONS,
+  SAMPLE_VARIANT_SPECS,
+} from "../sample-store/product-specs";
 import { PolicyStore, type ShopPolicyType } from "./policies";
 import { PresenceStore } from "./presences";
 import {
@@ -219,6 +224,7 @@ export class FakeShopifyCore {
     if (this.options.store?.productSpecs) this.addProductSpecs();
     if (this.options.store?.productSpecs && this.options.store.metaobjects) {
       this.addSizeChartReferences();
+      this.addColorPatterns();
     }
   }
 
@@ -252,36 +258,99 @@ export class FakeShopifyCore {
     }
   }
 
+  /** The standard "Color" category metafield, listing standard color entries (SAMPLE_COLOR_PATTERNS). */
+  addColorPatterns(): void {
+    const definition = this.metaobjects.definitionOf("shopify--color-pattern");
+    if (!definition) return;
+    this.metafieldDefinitions.create({
+      name: "Color",
+      namespace: "shopify",
+      key: "color-pattern",
+      type: "list.metaobject_reference",
+      ownerType: "PRODUCT",
+      description: "Defines the primary color or pattern, such as blue or striped",
+      storefrontAccess: "PUBLIC_READ",
+      pinnedPosition: null,
+      validations: [{ name: "metaobject_definition_id", value: definition.id }],
+    });
+    const entries = this.metaobjects.ofType("shopify--color-pattern");
+    for (const record of this.store.productList()) {
+      const handles = SAMPLE_COLOR_PATTERNS[String(record.product.handle)];
+      if (!handles) continue;
+      const ids = handles.map((handle) => entries.find((entry) => entry.handle === handle)!.id);
+      const input = {
+        ownerId: String(record.product.id),
+        namespace: "shopify",
+        key: "color-pattern",
+        value: JSON.stringify(ids),
+        type: "list.metaobject_reference",
+      };
+      const result = this.metafields.set([input], () => true, this.iso());
+      if (result.userErrors.length > 0) throw new Error(JSON.stringify(result.userErrors));
+    }
+  }
+
   addProductSpecs(): void {
-    for (const definition of SAMPLE_PRODUCT_DEFINITIONS) {
+    const owned = [
+      ...SAMPLE_PRODUCT_DEFINITIONS.map((definition) => ({ definition, ownerType: "PRODUCT" })),
+      ...SAMPLE_VARIANT_DEFINITIONS.map((definition) => ({
+        definition,
+        ownerType: "PRODUCTVARIANT",
+      })),
+    ];
+    for (const { definition, ownerType } of owned) {
       this.metafieldDefinitions.create({
         ...definition,
         namespace: this.metafields.canonicalNamespace(definition.namespace),
-        ownerType: "PRODUCT",
+        ownerType,
         description: definition.description ?? null,
         storefrontAccess: definition.storefrontAccess ?? "PUBLIC_READ",
         pinnedPosition: definition.pinnedPosition ?? null,
       });
     }
+    this.addVariantSpecs();
     const types = new Map<string, string>(
       SAMPLE_PRODUCT_DEFINITIONS.map((d) => [`${d.namespace}.${d.key}`, d.type]),
     );
     for (const record of this.store.productList()) {
       const values = SAMPLE_PRODUCT_SPECS[String(record.product.handle)];
-      if (!values) continue;
-      const inputs = Object.entries(values).map(([full, value]) => {
-        const dot = full.lastIndexOf(".");
-        const ownerId = String(record.product.id);
-        return {
-          ownerId,
-          namespace: full.slice(0, dot),
-          key: full.slice(dot + 1),
-          value,
-          type: types.get(full) ?? null,
-        };
-      });
-      const result = this.metafields.set(inputs, () => true, this.iso());
-      if (result.userErrors.length > 0) throw new Error(JSON.stringify(result.userErrors));
+      if (values) this.setSampleValues(String(record.product.id), values, types);
+    }
+  }
+
+  /** Sample values (`namespace.key` → stored value) on one owner, typed by their definitions. */
+  setSampleValues(
+    ownerId: string,
+    values: Readonly<Record<string, string>>,
+    types: ReadonlyMap<string, string>,
+  ): void {
+    const inputs = Object.entries(values).map(([full, value]) => {
+      const dot = full.lastIndexOf(".");
+      return {
+        ownerId,
+        namespace: full.slice(0, dot),
+        key: full.slice(dot + 1),
+        value,
+        type: types.get(full) ?? null,
+      };
+    });
+    const result = this.metafields.set(inputs, () => true, this.iso());
+    if (result.userErrors.length > 0) throw new Error(JSON.stringify(result.userErrors));
+  }
+
+  /** SAMPLE_VARIANT_SPECS on the variants of those titles. */
+  addVariantSpecs(): void {
+    const types = new Map<string, string>(
+      SAMPLE_VARIANT_DEFINITIONS.map((d) => [`${d.namespace}.${d.key}`, d.type]),
+    );
+    for (const record of this.store.productList()) {
+      const byTitle = SAMPLE_VARIANT_SPECS[String(record.product.handle)];
+      if (!byTitle) continue;
+      for (const variant of record.variants) {
+        const options = variant.selectedOptions as { value: string }[] | undefined;
+        const values = byTitle[(options ?? []).map((option) => option.value).join(" / ")];
+        if (values) this.setSampleValues(String(variant.id), values, types);
+      }
     }
   }
 

@@ -15,6 +15,8 @@ export interface MetafieldDefinitionRecord {
   description: string | null;
   storefrontAccess: "NONE" | "PUBLIC_READ";
   pinnedPosition: number | null;
+  /** Shopify's validations (`metaobject_definition_id` of a reference: the definition's gid). */
+  validations?: { name: string; value: string }[];
 }
 
 export class MetafieldDefinitionStore {

@@ -524,7 +524,11 @@ function metafieldDefinitionView(core: FakeShopifyCore, record: MetafieldDefinit
     validationStatus: values.some((metafield) => valueProblem(record.type, metafield.value))
       ? "SOME_INVALID"
       : "ALL_VALID",
-    validations: [],
+    validations: (record.validations ?? []).map((validation) => ({
+      __typename: "MetafieldDefinitionValidation",
+      type: "single_line_text_field",
+      ...validation,
+    })),
     useAsCollectionCondition: false,
   };
 }

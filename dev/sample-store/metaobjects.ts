@@ -70,6 +70,17 @@ export const SAMPLE_METAOBJECT_DEFINITIONS: readonly SampleMetaobjectDefinition[
     ],
   },
   {
+    // Shopify's standard definition behind the "Color" category metafield (shopify.color-pattern).
+    type: "shopify--color-pattern",
+    name: "Color",
+    displayNameKey: "label",
+    onlineStoreUrlHandle: null,
+    fields: [
+      { key: "label", name: "Label", type: "single_line_text_field", required: true },
+      { key: "color", name: "Color", type: "list.color" },
+    ],
+  },
+  {
     type: "app--4242--loyalty_tier",
     name: "Loyalty tiers",
     displayNameKey: "tier",
@@ -141,11 +152,37 @@ export const SAMPLE_METAOBJECT_ENTRIES: readonly SampleMetaobjectEntry[] = [
     fields: { company: "Boards Ltd", email: "orders@boards-ltd.example" },
   },
   {
+    type: "shopify--color-pattern",
+    handle: "pink",
+    fields: { label: "Pink", color: '["#ffc0cb"]' },
+  },
+  { type: "shopify--color-pattern", handle: "red", fields: { label: "Red", color: '["#ff0000"]' } },
+  {
+    type: "shopify--color-pattern",
+    handle: "green",
+    fields: { label: "Green", color: '["#008000"]' },
+  },
+  {
+    type: "shopify--color-pattern",
+    handle: "black",
+    fields: { label: "Black", color: '["#000000"]' },
+  },
+  {
     type: "app--4242--loyalty_tier",
     handle: "gold",
     fields: { tier: "Gold" },
   },
 ];
+
+/**
+ * Product handle → the `shopify--color-pattern` entries (handles) its standard "Color" category
+ * metafield (`shopify.color-pattern`, `list.metaobject_reference`) lists, as Shopify's category
+ * fields keep them.
+ */
+export const SAMPLE_COLOR_PATTERNS: Readonly<Record<string, readonly string[]>> = {
+  "ipod-nano": ["pink", "red", "green", "black"],
+  "ipod-touch": ["black"],
+};
 
 /** Product handle → the size chart entry (its handle) its `specs.size_chart` metafield references. */
 export const SAMPLE_SIZE_CHART_REFERENCES: Readonly<Record<string, string>> = {

@@ -86,3 +86,28 @@ export const SAMPLE_PRODUCT_SPECS: Readonly<Record<string, Readonly<Record<strin
     "specs.waterproof": "true",
   },
 };
+
+/**
+ * Variant metafield definitions (`ownerType` PRODUCTVARIANT): a per-colour finish and a per-size
+ * board length, as a merchant keeps what differs between variants of one product.
+ */
+export const SAMPLE_VARIANT_DEFINITIONS: readonly SampleDefinition[] = [
+  { name: "Colour finish", namespace: "specs", key: "finish", type: "single_line_text_field" },
+  { name: "Board length", namespace: "specs", key: "board_length", type: "dimension" },
+];
+
+/** Handle → variant title (its option values joined by " / ") → `namespace.key` → stored value. */
+export const SAMPLE_VARIANT_SPECS: Readonly<
+  Record<string, Readonly<Record<string, Readonly<Record<string, string>>>>>
+> = {
+  "ipod-nano": {
+    Pink: { "specs.finish": "Satin anodised pink" },
+    Red: { "specs.finish": "Gloss (PRODUCT)RED" },
+    Green: { "specs.finish": "Satin anodised green" },
+    Black: { "specs.finish": "Matte black" },
+  },
+  "burton-custom-freestyle-151-2": {
+    "Blue / 155": { "specs.board_length": JSON.stringify({ value: 155, unit: "cm" }) },
+    "Black / 159": { "specs.board_length": JSON.stringify({ value: 159, unit: "cm" }) },
+  },
+};

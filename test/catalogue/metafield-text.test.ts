@@ -9,6 +9,7 @@ import {
   METAFIELD_LIST_MAX,
   METAFIELD_TEXT_MAX,
   metafieldText,
+  metafieldValueText,
 } from "../../app/catalogue/metafield-text";
 import { mapProduct } from "../../app/catalogue/map-product";
 import type { IndexProduct } from "../../app/catalogue/index-types";
@@ -257,5 +258,46 @@ describe("a metafield referencing a metaobject entry (a size chart)", () => {
     const [text] = mapped([metafield(huge)], [CHART]).attributes["Size chart"]!;
     expect(text!.length).toBeLessThanOrEqual(METAFIELD_TEXT_MAX);
     expect(text!.endsWith(CUT_NOTE)).toBe(true);
+  });
+});
+
+describe("a list of metaobject references (a standard category metafield)", () => {
+  const PINK = "gid://shopify/Metaobject/1";
+  const RED = "gid://shopify/Metaobject/2";
+  const names = new Map([
+    [PINK, "  Pink "],
+    [RED, "Red"],
+  ]);
+  const text = (value: string, known: ReadonlyMap<string, string> | null = names) =>
+    metafieldValueText(
+      { namespace: "shopify", key: "color-pattern", type: "list.metaobject_reference", value },
+      known ?? undefined,
+    );
+
+  it("is the named entries, in order, once each; an entry not named (deleted) left out", () => {
+    expect(text(JSON.stringify([RED, PINK, RED, "gid://shopify/Metaobject/9"]))).toEqual([
+      "Red",
+      "Pink",
+    ]);
+  });
+
+  it("gives nothing for a value that is no list of ids, none named, or no names read", () => {
+    expect(text("not json")).toBeNull();
+    expect(text(JSON.stringify({ id: PINK }))).toBeNull();
+    expect(text(JSON.stringify(["gid://shopify/Metaobject/9"]))).toBeNull();
+    expect(text(JSON.stringify([PINK]), null)).toBeNull();
+  });
+
+  it("keeps at most the list's bound of names, the cut visible", () => {
+    const many = new Map(
+      Array.from({ length: METAFIELD_LIST_MAX + 5 }, (_, i) => [
+        `gid://shopify/Metaobject/${i}`,
+        `Colour ${i}`,
+      ]),
+    );
+    const value = JSON.stringify([...many.keys()]);
+    const texts = text(value, many)!;
+    expect(texts).toHaveLength(METAFIELD_LIST_MAX + 1);
+    expect(texts.at(-1)).toBe(CUT_NOTE);
   });
 });

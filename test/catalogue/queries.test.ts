@@ -174,7 +174,7 @@ describe("live re-read of products", () => {
     const read = queries.productsByIdsRead(chosen);
     expect(read.variables).toEqual({ metafieldKeys: ["specs.material"], metafieldsFirst: 1 });
     expect(leafPaths(read.query, []).filter((p) => p !== "__typename")).toEqual(
-      leafPaths(queries.productsBulkQuery(["specs.material"]), ["products"]),
+      leafPaths(queries.productsBulkQuery(chosen), ["products"]),
     );
     expect(leafPaths(read.query, [])).toContain("metafields.value");
     expect(queries.productsByIdsRead([]).query).toBe(queries.PRODUCTS_BY_IDS_QUERY);
@@ -187,7 +187,7 @@ describe("live re-read of products", () => {
     ];
     const read = queries.productsByIdsRead(chosen);
     expect(read.idsPerQuery).toBe(queries.PRODUCT_IDS_PER_QUERY_WITH_REFERENCES);
-    const bulk = queries.productsBulkQuery(["specs.material", "specs.size_chart"], true);
+    const bulk = queries.productsBulkQuery(chosen);
     expect(leafPaths(read.query, []).filter((p) => p !== "__typename")).toEqual(
       leafPaths(bulk, ["products"]),
     );
@@ -200,5 +200,34 @@ describe("live re-read of products", () => {
     );
     expect(validate(adminSchema(), parse(bulk)).map((e) => e.message)).toEqual([]);
     expect(connectionStats(parse(bulk))).toMatchObject({ connections: 5, depth: 2 });
+  });
+  it("with chosen variant metafields, both read them with each variant as aliased objects, within the bulk limits", () => {
+    const chosen = [
+      { namespace: "specs", key: "material", type: "single_line_text_field" },
+      {
+        namespace: "specs",
+        key: "finish",
+        type: "single_line_text_field",
+        owner: "PRODUCTVARIANT",
+      },
+    ];
+    const read = queries.productsByIdsRead(chosen);
+    expect(read.variables).toEqual({ metafieldKeys: ["specs.material"], metafieldsFirst: 1 });
+    expect(read.idsPerQuery).toBe(queries.VARIANT_METAFIELD_IDS_PER_QUERY);
+    const bulk = queries.productsBulkQuery(chosen);
+    expect(leafPaths(read.query, []).filter((p) => p !== "__typename")).toEqual(
+      leafPaths(bulk, ["products"]),
+    );
+    expect(bulk).toContain(
+      'variantMetafield0: metafield(namespace: "specs", key: "finish") { id namespace key type value }',
+    );
+    expect(validate(adminSchema(), parse(bulk)).map((e) => e.message)).toEqual([]);
+    expect(validate(adminSchema(), parse(read.query)).map((e) => e.message)).toEqual([]);
+    // The variant's metafield is an object, not a connection: still 5 connections, 2 levels.
+    expect(connectionStats(parse(bulk))).toMatchObject({ connections: 5, depth: 2 });
+    // Without a product metafield, the product export has its four connections and no keys.
+    const variantOnly = queries.productsBulkQuery(chosen.slice(1));
+    expect(variantOnly).not.toContain("metafields(keys:");
+    expect(connectionStats(parse(variantOnly))).toMatchObject({ connections: 4, depth: 2 });
   });
 });

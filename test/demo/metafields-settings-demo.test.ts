@@ -18,6 +18,14 @@ function attributesOf(title: string): Record<string, unknown> | undefined {
   return product?.attributes as Record<string, unknown> | undefined;
 }
 
+/** The attributes the emulator's index holds for each variant of the product of that title. */
+function variantAttributesOf(title: string): Record<string, unknown> {
+  const workspace = session.demo.emulator.state.workspace("professional", session.demo.workspaceId);
+  const product = (workspace?.products ?? []).find((p) => p.name === title);
+  const variants = (product?.variants ?? []) as { title: string; attributes?: unknown }[];
+  return Object.fromEntries(variants.map((v) => [v.title, v.attributes ?? null]));
+}
+
 /** Every product in the index that has an attribute of that name. */
 function titlesWith(name: string): string[] {
   const workspace = session.demo.emulator.state.workspace("professional", session.demo.workspaceId);
@@ -60,8 +68,8 @@ describe("product metafields, in Settings", () => {
       )
       .waitFor();
 
-    await page.getByLabel("Material", { exact: true }).check();
-    await page.getByLabel("Waterproof", { exact: true }).check();
+    await page.getByLabel("Material: product metafield", { exact: true }).check();
+    await page.getByLabel("Waterproof: product metafield", { exact: true }).check();
     await page.getByRole("button", { name: "Save", exact: true }).click();
     await page.getByText("Settings saved").waitFor();
     await page
@@ -83,12 +91,61 @@ describe("product metafields, in Settings", () => {
     expect(attributesOf(NANO)).not.toHaveProperty("Care instructions");
 
     await page.reload();
-    expect(await page.getByLabel("Material", { exact: true }).isChecked()).toBe(true);
-    await page.getByLabel("Waterproof", { exact: true }).uncheck();
+    expect(await page.getByLabel("Material: product metafield", { exact: true }).isChecked()).toBe(
+      true,
+    );
+    await page.getByLabel("Waterproof: product metafield", { exact: true }).uncheck();
     await page.getByRole("button", { name: "Save", exact: true }).click();
     await page.getByText("Settings saved").waitFor();
     await expect.poll(() => titlesWith("Waterproof"), { timeout: 120_000 }).toEqual([]);
     expect(attributesOf(NANO)).toMatchObject({ Material: ["Anodised aluminium"] });
     expect(attributesOf(TOUCH)).toMatchObject({ Material: ["Stainless steel and glass"] });
+  });
+
+  it("tells a product's size chart metafield from the size chart metaobjects, and sends a ticked variant metafield on each variant, and a standard category metafield as its entries' names, until unticked", async () => {
+    const page = await session.browser.newPage({ viewport: { width: 1280, height: 1400 } });
+    await page.goto(`${session.demo.adminUrl}/settings`);
+    await page.getByRole("heading", { name: "Product metafields" }).waitFor();
+    // Same name in Shopify, different things: each label says which.
+    expect(await page.getByLabel("Size chart: product metafield", { exact: true }).count()).toBe(1);
+    expect(await page.getByLabel("Size chart: metaobject entries", { exact: true }).count()).toBe(
+      1,
+    );
+    await page
+      .getByText(
+        "Suggested: shoppers often ask which colours it comes in. specs.finish · Single line text · 4 variants have a value",
+      )
+      .waitFor();
+
+    expect(variantAttributesOf(NANO)).toEqual({
+      Pink: null,
+      Red: null,
+      Green: null,
+      Black: null,
+    });
+    await page.getByLabel("Colour finish: variant metafield", { exact: true }).check();
+    // Shopify's standard category metafield, a list of standard Color entries, is offered too.
+    await page.getByLabel("Color: product metafield", { exact: true }).check();
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await page.getByText("Settings saved").waitFor();
+    await session.shot(page, "settings-variant-metafield-chosen");
+    await expect
+      .poll(() => variantAttributesOf(NANO).Red, { timeout: 120_000 })
+      .toEqual({ "Colour finish": ["Gloss (PRODUCT)RED"] });
+    expect(variantAttributesOf(NANO)).toMatchObject({
+      Pink: { "Colour finish": ["Satin anodised pink"] },
+      Black: { "Colour finish": ["Matte black"] },
+    });
+    expect(attributesOf(NANO)?.["Colour finish"]).toContain("Red: Gloss (PRODUCT)RED");
+    expect(attributesOf(TOUCH)?.Color).toEqual(["Black"]);
+
+    await page.reload();
+    await page.getByLabel("Colour finish: variant metafield", { exact: true }).uncheck();
+    await page.getByLabel("Color: product metafield", { exact: true }).uncheck();
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await page.getByText("Settings saved").waitFor();
+    await expect.poll(() => variantAttributesOf(NANO).Red, { timeout: 120_000 }).toBeNull();
+    expect(attributesOf(NANO)).not.toHaveProperty("Colour finish");
+    expect(attributesOf(TOUCH)).not.toHaveProperty("Color");
   });
 });

@@ -63,7 +63,7 @@ describe("metaobjects, in Settings", () => {
       .getByText("Loyalty tiers (app--4242--loyalty_tier): Kept by an app for its own use")
       .waitFor();
 
-    await page.getByLabel("FAQ", { exact: true }).check();
+    await page.getByLabel("FAQ: metaobject entries", { exact: true }).check();
     await page.getByRole("button", { name: "Save", exact: true }).click();
     await page.getByText("Settings saved").waitFor();
     await page
@@ -111,8 +111,10 @@ describe("metaobjects, in Settings", () => {
     await expect.poll(sizeCharts, { timeout: 120_000 }).toEqual([chart]);
 
     await page.reload();
-    expect(await page.getByLabel("FAQ", { exact: true }).isChecked()).toBe(true);
-    await page.getByLabel("FAQ", { exact: true }).uncheck();
+    expect(await page.getByLabel("FAQ: metaobject entries", { exact: true }).isChecked()).toBe(
+      true,
+    );
+    await page.getByLabel("FAQ: metaobject entries", { exact: true }).uncheck();
     await page.getByRole("button", { name: "Save", exact: true }).click();
     await page.getByText("Settings saved").waitFor();
     await page.getByText("Removing the metaobject entries from the search index").waitFor();

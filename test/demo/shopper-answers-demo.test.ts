@@ -75,9 +75,9 @@ describe("what shoppers ask about, from Settings to the storefront chat", () => 
         "deleted in Shopify, or hidden from your storefront, leaves the search index by itself",
       )
       .waitFor();
-    await admin.getByLabel("Material", { exact: true }).check();
-    await admin.getByLabel("Waterproof", { exact: true }).check();
-    await admin.getByLabel("FAQ", { exact: true }).check();
+    await admin.getByLabel("Material: product metafield", { exact: true }).check();
+    await admin.getByLabel("Waterproof: product metafield", { exact: true }).check();
+    await admin.getByLabel("FAQ: metaobject entries", { exact: true }).check();
     await admin.getByRole("button", { name: "Save", exact: true }).click();
     await admin.getByText("Settings saved").waitFor();
     await session.shot(admin, "settings-two-metafields-and-faq");
@@ -122,7 +122,7 @@ describe("what shoppers ask about, from Settings to the storefront chat", () => 
 
     // Unticked: it leaves the index; the other stays.
     await admin.reload();
-    await admin.getByLabel("Waterproof", { exact: true }).uncheck();
+    await admin.getByLabel("Waterproof: product metafield", { exact: true }).uncheck();
     await admin.getByRole("button", { name: "Save", exact: true }).click();
     await admin.getByText("Settings saved").waitFor();
     await expect.poll(() => valuesOf("Waterproof"), { timeout: 120_000 }).toEqual({});

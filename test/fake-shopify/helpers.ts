@@ -1,12 +1,17 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
+import { readBulkExport } from "../../app/catalogue/bulk-jsonl";
 import {
   BULK_OPERATION_RUN_QUERY_MUTATION,
   BULK_OPERATION_STATUS_QUERY,
+  productsBulkQuery,
   type BulkOperationRunQueryData,
   type BulkOperationStatusData,
+  type MetafieldChoice,
 } from "../../app/catalogue/queries";
+import type { ShopifyProduct } from "../../app/catalogue/shopify-types";
+import { urlSource } from "../../app/shopify/bulk-source";
 import {
   DEFAULT_ACCESS_TOKEN,
   startFakeShopify,
@@ -164,4 +169,20 @@ export function validShopifyHmac(secret: string, webhook: ReceivedWebhook): bool
   const expected = createHmac("sha256", secret).update(webhook.body, "utf8").digest();
   const given = Buffer.from(header, "base64");
   return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** The products' bulk export with those metafields chosen, run on the fake and read: by handle. */
+export async function exportedProducts(
+  shop: FakeShopify,
+  chosen: readonly MetafieldChoice[],
+): Promise<Map<string, ShopifyProduct>> {
+  const started = await runBulk(shop, productsBulkQuery(chosen));
+  if (started.userErrors.length > 0) throw new Error(JSON.stringify(started.userErrors));
+  const { final } = await pollBulk(shop, started.bulkOperation!.id);
+  if (final.status !== "COMPLETED" || !final.url) throw new Error(`export ${final.status}`);
+  const products = new Map<string, ShopifyProduct>();
+  for await (const item of (await readBulkExport(urlSource(final.url))).items()) {
+    if (item.type === "Product") products.set(item.value.handle, item.value);
+  }
+  return products;
 }

@@ -5,7 +5,6 @@
  */
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readBulkExport } from "../../app/catalogue/bulk-jsonl";
 import { mapProduct } from "../../app/catalogue/map-product";
 import {
   productsFromNodesResponse,
@@ -14,7 +13,6 @@ import {
 import {
   PRODUCT_METAFIELD_DEFINITIONS_QUERY,
   PRODUCT_NODES_DEFAULT_PAGE_SIZES,
-  productsBulkQuery,
   productsByIdsRead,
   MAX_CHOSEN_METAFIELDS,
   type ProductMetafieldDefinitionsData,
@@ -24,8 +22,13 @@ import {
   PRODUCT_IDS_PER_QUERY,
   PRODUCT_NODES_LARGE_PAGE_SIZES,
 } from "../../app/sync/live/reread-products.server";
-import { urlSource } from "../../app/shopify/bulk-source";
-import { data, graphql, pollBulk, runBulk, startTestShop, type FakeShopify } from "./helpers";
+import {
+  data,
+  exportedProducts as exported,
+  graphql,
+  startTestShop,
+  type FakeShopify,
+} from "./helpers";
 
 const DOCS_SHOP = fileURLToPath(
   new URL("../../dev/sample-store/shopify-docs-shop.jsonl", import.meta.url),
@@ -42,25 +45,15 @@ const CHOSEN = [
   { namespace: "reviews", key: "rating", name: "Rating", type: "rating" },
 ];
 
-async function exportedProducts(keys: string[]): Promise<Map<string, ShopifyProduct>> {
-  const started = await runBulk(shop, productsBulkQuery(keys));
-  expect(started.userErrors).toEqual([]);
-  const { final } = await pollBulk(shop, started.bulkOperation!.id);
-  expect(final.status).toBe("COMPLETED");
-  const bulk = await readBulkExport(urlSource(final.url!));
-  const products = new Map<string, ShopifyProduct>();
-  for await (const item of bulk.items()) {
-    if (item.type === "Product") products.set(item.value.handle, item.value);
-  }
-  return products;
-}
+const exportedProducts = (chosen: readonly { namespace: string; key: string }[]) =>
+  exported(shop, chosen);
 
 describe("product metafield definitions", () => {
   it("lists name, namespace, key, type and how many products have a value", async () => {
     const { metafieldDefinitions } = await data<ProductMetafieldDefinitionsData>(
       shop,
       PRODUCT_METAFIELD_DEFINITIONS_QUERY,
-      { after: null },
+      { ownerType: "PRODUCT", after: null },
     );
     const byKey = new Map(
       metafieldDefinitions.nodes.map((d) => [`${d.namespace}.${d.key}`, d] as const),
@@ -89,7 +82,7 @@ describe("product metafield definitions", () => {
 
 describe("the chosen metafields in the products' export", () => {
   it("come with each product that has one, and only the chosen ones", async () => {
-    const products = await exportedProducts(CHOSEN.map((c) => `${c.namespace}.${c.key}`));
+    const products = await exportedProducts(CHOSEN);
     const nano = products.get("ipod-nano")!;
     expect(nano.metafields?.map((m) => `${m.namespace}.${m.key}`).sort()).toEqual([
       "reviews.rating",
@@ -109,7 +102,7 @@ describe("the chosen metafields in the products' export", () => {
   });
 
   it("are read again by id for live updates, the same as the export's", async () => {
-    const products = await exportedProducts(CHOSEN.map((c) => `${c.namespace}.${c.key}`));
+    const products = await exportedProducts(CHOSEN);
     const nano = products.get("ipod-nano")!;
     const read = async ({ query, variables }: ReturnType<typeof productsByIdsRead>) => {
       const answer = await data<ProductsByIdsData>(shop, query, {

@@ -82,6 +82,7 @@ describe("the fake shop's metaobjects", () => {
       ["FAQ", "faq", 4, { enabled: true, data: { urlHandle: "faq" } }],
       ["Size chart", "size_chart", 2, null],
       ["Supplier contacts", "supplier_contact", 1, null],
+      ["Color", "shopify--color-pattern", 4, null],
       ["Loyalty tiers", "app--4242--loyalty_tier", 1, null],
     ]);
   });
@@ -158,7 +159,10 @@ describe("the fake shop's metaobjects", () => {
   });
 
   it("a product export choosing the size chart reference reads the entry it names, as text on the product", async () => {
-    const started = await runBulk(fake, productsBulkQuery(["specs.size_chart"], true));
+    const started = await runBulk(
+      fake,
+      productsBulkQuery([{ namespace: "specs", key: "size_chart", type: "metaobject_reference" }]),
+    );
     expect(started.userErrors).toEqual([]);
     const { final } = await pollBulk(fake, started.bulkOperation!.id);
     expect(final.status).toBe("COMPLETED");

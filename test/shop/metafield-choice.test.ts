@@ -102,8 +102,36 @@ describe("Settings: product metafields", () => {
     expect((await settingsPageOf(DEMO_SHOP, admin)).chosenMetafields).toEqual(["specs.material"]);
   });
 
+  it("lists the variant definitions beside the product ones, counted in variants, and keeps a ticked one as a variant's", async () => {
+    const page = await settingsPageOf(DEMO_SHOP, admin);
+    const finish = page.metafields?.find((m) => m.choice === "variant:specs.finish");
+    expect(finish).toMatchObject({
+      name: "Colour finish",
+      key: "specs.finish",
+      owner: "PRODUCTVARIANT",
+      type: "single_line_text_field",
+      count: 4,
+      notOffered: null,
+    });
+    const saved = await save(["specs.material", "variant:specs.finish", "variant:specs.material"]);
+    expect(saved.ok).toBe(true);
+    // "variant:specs.material" names no variant definition: not kept.
+    expect((await settingsPageOf(DEMO_SHOP, admin)).chosenMetafields).toEqual([
+      "specs.material",
+      "variant:specs.finish",
+    ]);
+    const tooMany = await save(["variant:specs.finish", "variant:a.b", "variant:c.d"]);
+    expect(tooMany.ok ? [] : tooMany.problems).toEqual([
+      { field: "metafields", message: settings.TOO_MANY_VARIANT_METAFIELDS_MESSAGE },
+    ]);
+    expect((await save(["specs.material"])).ok).toBe(true);
+    expect((await settingsPageOf(DEMO_SHOP, admin)).chosenMetafields).toEqual(["specs.material"]);
+  });
+
   it("a chosen definition deleted in Shopify leaves the choice and every product in the index at once (metafield_definitions/delete)", async () => {
-    expect((await save(["specs.material", "specs.waterproof"])).ok).toBe(true);
+    expect((await save(["specs.material", "specs.waterproof", "variant:specs.finish"])).ok).toBe(
+      true,
+    );
     await expect
       .poll(() => titlesWith("Material", "Anodised aluminium"), { timeout: 60_000 })
       .toEqual(["IPod Nano - 8GB"]);
@@ -111,7 +139,7 @@ describe("Settings: product metafields", () => {
     const { metafieldDefinitions } = await data<ProductMetafieldDefinitionsData>(
       demo.shopify,
       PRODUCT_METAFIELD_DEFINITIONS_QUERY,
-      { after: null },
+      { ownerType: "PRODUCT", after: null },
     );
     const id = metafieldDefinitions.nodes.find((d) => d.key === "material")!.id;
     const deleted = await data<{ metafieldDefinitionDelete: { userErrors: unknown[] } }>(
@@ -135,7 +163,7 @@ describe("Settings: product metafields", () => {
       .poll(async () => (await settingsPageOf(DEMO_SHOP, admin)).chosenMetafields, {
         timeout: 60_000,
       })
-      .toEqual(["specs.waterproof"]);
+      .toEqual(["specs.waterproof", "variant:specs.finish"]);
     await expect
       .poll(() => titlesWith("Material", "Anodised aluminium"), { timeout: 60_000 })
       .toEqual([]);
@@ -197,7 +225,7 @@ describe("Settings: product metafields", () => {
     const { metafieldDefinitions } = await data<ProductMetafieldDefinitionsData>(
       demo.shopify,
       PRODUCT_METAFIELD_DEFINITIONS_QUERY,
-      { after: null },
+      { ownerType: "PRODUCT", after: null },
     );
     const id = metafieldDefinitions.nodes.find((d) => d.key === "features")!.id;
     await data(demo.shopify, DELETE_DEFINITION, { id });
@@ -222,7 +250,7 @@ describe("Settings: product metafields", () => {
     const { metafieldDefinitions } = await data<ProductMetafieldDefinitionsData>(
       demo.shopify,
       PRODUCT_METAFIELD_DEFINITIONS_QUERY,
-      { after: null },
+      { ownerType: "PRODUCT", after: null },
     );
     const id = metafieldDefinitions.nodes.find((d) => d.key === "weight")!.id;
     await data(demo.shopify, DELETE_DEFINITION, { id });

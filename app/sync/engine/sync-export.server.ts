@@ -60,6 +60,8 @@ export interface FullSyncOptions {
   primaryDomain: string;
   /** The product metafields chosen in Settings (sent as attributes; default none). */
   metafields?: readonly ChosenMetafield[];
+  /** Entry gid → name, for chosen lists of metaobject references (MapContext.metaobjectNames). */
+  metaobjectNames?: ReadonlyMap<string, string>;
   /** A client with the shop's secret key, scoped to its workspace. */
   client: IndexServiceClient;
   sources: readonly ExportSource[];
@@ -188,7 +190,11 @@ export async function runFullSync(options: FullSyncOptions): Promise<FullSyncRes
         scope,
         exports,
         types,
-        context: { primaryDomain: options.primaryDomain, metafields: options.metafields ?? [] },
+        context: {
+          primaryDomain: options.primaryDomain,
+          metafields: options.metafields ?? [],
+          ...(options.metaobjectNames ? { metaobjectNames: options.metaobjectNames } : {}),
+        },
         onProgress: ({ done, total }) => progress("export", done, total),
       });
       const orphanLines = exports.reduce((n, e) => n + e.stats.orphans, 0);

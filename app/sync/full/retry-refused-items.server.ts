@@ -28,6 +28,7 @@ import { processLeases, type HeldLease } from "../engine/process-leases.server";
 import { sendAndSettle, type SendAction } from "../engine/send-and-settle.server";
 import { LIVE_SEEN_MARK } from "../live/apply-changes.server";
 import { rereadProducts } from "../live/reread-products.server";
+import { readReferencedEntryNames } from "./metaobject-entries.server";
 
 /** At most this many items a press (the rest stay listed for the next press). */
 export const RETRY_AT_MOST = 250;
@@ -134,7 +135,11 @@ export async function retryRefusedItems(
     const jobs = await readAgain(
       admin,
       now,
-      { primaryDomain: shop.primaryDomain ?? shopDomain, metafields: chosenMetafieldsOf(shop) },
+      {
+        primaryDomain: shop.primaryDomain ?? shopDomain,
+        metafields: chosenMetafieldsOf(shop),
+        metaobjectNames: await readReferencedEntryNames(admin, chosenMetafieldsOf(shop)),
+      },
       scope,
     );
     const tier = sendingTierOf(shop);

@@ -16,8 +16,6 @@ import type { BulkExport, Shop, SyncRun } from "@prisma/client";
 import {
   ARTICLES_BULK_QUERY,
   PAGES_BULK_QUERY,
-  hasMetaobjectReference,
-  metafieldKey,
   productsBulkQuery,
   SHOP_POLICIES_QUERY,
   type ShopPoliciesData,
@@ -60,7 +58,7 @@ import {
 import { leaveFormerPlace } from "../../shop/switch-keys-or-workspace.server";
 import { followStorefront } from "../../shop/leave-former-workspace.server";
 import { detectTier } from "../engine/tier-detection";
-import { readMetaobjectEntries } from "./metaobject-entries.server";
+import { readMetaobjectEntries, readReferencedEntryNames } from "./metaobject-entries.server";
 import {
   exportStopReason,
   pauseForStop,
@@ -84,10 +82,7 @@ const log = logFor("sync");
 function bulkQueryOf(type: "product" | "page" | "article", shop: Shop): string {
   switch (type) {
     case "product":
-      return productsBulkQuery(
-        chosenMetafieldsOf(shop).map(metafieldKey),
-        hasMetaobjectReference(chosenMetafieldsOf(shop)),
-      );
+      return productsBulkQuery(chosenMetafieldsOf(shop));
     case "page":
       return PAGES_BULK_QUERY;
     case "article":
@@ -487,6 +482,7 @@ async function sendExport(
     workspaceId: run.workspaceId,
     primaryDomain: shop.primaryDomain ?? shop.shopDomain,
     metafields: chosenMetafieldsOf(shop),
+    metaobjectNames: await readReferencedEntryNames(admin, chosenMetafieldsOf(shop)),
     client,
     sources,
     types,

@@ -18,6 +18,7 @@ import {
   restockProducts,
   unchangedBesideStock,
 } from "./restock-products.server";
+import { readReferencedEntryNames } from "../full/metaobject-entries.server";
 
 /** The ledger's "last seen by run" of items live updates sent (a full sync overwrites it). */
 export const LIVE_SEEN_MARK = "live";
@@ -89,9 +90,11 @@ export async function applyChanges(
     refused: 0,
   };
   const byId = new Map(rows.map((row) => [row.productId, row]));
+  const metafields = chosenMetafieldsOf(shop);
   const mapContext = {
     primaryDomain: shop.primaryDomain ?? shop.shopDomain,
-    metafields: chosenMetafieldsOf(shop),
+    metafields,
+    metaobjectNames: await readReferencedEntryNames(context.admin, metafields),
   };
 
   // Stock-only changes first: what cannot be sent from the kept document joins the whole re-reads.

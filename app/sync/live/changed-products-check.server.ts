@@ -10,8 +10,6 @@ import {
   COLLECTIONS_CHANGED_QUERY,
   numericId,
   PRODUCT_SHAPES_BULK_QUERY,
-  hasMetaobjectReference,
-  metafieldKey,
   productsChangedSinceBulkQuery,
   readBulkExport,
   updatedAfterTerm,
@@ -57,6 +55,7 @@ import { rereadProducts } from "./reread-products.server";
 import { differingInStockAlone } from "./restock-products.server";
 import { logFor } from "../../server/log";
 import { repeatWithoutOverlap } from "../../server/repeat-without-overlap";
+import { readReferencedEntryNames } from "../full/metaobject-entries.server";
 
 const log = logFor("reconcile");
 
@@ -125,17 +124,14 @@ export async function checkChangedProducts(
     const context: MapContext = {
       primaryDomain: shop.primaryDomain ?? shop.shopDomain,
       metafields,
+      metaobjectNames: await readReferencedEntryNames(admin, metafields),
     };
     const repaired = new Map<string, RepairedItem>();
     // On the clock of the stock model's times (Shopify's stamps and this server's reads).
     const exportedAt = new Date();
     const changed = await runExport(
       admin,
-      productsChangedSinceBulkQuery(
-        since,
-        metafields.map(metafieldKey),
-        hasMetaobjectReference(metafields),
-      ),
+      productsChangedSinceBulkQuery(since, metafields),
       options,
     );
     /** Products that differ in stock alone, with Shopify's `updatedAt` of the exported product. */

@@ -45,7 +45,12 @@ export async function rereadProducts(
   /** The shop's chosen metafields, read with each product (MapContext.metafields). */
   metafields: readonly ChosenMetafield[] = [],
 ): Promise<RereadProducts> {
-  const { query, variables, idsPerQuery = PRODUCT_IDS_PER_QUERY } = productsByIdsRead(metafields);
+  const {
+    query,
+    variables,
+    idsPerQuery = PRODUCT_IDS_PER_QUERY,
+    largeVariantsFirst,
+  } = productsByIdsRead(metafields);
   const products: ShopifyProduct[] = [];
   const missing: string[] = [];
   for (let start = 0; start < productIds.length; start += idsPerQuery) {
@@ -62,6 +67,7 @@ export async function rereadProducts(
       }
       const again = await readByIds(admin, query, [product.legacyResourceId], {
         ...PRODUCT_NODES_LARGE_PAGE_SIZES,
+        ...(largeVariantsFirst ? { variantsFirst: largeVariantsFirst } : {}),
         ...variables,
       });
       const whole = again.products[0];

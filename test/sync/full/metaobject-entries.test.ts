@@ -59,18 +59,20 @@ type Entry = { id: string; handle: string; displayName: string };
 const faq = () => demo.shopify.state.metaobjects("faq") as unknown as Entry[];
 
 describe("metaobject entries chosen in Settings", () => {
-  it("lists the definitions, an app's own and a hidden one not offered with why", async () => {
+  it("lists the definitions, an app's own, a hidden and a standard one not offered with why", async () => {
     const page = await settingsPageOf(DEMO_SHOP, admin);
     expect(page.metaobjects?.map((m) => [m.name, m.type, m.count, m.onlineStore])).toEqual([
       ["FAQ", "faq", 4, true],
       ["Size chart", "size_chart", 2, false],
       ["Supplier contacts", "supplier_contact", 1, false],
+      ["Color", "shopify--color-pattern", 4, false],
       ["Loyalty tiers", "app--4242--loyalty_tier", 1, false],
     ]);
     expect(page.metaobjects?.map((m) => m.notOffered?.slice(0, 29) ?? null)).toEqual([
       null,
       null,
       "Hidden from your storefront (",
+      "Shopify's standard values for",
       "Kept by an app for its own us",
     ]);
     expect(entries()).toEqual([]);
