@@ -1,0 +1,201 @@
+/**
+ * Each storefront domain of the shop other than the primary one (a market on `shop.fr`, a
+ * subdomain `fr.shop.com`) gets a workspace of its own, named after its domain as the service
+ * names a browser's workspace (spec §5.6, `workspaceIdFromDomain`), holding the catalogue as a
+ * shopper there sees it: products and pages in that storefront's default language, field by
+ * field from Shopify's translations (the primary language where one is missing or outdated),
+ * with URLs on that domain. Filled after the shop's own full sync, by the same engine, through
+ * the same pacer and key; the primary workspace is not touched.
+ *
+ * A domain workspace's runs and ledger rows are kept under their own key (`presenceLedgerKey`),
+ * not the shop's: the Dashboard, the live worker and the move between workspaces (which read
+ * "the shop's last run" and "workspaces that are no longer the shop's") see exactly what they
+ * saw before. Its plan counts against the shop's month's quota (one account:
+ * docs/reference/quota-per-account.md). Decision 0032 says what this leaves out.
+ */
+import type { Shop } from "@prisma/client";
+import {
+  isLocaleTag,
+  translatedBulkQuery,
+  translatedSource,
+  type ChosenMetafield,
+} from "../../catalogue";
+import { InvalidDomainError, workspaceIdFromDomain } from "../../index-service/workspace-id";
+import type { Tier } from "../../index-service/tiers";
+import type { AdminGraphql } from "../../shopify/admin-graphql";
+import {
+  isFinishedBulkStatus,
+  readBulkOperation,
+  startBulkQuery,
+} from "../../shopify/bulk-operation";
+import { urlSource, type BulkSource } from "../../shopify/bulk-source";
+import type { StorefrontPresence } from "../../shopify/storefront-presences.server";
+import { storefrontPresencesOf } from "../../models/storefront-presences.server";
+import { finishRun, unfinishedRun, type SyncTrigger } from "../../models/sync-runs.server";
+import { workspaceOf } from "../../models/shops.server";
+import { serviceClientForWorkspace } from "../../shop/service-keys.server";
+import type { HeldLease } from "../engine/process-leases.server";
+import { pacers } from "../engine/pacer-registry.server";
+import type { CatalogueType } from "../engine/catalogue-entry";
+import { runFullSync, type FullSyncResult } from "../engine/sync-export.server";
+import { logFor } from "../../server/log";
+
+const log = logFor("sync");
+
+export interface PresenceWorkspace {
+  host: string;
+  /** The storefront's default locale: the language its workspace holds. */
+  locale: string;
+  workspaceId: string;
+  /** Whose runs and ledger rows these are (see the file's comment). */
+  ledgerKey: string;
+}
+
+/** The key a domain workspace's runs and ledger rows are kept under: never a shop's domain. */
+export function presenceLedgerKey(shopDomain: string, workspaceId: string): string {
+  return `${shopDomain}#${workspaceId}`;
+}
+
+/**
+ * The storefronts that get a workspace of their own: each web presence on a domain other than
+ * the primary one, in its default locale while shoppers can see it (published). A domain no
+ * workspace id can be made from is named in `problems` and left out.
+ */
+export function presenceWorkspacesOf(
+  shop: Pick<Shop, "shopDomain" | "primaryDomain" | "workspaceId" | "workspaceOverride">,
+  presences: readonly StorefrontPresence[],
+): { workspaces: PresenceWorkspace[]; problems: string[] } {
+  const primaryHost = (shop.primaryDomain ?? "").toLowerCase();
+  const own = workspaceOf(shop);
+  const workspaces: PresenceWorkspace[] = [];
+  const problems: string[] = [];
+  for (const presence of presences) {
+    if (presence.primary || !presence.defaultLocale || !presence.localePublished) continue;
+    if (presence.host.toLowerCase() === primaryHost) continue;
+    if (!isLocaleTag(presence.locale)) {
+      problems.push(`${presence.url}: "${presence.locale}" is not a language the app can ask for`);
+      continue;
+    }
+    let workspaceId: string;
+    try {
+      workspaceId = workspaceIdFromDomain(presence.host);
+    } catch (error) {
+      if (!(error instanceof InvalidDomainError)) throw error;
+      problems.push(`${presence.url}: ${error.message}`);
+      continue;
+    }
+    if (workspaceId === own || workspaces.some((w) => w.workspaceId === workspaceId)) continue;
+    workspaces.push({
+      host: presence.host.toLowerCase(),
+      locale: presence.locale,
+      workspaceId,
+      ledgerKey: presenceLedgerKey(shop.shopDomain, workspaceId),
+    });
+  }
+  return { workspaces, problems };
+}
+
+export interface PresenceSending {
+  keyId: string | undefined;
+  tier: Tier;
+  lease: HeldLease | undefined;
+  trigger: SyncTrigger;
+  /** The bulk query of a type as the shop's own export asks it (chosen metafields included). */
+  bulkQueryOf: (type: "product" | "page" | "article") => string;
+  metafields: readonly ChosenMetafield[];
+  /** How often a translated export's bulk operation is asked whether it finished. */
+  pollEveryMs?: number;
+}
+
+/** What a domain workspace holds of the shop's chosen types: products and pages (not yet policies, articles, metaobjects). */
+const TRANSLATED_TYPES = ["product", "page"] as const;
+
+/**
+ * Fills every domain workspace of the shop after its own full sync. One domain failing (its
+ * export, the service) is logged and leaves the others and the shop's own run as they are.
+ */
+export async function fillPresenceWorkspaces(
+  shop: Shop,
+  admin: AdminGraphql,
+  types: readonly CatalogueType[],
+  sending: PresenceSending,
+): Promise<Map<string, FullSyncResult>> {
+  const results = new Map<string, FullSyncResult>();
+  const chosen = TRANSLATED_TYPES.filter((type) => types.includes(type));
+  if (chosen.length === 0) return results;
+  const { presences } = await storefrontPresencesOf(shop.shopDomain);
+  const { workspaces, problems } = presenceWorkspacesOf(shop, presences);
+  for (const problem of problems) log.warn({ shop: shop.shopDomain }, problem);
+  for (const workspace of workspaces) {
+    try {
+      const result = await fillOne(shop, admin, workspace, chosen, sending);
+      if (result) results.set(workspace.workspaceId, result);
+    } catch (error) {
+      if (error instanceof Error && error.name === "LeaseLostError") throw error;
+      log.error(
+        { err: error, shop: shop.shopDomain, workspaceId: workspace.workspaceId },
+        `the storefront ${workspace.host} could not be filled`,
+      );
+    }
+  }
+  return results;
+}
+
+async function fillOne(
+  shop: Shop,
+  admin: AdminGraphql,
+  workspace: PresenceWorkspace,
+  types: readonly ("product" | "page")[],
+  sending: PresenceSending,
+): Promise<FullSyncResult | null> {
+  const sources: { label: string; open: BulkSource }[] = [];
+  for (const type of types) {
+    const query = translatedBulkQuery(sending.bulkQueryOf(type), workspace.locale);
+    const id = await startBulkQuery(admin, query);
+    const state = await waitForBulk(admin, id, sending.pollEveryMs ?? 2_000);
+    if (state.status !== "COMPLETED") {
+      log.warn(
+        { shop: shop.shopDomain, workspaceId: workspace.workspaceId, status: state.status },
+        `the ${type} export for ${workspace.host} did not complete (${state.errorCode ?? state.status}): its workspace is left as it was`,
+      );
+      return null;
+    }
+    sources.push({
+      label: id,
+      open: state.url ? translatedSource(urlSource(state.url)) : async function* empty() {},
+    });
+  }
+  // A run of this workspace a stopped process left carries other exports: it is over.
+  const stale = await unfinishedRun(workspace.ledgerKey);
+  if (stale) {
+    await finishRun(stale.id, {
+      state: "failed",
+      errorCode: "SUPERSEDED",
+      errorMessage: "A later full sync filled this storefront's workspace afresh.",
+    });
+  }
+  const { lease } = sending;
+  return runFullSync({
+    shopDomain: workspace.ledgerKey,
+    workspaceId: workspace.workspaceId,
+    primaryDomain: workspace.host,
+    metafields: sending.metafields,
+    client: serviceClientForWorkspace(shop, workspace.workspaceId),
+    sources,
+    types,
+    trigger: sending.trigger,
+    tier: sending.tier,
+    keyProven: true,
+    quotaShopDomain: shop.shopDomain,
+    pacer: pacers.pacerFor(shop.shopDomain, sending.tier, sending.keyId),
+    ...(lease ? { fence: lease.fence, guard: lease.confirm } : {}),
+  });
+}
+
+async function waitForBulk(admin: AdminGraphql, id: string, pollEveryMs: number) {
+  for (;;) {
+    const state = await readBulkOperation(admin, id);
+    if (isFinishedBulkStatus(state.status)) return state;
+    await new Promise((resolve) => setTimeout(resolve, pollEveryMs));
+  }
+}
