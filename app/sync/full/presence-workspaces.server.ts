@@ -32,7 +32,10 @@ import { urlSource, type BulkSource } from "../../shopify/bulk-source";
 import type { StorefrontPresence } from "../../shopify/storefront-presences.server";
 import { storefrontPresencesOf } from "../../models/storefront-presences.server";
 import { finishRun, unfinishedRun, type SyncTrigger } from "../../models/sync-runs.server";
-import { workspaceOf } from "../../models/shops.server";
+import { findShop, storefrontWorkspaceOf, workspaceOf } from "../../models/shops.server";
+import { lastSucceededRun } from "../../models/sync-runs.server";
+import { writeStorefrontConfig } from "../../shopify/storefront-config";
+import { config } from "../../config.server";
 import { serviceClientForWorkspace } from "../../shop/service-keys.server";
 import type { HeldLease } from "../engine/process-leases.server";
 import { pacers } from "../engine/pacer-registry.server";
@@ -111,10 +114,34 @@ export interface PresenceSending {
 const TRANSLATED_TYPES = ["product", "page"] as const;
 
 /**
- * Fills every domain workspace of the shop after its own full sync. One domain failing (its
- * export, the service) is logged and leaves the others and the shop's own run as they are.
+ * After the shop's own full sync: fills each storefront domain's workspace, then names the
+ * filled ones in the storefront configuration. Nothing here fails the shop's run (already
+ * finished) or pauses the shop: a failure is logged, and the next full sync tries again. Only a
+ * lost lease stops it, as it stops the run.
  */
-export async function fillPresenceWorkspaces(
+export async function fillStorefrontDomains(
+  shop: Shop,
+  admin: AdminGraphql,
+  types: readonly CatalogueType[],
+  sending: PresenceSending,
+): Promise<void> {
+  try {
+    const filled = await fillPresenceWorkspaces(shop, admin, types, sending);
+    if (filled.size > 0) await pointDomainsAtTheirWorkspaces(shop.shopDomain, admin);
+  } catch (error) {
+    if (error instanceof Error && error.name === "LeaseLostError") throw error;
+    log.error(
+      { err: error, shop: shop.shopDomain },
+      "the storefront domains' workspaces were not filled",
+    );
+  }
+}
+
+/**
+ * Fills every domain workspace of the shop. One domain failing (its export, the service) is
+ * logged and leaves the others as they are.
+ */
+async function fillPresenceWorkspaces(
   shop: Shop,
   admin: AdminGraphql,
   types: readonly CatalogueType[],
@@ -198,4 +225,41 @@ async function waitForBulk(admin: AdminGraphql, id: string, pollEveryMs: number)
     if (isFinishedBulkStatus(state.status)) return state;
     await new Promise((resolve) => setTimeout(resolve, pollEveryMs));
   }
+}
+
+/**
+ * Storefront host → workspace, for each domain whose workspace a full sync filled (its last
+ * run succeeded): what the storefront configuration names, so the chat and search box on that
+ * domain ask it. A domain not filled yet is left out: its shoppers get the primary workspace,
+ * in the primary language, rather than an empty one.
+ */
+export async function filledDomainWorkspaces(shopDomain: string): Promise<Record<string, string>> {
+  const shop = await findShop(shopDomain);
+  if (!shop) return {};
+  const { presences } = await storefrontPresencesOf(shopDomain);
+  const filled: Record<string, string> = {};
+  for (const workspace of presenceWorkspacesOf(shop, presences).workspaces) {
+    if (await lastSucceededRun(workspace.ledgerKey)) filled[workspace.host] = workspace.workspaceId;
+  }
+  return filled;
+}
+
+/**
+ * After the domains' workspaces are filled: the storefront configuration names each one by its
+ * host, beside the workspace the storefront asks today (unchanged, so a move between workspaces
+ * still decides that one). Without a publishable key there is no configuration to write.
+ */
+export async function pointDomainsAtTheirWorkspaces(
+  shopDomain: string,
+  admin: AdminGraphql,
+): Promise<void> {
+  const shop = await findShop(shopDomain);
+  const workspaceId = shop && storefrontWorkspaceOf(shop);
+  if (!shop?.publishableKey || !workspaceId) return;
+  await writeStorefrontConfig(admin, {
+    apiUrl: config().indexApiUrl,
+    publishableKey: shop.publishableKey,
+    workspaceId,
+    workspaces: await filledDomainWorkspaces(shopDomain),
+  });
 }

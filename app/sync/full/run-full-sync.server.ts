@@ -61,7 +61,7 @@ import { leaveFormerPlace } from "../../shop/switch-keys-or-workspace.server";
 import { followStorefront } from "../../shop/leave-former-workspace.server";
 import { detectTier } from "../engine/tier-detection";
 import { readMetaobjectEntries } from "./metaobject-entries.server";
-import { fillPresenceWorkspaces } from "./presence-workspaces.server";
+import { fillStorefrontDomains } from "./presence-workspaces.server";
 import {
   exportStopReason,
   pauseForStop,
@@ -382,7 +382,7 @@ async function carryRunToEnd(
     if (shop.state === "paused") await resumeShop(shop.shopDomain);
     await followStorefrontAfterRun(shop.shopDomain, admin);
     // The shop's own run is done; then each storefront domain's workspace, in its language.
-    await fillPresenceWorkspaces(shop, admin, types, {
+    await fillStorefrontDomains(shop, admin, types, {
       keyId,
       tier: provenTier,
       lease,

@@ -106,6 +106,33 @@ describe("a storefront domain's own workspace", () => {
     expect(translated).toBeGreaterThan(5);
   });
 
+  it("reads the translations in the same kind of bulk export, at a few Admin API points, and points the French domain's chat at its workspace", async () => {
+    const after = demo.shopify.state
+      .requests()
+      .filter((request) => request.at >= first.primary.finishedAt!.toISOString());
+    const points = after.reduce((sum, request) => sum + (request.actualQueryCost ?? 0), 0);
+    // Two bulk operations (products, pages) asked and polled, and the storefront configuration.
+    expect(after.filter((r) => r.rootFields.includes("bulkOperationRunQuery"))).toHaveLength(2);
+    expect(after.some((r) => r.rootFields.includes("translatableResources"))).toBe(false);
+    expect(points).toBeLessThan(100);
+    if (process.env.PRINT_COSTS)
+      console.info(`French domain fill: ${after.length} Admin API requests, ${points} points`);
+
+    // Written once the French workspace is filled, right after its run.
+    const storefrontConfig = () =>
+      JSON.parse(demo.shopify.state.metafields().find((m) => m.key === "config")!.value) as {
+        workspaces?: Record<string, string>;
+      };
+    for (let waited = 0; !storefrontConfig().workspaces?.["demo-store.fr"] && waited < 10_000;) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      waited += 50;
+    }
+    expect(storefrontConfig()).toMatchObject({
+      workspaceId: demo.workspaceId,
+      workspaces: { "demo-store.fr": FRENCH_WORKSPACE },
+    });
+  });
+
   it("holds the pages in French on the French domain", () => {
     const posts = (workspace(FRENCH_WORKSPACE)?.posts ?? []) as { title: string; url: string }[];
     expect(posts).toContainEqual(
