@@ -298,14 +298,19 @@ function newestIn(dir: string): number {
 /** The chat configuration the app saved in the store (its app-data metafield), if any. */
 function savedStorefrontConfig(
   metafields: { key: string; value: string }[],
-): { publishableKey: string; workspaceId: string } | undefined {
+):
+  { publishableKey: string; workspaceId: string; workspaces?: Record<string, string> } | undefined {
   const saved = metafields.find((m) => m.key === "config");
   if (!saved) return undefined;
   try {
-    const { publishableKey, workspaceId } = JSON.parse(saved.value) as Record<string, unknown>;
-    return typeof publishableKey === "string" && typeof workspaceId === "string"
-      ? { publishableKey, workspaceId }
-      : undefined;
+    const { publishableKey, workspaceId, workspaces } = JSON.parse(saved.value) as Record<
+      string,
+      unknown
+    >;
+    if (typeof publishableKey !== "string" || typeof workspaceId !== "string") return undefined;
+    return typeof workspaces === "object" && workspaces !== null
+      ? { publishableKey, workspaceId, workspaces: workspaces as Record<string, string> }
+      : { publishableKey, workspaceId };
   } catch {
     return undefined;
   }
