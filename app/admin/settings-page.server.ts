@@ -9,6 +9,7 @@ import {
 import { serviceEventsStatus } from "../service-events/registration.server";
 import { logFor } from "../server/log";
 import { storefrontPresencesOf } from "../models/storefront-presences.server";
+import { filledDomainWorkspaces } from "../sync/full/presence-workspaces.server";
 import { productMetafieldOffers, type MetafieldOffer } from "../shop/product-metafields.server";
 import { metaobjectOffers, type MetaobjectOffer } from "../shop/metaobject-definitions.server";
 
@@ -16,12 +17,13 @@ const log = logFor("admin");
 
 /** What the Settings page shows: the saved keys (never the secret), the workspace and choices. */
 export async function settingsPageOf(shopDomain: string, admin: AdminGraphql) {
-  const [shop, events, metafields, metaobjects, presences] = await Promise.all([
+  const [shop, events, metafields, metaobjects, presences, domainWorkspaces] = await Promise.all([
     findShop(shopDomain),
     serviceEventsStatus(shopDomain),
     metafieldOffersOrNull(shopDomain, admin),
     metaobjectOffersOrNull(shopDomain, admin),
     storefrontPresencesOf(shopDomain),
+    filledDomainWorkspaces(shopDomain),
   ]);
   return {
     derivedWorkspaceId: shop?.workspaceId ?? null,
@@ -67,6 +69,8 @@ export async function settingsPageOf(shopDomain: string, admin: AdminGraphql) {
     events,
     /** Where the store sells, as last read from Shopify (read-only for now). */
     presences: { ...presences, readAt: presences.readAt?.toISOString() ?? null },
+    /** Storefront host → its own filled workspace (decision 0032). */
+    domainWorkspaces,
   };
 }
 

@@ -3,7 +3,7 @@
  * running demo: `demo-store.fr` is mapped to the storefront preview, which picks the workspace
  * from the request's host as the theme's embed does (`config.workspaces[request.host]`); the
  * chat there answers with the French product name and a link on the French domain, while the
- * primary domain's chat answers in English with links on the primary domain.
+ * primary domain's chat answers in English with links on the primary domain; Settings says so.
  */
 import type { Browser } from "playwright-core";
 import { chromium } from "playwright-core";
@@ -78,6 +78,24 @@ describe("the chat on each storefront domain", () => {
     expect(await english.locator(".name").innerText()).toBe(String(product.title));
     expect(await english.locator("a").first().getAttribute("href")).toBe(
       `https://demo-store.example.com/products/${String(product.handle)}`,
+    );
+    await page.close();
+  });
+
+  it("Settings says the French domain is indexed in its own workspace", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1600 } });
+    await page.goto(`${demo.adminUrl}/settings`);
+    await page
+      .getByText(
+        "Indexed: https://demo-store.example.com/ in English, and https://demo-store.fr/ in French in a workspace of its own",
+      )
+      .waitFor();
+    const row = (url: string) => page.locator(`li[data-url="${url}"]`);
+    expect(await row("https://demo-store.fr/").innerText()).toContain(
+      "Indexed in workspace demo-store-fr",
+    );
+    expect(await row("https://demo-store.example.com/de/").innerText()).toContain(
+      "Not indexed yet",
     );
     await page.close();
   });
