@@ -31,6 +31,7 @@ import {
 import { urlSource, type BulkSource } from "../../shopify/bulk-source";
 import type { StorefrontPresence } from "../../shopify/storefront-presences.server";
 import { storefrontPresencesOf } from "../../models/storefront-presences.server";
+import { adoptReportedQuota } from "../../models/quota-usage.server";
 import { finishRun, unfinishedRun, type SyncTrigger } from "../../models/sync-runs.server";
 import { findShop, storefrontWorkspaceOf, workspaceOf } from "../../models/shops.server";
 import { lastSucceededRun } from "../../models/sync-runs.server";
@@ -202,7 +203,7 @@ async function fillOne(
     });
   }
   const { lease } = sending;
-  return runFullSync({
+  const result = await runFullSync({
     shopDomain: workspace.ledgerKey,
     workspaceId: workspace.workspaceId,
     primaryDomain: workspace.host,
@@ -217,6 +218,9 @@ async function fillOne(
     pacer: pacers.pacerFor(shop.shopDomain, sending.tier, sending.keyId),
     ...(lease ? { fence: lease.fence, guard: lease.confirm } : {}),
   });
+  // The account's count after this domain's writes is the shop's too (the Dashboard, the next plan).
+  await adoptReportedQuota(shop.shopDomain, workspace.ledgerKey, new Date());
+  return result;
 }
 
 async function waitForBulk(admin: AdminGraphql, id: string, pollEveryMs: number) {

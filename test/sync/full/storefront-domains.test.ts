@@ -15,6 +15,7 @@ import { runCounts } from "../../../app/models/sync-runs.server";
 import * as shopSync from "../../../app/sync/full/run-full-sync.server";
 import { presenceLedgerKey } from "../../../app/sync/full/presence-workspaces.server";
 import { storefrontPresencesOf } from "../../../app/models/storefront-presences.server";
+import { reportedQuotas } from "../../../app/models/quota-usage.server";
 
 let demo: RunningDemo;
 const QUICK = { checkEveryMs: 50, webhookGraceMs: 60_000, pollEveryMs: 100 };
@@ -104,6 +105,16 @@ describe("a storefront domain's own workspace", () => {
       }
     }
     expect(translated).toBeGreaterThan(5);
+  });
+
+  it("counts both workspaces' products in the shop's month's quota, as the service counts its account", async () => {
+    const now = new Date();
+    const shop = await reportedQuotas(DEMO_SHOP, now);
+    const account = demo.emulator.state.account("professional")!.usage.used;
+    expect(shop.product?.used).toBe(account.products);
+    expect(account.products).toBe(
+      productsIn(demo.workspaceId).length + productsIn(FRENCH_WORKSPACE).length,
+    );
   });
 
   it("reads the translations in the same kind of bulk export, at a few Admin API points, and points the French domain's chat at its workspace", async () => {
