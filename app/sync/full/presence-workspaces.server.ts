@@ -61,6 +61,14 @@ export function presenceLedgerKey(shopDomain: string, workspaceId: string): stri
 }
 
 /**
+ * A domain workspace's run is carried by the shop's full sync, under the shop's lease, never
+ * resumed on its own: one a stopped process left is closed by the shop's next full sync.
+ */
+export function isPresenceLedgerKey(key: string): boolean {
+  return key.includes("#");
+}
+
+/**
  * The storefronts that get a workspace of their own: each web presence on a domain other than
  * the primary one, in its default locale while shoppers can see it (published). A domain no
  * workspace id can be made from is named in `problems` and left out.

@@ -11,7 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_SHOP, type RunningDemo } from "../../../dev/demo/admin-demo";
 import { startTestDemo } from "../../../testkit/demo-browser";
 import prisma from "../../../app/models/db.server";
-import { runCounts } from "../../../app/models/sync-runs.server";
+import { runById, runCounts, startRun } from "../../../app/models/sync-runs.server";
+import { resumeOrphanedRuns } from "../../../app/sync/full/resume-runs.server";
+import { processLeases } from "../../../app/sync/engine/process-leases.server";
 import * as shopSync from "../../../app/sync/full/run-full-sync.server";
 import { presenceLedgerKey } from "../../../app/sync/full/presence-workspaces.server";
 import { storefrontPresencesOf } from "../../../app/models/storefront-presences.server";
@@ -175,5 +177,21 @@ describe("a storefront domain's own workspace", () => {
     expect((await runCounts(again.primary)).products).toMatchObject({ sent: 0, deleted: 0 });
     expect((await runCounts(again.french)).products).toMatchObject({ sent: 0, deleted: 0 });
     expect((await runCounts(again.french)).posts).toMatchObject({ sent: 0, deleted: 0 });
+  }, 120_000);
+
+  it("a domain's run a stopped process left is not resumed on its own; the shop's next full sync closes it and fills the workspace", async () => {
+    const left = await startRun({
+      shopDomain: FRENCH_KEY,
+      workspaceId: FRENCH_WORKSPACE,
+      trigger: "resync",
+      sources: ["gid://shopify/BulkOperation/1"],
+      exportedTypes: ["product", "page"],
+    });
+    expect(await resumeOrphanedRuns(processLeases())).toBe(0);
+    expect((await runById(left.id)).state).toBe("running");
+
+    const { french } = await resync();
+    expect(await runById(left.id)).toMatchObject({ state: "failed", errorCode: "SUPERSEDED" });
+    expect(french).toMatchObject({ state: "succeeded", workspaceId: FRENCH_WORKSPACE });
   }, 120_000);
 });
