@@ -18,6 +18,7 @@ import * as shopSync from "../../../app/sync/full/run-full-sync.server";
 import { presenceLedgerKey } from "../../../app/sync/full/presence-workspaces.server";
 import { storefrontPresencesOf } from "../../../app/models/storefront-presences.server";
 import { reportedQuotas } from "../../../app/models/quota-usage.server";
+import { deleteAllShopData } from "../../../app/models/shops.server";
 
 let demo: RunningDemo;
 const QUICK = { checkEveryMs: 50, webhookGraceMs: 60_000, pollEveryMs: 100 };
@@ -194,4 +195,13 @@ describe("a storefront domain's own workspace", () => {
     expect(await runById(left.id)).toMatchObject({ state: "failed", errorCode: "SUPERSEDED" });
     expect(french).toMatchObject({ state: "succeeded", workspaceId: FRENCH_WORKSPACE });
   }, 120_000);
+
+  it("shop/redact deletes the domain workspace's runs, ledger and counts with the shop's", async () => {
+    const mine = { shopDomain: { startsWith: `${DEMO_SHOP}#` } };
+    expect(await prisma.indexedItem.count({ where: mine })).toBeGreaterThan(0);
+    await deleteAllShopData(DEMO_SHOP);
+    expect(await prisma.indexedItem.count({ where: mine })).toBe(0);
+    expect(await prisma.syncRun.count({ where: mine })).toBe(0);
+    expect(await prisma.quotaUsage.count({ where: mine })).toBe(0);
+  });
 });
