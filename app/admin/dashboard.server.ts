@@ -46,6 +46,7 @@ const TRIGGERS: Record<string, string> = {
   cli: "Command line",
   "domain-change": "Domain change",
   settings: "Settings change",
+  "definition-change": "Metafield definition change",
 };
 
 export async function dashboardOf(

@@ -156,6 +156,7 @@ export const PRODUCT_METAFIELD_DEFINITIONS_QUERY = `query ProductMetafieldDefini
       metafieldsCount
       access { storefront }
       pinnedPosition
+      validationStatus
     }
     pageInfo { hasNextPage endCursor }
   }
@@ -173,6 +174,8 @@ export interface MetafieldDefinitionNode {
   access: { storefront: "NONE" | "PUBLIC_READ" | null };
   /** Set when the merchant pinned the definition, so it shows on every product's page in the admin. */
   pinnedPosition: number | null;
+  /** `SOME_INVALID`: some stored values fail the definition's type or validations. */
+  validationStatus?: "ALL_VALID" | "IN_PROGRESS" | "SOME_INVALID";
 }
 
 export interface ProductMetafieldDefinitionsData {

@@ -18,7 +18,9 @@ export type SyncTrigger =
   /** Settings saved another account's key or another workspace: the index moves there. */
   | "move"
   /** Settings unticked a type (its items leave the index) or ticked one again (it is sent). */
-  | "settings";
+  | "settings"
+  /** A chosen metafield's definition was deleted or hidden from the storefront in Shopify. */
+  | "definition-change";
 /** request: waiting for Shopify's export; then reading it, planning, sending, cleaning up. */
 export type SyncPhase = "request" | "export" | "plan" | "send" | "clean" | "done";
 

@@ -308,7 +308,9 @@ export default function Settings() {
                   <Text as="p">
                     Tick the facts shoppers ask about (material, care, size, ratings…): each is sent
                     with the products that have a value, named as in Shopify, as readable text the
-                    assistant can quote. Saving a change sends every product again.
+                    assistant can quote. Saving a change sends every product again. One you chose
+                    whose definition is deleted in Shopify, or hidden from your storefront, leaves
+                    the search index by itself within minutes, without a save.
                   </Text>
                   {data.metafields === null ? (
                     <Text as="p" tone="caution">
@@ -327,8 +329,10 @@ export default function Settings() {
                   {data.chosenGone.length > 0 && (
                     <Banner tone="warning" title="Chosen metafields no longer defined in Shopify">
                       <p>
-                        {data.chosenGone.join(", ")}: the definition was deleted in Shopify. Save to
-                        stop asking for it; products then no longer carry it in the search index.
+                        {data.chosenGone.join(", ")}: the definition was deleted in Shopify, and the
+                        app was not told (it needs permission to read your store&apos;s content:
+                        open the app from Shopify&apos;s admin to approve it). Save to stop asking
+                        for it; products then no longer carry it in the search index.
                       </p>
                     </Banner>
                   )}
@@ -350,7 +354,7 @@ export default function Settings() {
                       key={m.key}
                       id={`metafield-${m.key}`}
                       label={m.name}
-                      helpText={`${m.suggested ? `${m.suggested}. ` : ""}${m.key} · ${typeInWords(m.type)} · ${countInWords(m.count)}`}
+                      helpText={`${m.suggested ? `${m.suggested}. ` : ""}${m.key} · ${typeInWords(m.type)} · ${countInWords(m.count)}${m.caution ? `. ${m.caution}` : ""}`}
                       name="metafield"
                       value={m.key}
                       checked={metafieldChoice.includes(m.key)}

@@ -14,12 +14,12 @@ import type { AdminGraphql } from "../shopify/admin-graphql";
 import { refreshStorefrontPresences } from "../shopify/storefront-presences.server";
 import { shopsToFollow } from "../models/storefront-presences.server";
 import { logFor } from "../server/log";
+import { oneAtATimePerShop } from "../server/one-at-a-time-per-shop";
 import { repeatWithoutOverlap } from "../server/repeat-without-overlap";
 
 const log = logFor("presences");
 
-const reading = new Map<string, Promise<void>>();
-const readAgain = new Set<string>();
+const readOnce = oneAtATimePerShop();
 
 /**
  * A webhook said the presences changed: they are read after the answer, one read per shop at a
@@ -31,23 +31,13 @@ export function refreshStorefrontPresencesSoon(
   shopDomain: string,
   adminOf: (shopDomain: string) => Promise<AdminGraphql>,
 ): Promise<void> {
-  const under = reading.get(shopDomain);
-  if (under) {
-    readAgain.add(shopDomain);
-    return under;
-  }
-  const run = (async () => {
-    do {
-      readAgain.delete(shopDomain);
-      try {
-        await refreshStorefrontPresences(shopDomain, await adminOf(shopDomain));
-      } catch (error) {
-        log.error({ err: error, shop: shopDomain }, "the store's presences could not be read");
-      }
-    } while (readAgain.has(shopDomain));
-  })().finally(() => reading.delete(shopDomain));
-  reading.set(shopDomain, run);
-  return run;
+  return readOnce(shopDomain, async () => {
+    try {
+      await refreshStorefrontPresences(shopDomain, await adminOf(shopDomain));
+    } catch (error) {
+      log.error({ err: error, shop: shopDomain }, "the store's presences could not be read");
+    }
+  });
 }
 
 /** Reads every installed shop's presences, one shop after the other. */

@@ -21,6 +21,8 @@ export interface MetafieldOffer {
   notOffered: string | null;
   /** Why it is likely useful to shoppers, in the merchant's words; null when nothing says so. */
   suggested: string | null;
+  /** Shopify found stored values that fail its type (SOME_INVALID_NOTE); absent otherwise. */
+  caution?: string;
 }
 
 /** Definitions more than this are not listed (Shopify allows far fewer per owner type). */
@@ -30,6 +32,9 @@ export const APP_OWNED_REASON =
   "Kept by an app for its own use (its namespace starts with app--): apps' private data is never sent to the search.";
 export const HIDDEN_REASON =
   "Hidden from your storefront (its storefront access is off in Shopify: Settings, Custom data): the search shows shoppers only what your storefront may show them. Turn storefront access on to offer it here.";
+/** Said of a definition Shopify reports values of that fail its type (`validationStatus`). */
+export const SOME_INVALID_NOTE =
+  "Some products' values do not match its type in Shopify: those products are sent without it until the values are fixed (Shopify admin: Settings, Custom data).";
 export const NOT_TEXT_REASON =
   "References to products, collections and files, and lists of metaobject references, are not turned into text yet.";
 
@@ -93,6 +98,7 @@ export async function productMetafieldOffers(admin: AdminGraphql): Promise<Metaf
       count: node.metafieldsCount,
       notOffered,
       suggested: notOffered === null ? suggestionFor(node) : null,
+      ...(node.validationStatus === "SOME_INVALID" ? { caution: SOME_INVALID_NOTE } : {}),
     };
   });
 }

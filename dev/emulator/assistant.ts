@@ -14,7 +14,7 @@
 import { postFields, productFields } from "./content-routes";
 import type { HandoffState } from "./core";
 import { isObject } from "../http";
-import { rank } from "./search";
+import { rank, tokenize } from "./search";
 import type { StoredItem } from "./store";
 
 export type ChatStep =
@@ -155,6 +155,7 @@ function answerQuestion(input: ChatInput): ChatPlan {
     text =
       `Here is what I found for “${quoted(message)}”: ${names}.` +
       (first && price ? ` ${String(first.name)} costs ${price}.` : "") +
+      (first ? factsAskedAbout(first, message) : "") +
       " Anything else I can help with? ✨";
   } else if (posts.length > 0) {
     text = `I found some reading about “${quoted(message)}” for you. 📖`;
@@ -229,6 +230,25 @@ function answerQuestion(input: ChatInput): ChatPlan {
   );
   steps.push(event("complete", {}));
   return { steps, recommended: products.length + posts.length > 0 };
+}
+
+/**
+ * The product's attributes (options, and the facts a client sends as attributes: a metafield's
+ * "Material") whose name shares a word with the question, cited with their values, as the service answers from
+ * a product's attributes: "what material is…" → " Material: Anodised aluminium."
+ */
+function factsAskedAbout(product: StoredItem, message: string): string {
+  const asked = new Set(tokenize(message));
+  const attributes = isObject(product.attributes) ? product.attributes : {};
+  const facts = Object.entries(attributes).flatMap(([name, value]) => {
+    const words = tokenize(name);
+    if (!words.some((word) => asked.has(word))) return [];
+    const values = (Array.isArray(value) ? value : [value]).filter(
+      (entry): entry is string => typeof entry === "string" && entry !== "",
+    );
+    return values.length > 0 ? [`${name}: ${values.join(", ")}`] : [];
+  });
+  return facts.length > 0 ? ` ${facts.join("; ")}.` : "";
 }
 
 function answerOffer(input: ChatInput, response: OfferResponseInput): ChatPlan {

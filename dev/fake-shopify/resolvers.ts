@@ -22,8 +22,18 @@ import { connection, type ConnectionArgs, type Slice } from "./connection";
 import type { FakeShopifyCore } from "./core";
 import { gid, gidType, numericPart, parseGid } from "./gid";
 import { inventoryItemGidOf, inventoryLevelGid, LOCATION_GID, variantGidOfItem } from "./inventory";
-import { digest, ownerType, type MetafieldRecord, type MetafieldsSetInput } from "./metafields";
-import type { MetafieldDefinitionRecord } from "./metafield-definitions";
+import {
+  digest,
+  ownerType,
+  valueProblem,
+  type MetafieldRecord,
+  type MetafieldsSetInput,
+} from "./metafields";
+import {
+  deletedMetafieldDefinitionPayload,
+  metafieldDefinitionPayload,
+  type MetafieldDefinitionRecord,
+} from "./metafield-definitions";
 import { metaobjectMutations, metaobjectNode, metaobjectQueries } from "./metaobjects";
 import { isShopPolicyType, policyView } from "./policies";
 import type { Json, ProductRecord } from "./store";
@@ -518,6 +528,9 @@ function metafieldDefinitionView(core: FakeShopifyCore, record: MetafieldDefinit
       customerAccount: "NONE",
     },
     pinnedPosition: record.pinnedPosition,
+    validationStatus: values.some((metafield) => valueProblem(record.type, metafield.value))
+      ? "SOME_INVALID"
+      : "ALL_VALID",
     validations: [],
     useAsCollectionCondition: false,
   };
@@ -694,6 +707,13 @@ export function mutationRoot(core: FakeShopifyCore): Json {
             ownerType(metafield.ownerId) === record.ownerType,
         );
       }
+      // Shopify sends metafield_definitions/* only to an app granted read_content.
+      if (core.scopes.includes("read_content")) {
+        void core.webhooks.send(
+          "metafield_definitions/delete",
+          deletedMetafieldDefinitionPayload(record),
+        );
+      }
       return {
         deletedDefinitionId: record.id,
         deletedDefinition: {
@@ -734,6 +754,12 @@ export function mutationRoot(core: FakeShopifyCore): Json {
         record.pinnedPosition = core.metafieldDefinitions.nextPinnedPosition(record.ownerType);
       }
       if (definition.pin === false) record.pinnedPosition = null;
+      if (core.scopes.includes("read_content")) {
+        void core.webhooks.send(
+          "metafield_definitions/update",
+          metafieldDefinitionPayload(record, core.shop.id),
+        );
+      }
       return {
         updatedDefinition: metafieldDefinitionView(core, record),
         validationJob: null,

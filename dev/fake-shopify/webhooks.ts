@@ -41,6 +41,9 @@ export const DEFAULT_WEBHOOK_PATHS: Readonly<Record<string, string>> = {
   "collections/create": "/webhooks/collections",
   "collections/update": "/webhooks/collections",
   "collections/delete": "/webhooks/collections",
+  "metafield_definitions/create": "/webhooks/metafield_definitions",
+  "metafield_definitions/update": "/webhooks/metafield_definitions",
+  "metafield_definitions/delete": "/webhooks/metafield_definitions",
   ...Object.fromEntries(
     [
       "domains/create",

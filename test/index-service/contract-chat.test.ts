@@ -208,6 +208,47 @@ describe("non-streamed chat (stream: false)", () => {
   });
 });
 
+describe("answers from a product's attributes and the shop's content", () => {
+  it("cites the attribute a question names, with its value, and a policy post as a card", async () => {
+    await shop().bulkUpsertProducts([
+      product("jacket", "Alpine jacket", {
+        price: 180,
+        attributes: {
+          Material: ["Recycled nylon"],
+          Waterproof: ["Yes"],
+          Colour: ["Red"],
+          "Care instructions": ["Wash cold, hang to dry."],
+        },
+      }),
+    ]);
+    await shop().upsertPost({
+      id: "policy-1",
+      title: "Refund policy",
+      content: "Items can be returned within 30 days for a full refund.",
+      url: "https://shop.example.com/policies/refund-policy",
+      post_type: "page",
+      categories: ["policy"],
+    });
+    const material = await shop().chat({
+      message: "What material is the Alpine jacket?",
+      threadId: "web_a",
+    });
+    expect(material.data.text).toContain("Material: Recycled nylon.");
+    // Only what was asked about.
+    expect(material.data.text).not.toContain("Waterproof");
+    const care = await shop().chat({
+      message: "How do I care for the Alpine jacket?",
+      threadId: "web_c",
+    });
+    expect(care.data.text).toContain("Care instructions: Wash cold, hang to dry.");
+    const refund = await shop().chat({ message: "What is your refund policy?", threadId: "web_b" });
+    expect(refund.data.posts[0]).toMatchObject({
+      title: "Refund policy",
+      url: "https://shop.example.com/policies/refund-policy",
+    });
+  });
+});
+
 describe("offer and live-agent handoff", () => {
   it("offers a contact form, accepts it, hands off to an agent and fires the webhooks", async () => {
     await shop().createWebhook({

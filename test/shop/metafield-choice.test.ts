@@ -3,6 +3,7 @@
  * Settings offers is kept (never an app's own namespace, never a definition the store does not
  * have), too many are refused with what to do, and an unchanged choice starts no run.
  */
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_PUBLISHABLE_KEY, DEMO_SHOP, type RunningDemo } from "../../dev/demo/admin-demo";
 import { startTestDemo } from "../../testkit/demo-browser";
@@ -14,6 +15,7 @@ import {
   PRODUCT_METAFIELD_DEFINITIONS_QUERY,
   type ProductMetafieldDefinitionsData,
 } from "../../app/catalogue/queries";
+import { unfinishedRuns } from "../../app/models/sync-runs.server";
 import { data } from "../fake-shopify/helpers";
 
 let demo: RunningDemo;
@@ -100,10 +102,12 @@ describe("Settings: product metafields", () => {
     expect((await settingsPageOf(DEMO_SHOP, admin)).chosenMetafields).toEqual(["specs.material"]);
   });
 
-  it("names a chosen definition deleted in Shopify, and a save stops asking for it", async () => {
-    const page = await settingsPageOf(DEMO_SHOP, admin);
-    const material = page.metafields?.find((m) => m.key === "specs.material");
-    expect(page.chosenMetafields).toEqual(["specs.material"]);
+  it("a chosen definition deleted in Shopify leaves the choice and every product in the index at once (metafield_definitions/delete)", async () => {
+    expect((await save(["specs.material", "specs.waterproof"])).ok).toBe(true);
+    await expect
+      .poll(() => titlesWith("Material", "Anodised aluminium"), { timeout: 60_000 })
+      .toEqual(["IPod Nano - 8GB"]);
+    await noRunUnderWay();
     const { metafieldDefinitions } = await data<ProductMetafieldDefinitionsData>(
       demo.shopify,
       PRODUCT_METAFIELD_DEFINITIONS_QUERY,
@@ -116,20 +120,36 @@ describe("Settings: product metafields", () => {
       { id },
     );
     expect(deleted.metafieldDefinitionDelete.userErrors).toEqual([]);
+    const delivery = demo.shopify.state
+      .webhookDeliveries()
+      .findLast((d) => d.topic === "metafield_definitions/delete");
+    expect(Object.keys(JSON.parse(delivery!.body)).sort()).toEqual(shopifyExampleFields("delete"));
+    expect(JSON.parse(delivery!.body)).toEqual({
+      id,
+      type: "ShopifyMetafields::Types::SingleLineTextFieldType",
+      created_by_app_id: null,
+    });
 
-    const after = await settingsPageOf(DEMO_SHOP, admin);
-    expect(material).toBeDefined();
-    expect(after.metafields?.map((m) => m.key)).not.toContain("specs.material");
-    expect(after.chosenGone).toEqual(["Material (specs.material)"]);
-    const saved = await save([]);
-    expect(saved.ok).toBe(true);
-    const settled = await settingsPageOf(DEMO_SHOP, admin);
-    expect(settled.chosenMetafields).toEqual([]);
-    expect(settled.chosenGone).toEqual([]);
+    // No save: the webhook's reading withdraws it, and the products lose it in the index.
+    await expect
+      .poll(async () => (await settingsPageOf(DEMO_SHOP, admin)).chosenMetafields, {
+        timeout: 60_000,
+      })
+      .toEqual(["specs.waterproof"]);
+    await expect
+      .poll(() => titlesWith("Material", "Anodised aluminium"), { timeout: 60_000 })
+      .toEqual([]);
+    const page = await settingsPageOf(DEMO_SHOP, admin);
+    expect(page.chosenGone).toEqual([]);
+    expect(attributesOf("IPod Nano - 8GB")).toMatchObject({ Waterproof: ["No"] });
   });
 
-  it("names a chosen definition whose storefront access was turned off in Shopify, and a save drops it", async () => {
-    expect((await save(["specs.care"])).ok).toBe(true);
+  it("a chosen definition whose storefront access was turned off in Shopify leaves at once (metafield_definitions/update)", async () => {
+    expect((await save(["specs.waterproof", "specs.care"])).ok).toBe(true);
+    await expect
+      .poll(() => attributesOf("IPod Nano - 8GB")?.["Care instructions"], { timeout: 60_000 })
+      .toBeDefined();
+    await noRunUnderWay();
     const updated = await data<{ metafieldDefinitionUpdate: { userErrors: unknown[] } }>(
       demo.shopify,
       UPDATE_DEFINITION,
@@ -143,16 +163,119 @@ describe("Settings: product metafields", () => {
       },
     );
     expect(updated.metafieldDefinitionUpdate.userErrors).toEqual([]);
+    const delivery = demo.shopify.state
+      .webhookDeliveries()
+      .findLast((d) => d.topic === "metafield_definitions/update");
+    // Shopify's own example payload's fields, no more, no less.
+    expect(Object.keys(JSON.parse(delivery!.body)).sort()).toEqual(shopifyExampleFields("update"));
+    expect(JSON.parse(delivery!.body)).toMatchObject({
+      namespace: "specs",
+      key: "care",
+      owner_type: "Product",
+      type_name: "multi_line_text_field",
+    });
+
+    await expect
+      .poll(async () => (await settingsPageOf(DEMO_SHOP, admin)).chosenMetafields, {
+        timeout: 60_000,
+      })
+      .toEqual(["specs.waterproof"]);
+    await expect
+      .poll(() => attributesOf("IPod Nano - 8GB")?.["Care instructions"], { timeout: 60_000 })
+      .toBeUndefined();
+    expect((await settingsPageOf(DEMO_SHOP, admin)).chosenWithdrawn).toEqual([]);
+  });
+
+  it("a definition deleted after a running sync asked Shopify for the export still leaves the index once that run ends", async () => {
+    const exports = demo.shopify.state.bulkOperations().length;
+    demo.shopify.state.delayFinishWebhooks(3_000);
+    expect((await save(["specs.waterproof", "specs.features"])).ok).toBe(true);
+    // The Settings run has asked for its export, with Features in it, before the delete.
+    await expect
+      .poll(() => demo.shopify.state.bulkOperations().length, { timeout: 30_000 })
+      .toBeGreaterThan(exports);
+    const { metafieldDefinitions } = await data<ProductMetafieldDefinitionsData>(
+      demo.shopify,
+      PRODUCT_METAFIELD_DEFINITIONS_QUERY,
+      { after: null },
+    );
+    const id = metafieldDefinitions.nodes.find((d) => d.key === "features")!.id;
+    await data(demo.shopify, DELETE_DEFINITION, { id });
+    await expect
+      .poll(async () => (await settingsPageOf(DEMO_SHOP, admin)).chosenMetafields, {
+        timeout: 60_000,
+      })
+      .toEqual(["specs.waterproof"]);
+    await expect
+      .poll(() => attributesOf("IPod Nano - 8GB")?.Waterproof, { timeout: 60_000 })
+      .toEqual(["No"]);
+    await noRunUnderWay();
+    await expect
+      .poll(() => attributesOf("IPod Nano - 8GB")?.Features, { timeout: 60_000 })
+      .toBeUndefined();
+    await noRunUnderWay();
+  }, 180_000);
+
+  it("without read_content approved (no metafield_definitions/* webhooks), Settings names a chosen definition deleted or hidden, and a save drops it", async () => {
+    demo.shopify.state.withdrawScope("read_content");
+    expect((await save(["specs.weight", "reviews.rating"])).ok).toBe(true);
+    const { metafieldDefinitions } = await data<ProductMetafieldDefinitionsData>(
+      demo.shopify,
+      PRODUCT_METAFIELD_DEFINITIONS_QUERY,
+      { after: null },
+    );
+    const id = metafieldDefinitions.nodes.find((d) => d.key === "weight")!.id;
+    await data(demo.shopify, DELETE_DEFINITION, { id });
+    await data(demo.shopify, UPDATE_DEFINITION, {
+      definition: {
+        namespace: "reviews",
+        key: "rating",
+        ownerType: "PRODUCT",
+        access: { storefront: "NONE" },
+      },
+    });
+    // Only the deletes made while read_content was granted were sent.
+    expect(demo.shopify.state.webhookDeliveries("metafield_definitions/delete")).toHaveLength(2);
 
     const page = await settingsPageOf(DEMO_SHOP, admin);
-    expect(page.chosenMetafields).toEqual(["specs.care"]);
-    expect(page.chosenWithdrawn).toEqual([`Care instructions (specs.care): ${HIDDEN_REASON}`]);
-    expect((await save(["specs.care"])).ok).toBe(true);
+    expect(page.chosenMetafields).toEqual(["specs.weight", "reviews.rating"]);
+    expect(page.chosenGone).toEqual(["Weight (specs.weight)"]);
+    expect(page.chosenWithdrawn).toEqual([`Rating (reviews.rating): ${HIDDEN_REASON}`]);
+    expect((await save(["specs.weight", "reviews.rating"])).ok).toBe(true);
     const settled = await settingsPageOf(DEMO_SHOP, admin);
     expect(settled.chosenMetafields).toEqual([]);
+    expect(settled.chosenGone).toEqual([]);
     expect(settled.chosenWithdrawn).toEqual([]);
   });
 });
+
+/** The fields of Shopify's example payload of metafield_definitions/<action> (test/fixtures). */
+function shopifyExampleFields(action: "update" | "delete"): string[] {
+  const file = `${__dirname}/../fixtures/shopify/webhooks/metafield_definitions_${action}.json`;
+  const example = JSON.parse(readFileSync(file, "utf8")) as { response: object };
+  return Object.keys(example.response).sort();
+}
+
+/** The Settings save's run has ended: a webhook's run would otherwise find it under way. */
+async function noRunUnderWay(): Promise<void> {
+  await expect.poll(async () => (await unfinishedRuns()).length, { timeout: 60_000 }).toBe(0);
+}
+
+/** The attributes the emulator's index holds for the product of that title. */
+function attributesOf(title: string): Record<string, string[]> | undefined {
+  const workspace = demo.emulator.state.workspace("professional", demo.workspaceId);
+  return (workspace?.products ?? []).find((p) => p.name === title)?.attributes as
+    Record<string, string[]> | undefined;
+}
+
+function titlesWith(attribute: string, value: string): string[] {
+  const workspace = demo.emulator.state.workspace("professional", demo.workspaceId);
+  return (workspace?.products ?? [])
+    .filter((p) =>
+      ((p.attributes as Record<string, string[]> | undefined)?.[attribute] ?? []).includes(value),
+    )
+    .map((p) => String(p.name));
+}
 
 const UPDATE_DEFINITION = `mutation UpdateDefinition($definition: MetafieldDefinitionUpdateInput!) {
   metafieldDefinitionUpdate(definition: $definition) {

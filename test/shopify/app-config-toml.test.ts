@@ -24,7 +24,16 @@ describe("shopify.app.toml", () => {
       expect.arrayContaining(["read_products", "read_online_store_pages", "read_themes"]),
     );
     expect(scopes.filter((s) => s.startsWith("write_"))).toEqual([]);
-    expect(scopes).not.toContain("read_content");
+  });
+
+  it("asks for read_content, which metafield_definitions/* require (decision 0034)", () => {
+    const scopes = toml.access_scopes.scopes.split(",").map((s) => s.trim());
+    expect(scopes).toContain("read_content");
+    const topicEnum = adminSchema().getType("WebhookSubscriptionTopic");
+    if (!isEnumType(topicEnum)) throw new Error("WebhookSubscriptionTopic is not an enum");
+    expect(topicEnum.getValue("METAFIELD_DEFINITIONS_DELETE")?.description).toContain(
+      "Requires the `read_content` scope.",
+    );
   });
 
   it("asks to read metaobject definitions and entries (Settings' list, the chosen entries)", () => {
@@ -64,6 +73,9 @@ describe("shopify.app.toml", () => {
         "markets/create",
         "markets/delete",
         "markets/update",
+        "metafield_definitions/create",
+        "metafield_definitions/delete",
+        "metafield_definitions/update",
         "products/create",
         "products/delete",
         "products/update",
