@@ -88,6 +88,12 @@ export interface LiveEnvironmentOptions {
   account?: Partial<Pick<EmulatorAccountConfig, "tier" | "quotas">>;
   /** The emulator keeps each request's body in its log. */
   logBodies?: boolean;
+  /**
+   * Where the fake shop sells (default "primary-only": one storefront, so a live test's quota
+   * and request counts are the primary workspace's alone; "sample": also the French domain,
+   * whose own workspace every full sync fills, and the /de subfolder).
+   */
+  presences?: "sample" | "primary-only";
   /** More of the app's configuration (e.g. SHOPIFY_APP_URL for an app server in a child process). */
   appEnvironment?: Record<string, string>;
 }
@@ -131,6 +137,7 @@ export async function startLiveServices(
         articles: options.articles ?? 2,
         seed: options.seed ?? 7,
       },
+      presences: options.presences ?? "primary-only",
     },
   });
   await prepareAppEnvironment({

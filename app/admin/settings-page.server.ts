@@ -14,18 +14,20 @@ import {
   productMetafieldOffers,
   type MetafieldOffer,
 } from "../shop/product-metafields.server";
+import { filledDomainWorkspaces } from "../sync/full/presence-workspaces.server";
 import { metaobjectOffers, type MetaobjectOffer } from "../shop/metaobject-definitions.server";
 
 const log = logFor("admin");
 
 /** What the Settings page shows: the saved keys (never the secret), the workspace and choices. */
 export async function settingsPageOf(shopDomain: string, admin: AdminGraphql) {
-  const [shop, events, metafields, metaobjects, presences] = await Promise.all([
+  const [shop, events, metafields, metaobjects, presences, domainWorkspaces] = await Promise.all([
     findShop(shopDomain),
     serviceEventsStatus(shopDomain),
     metafieldOffersOrNull(shopDomain, admin),
     metaobjectOffersOrNull(shopDomain, admin),
     storefrontPresencesOf(shopDomain),
+    filledDomainWorkspaces(shopDomain),
   ]);
   return {
     derivedWorkspaceId: shop?.workspaceId ?? null,
@@ -71,6 +73,8 @@ export async function settingsPageOf(shopDomain: string, admin: AdminGraphql) {
     events,
     /** Where the store sells, as last read from Shopify (read-only for now). */
     presences: { ...presences, readAt: presences.readAt?.toISOString() ?? null },
+    /** Storefront host → its own filled workspace (decision 0032). */
+    domainWorkspaces,
   };
 }
 

@@ -16,3 +16,4 @@ export * from "./priority";
 export * from "./storefront-url";
 export * from "./product-payload";
 export * from "./metafield-text";
+export * from "./translated-lines";

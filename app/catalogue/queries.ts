@@ -302,6 +302,31 @@ export const PAGES_BULK_QUERY = `{
   }
 }`;
 
+/**
+ * What a storefront in another language needs of each product or page: its translations into
+ * that locale (`translations(locale:)`, a list, so it is allowed in a bulk query and costs the
+ * export nothing more), with `outdated` so a translation whose source changed is not used.
+ */
+const TRANSLATIONS_SELECTION = (locale: string) =>
+  `translations(locale: ${JSON.stringify(locale)}) { key value outdated }`;
+
+/** A BCP 47 tag as Shopify's locales are ("fr", "pt-BR", "zh-Hant-TW"); nothing else reaches a document. */
+export function isLocaleTag(locale: string): boolean {
+  return /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8}){0,3}$/.test(locale);
+}
+
+/**
+ * `productsBulkQuery` or `PAGES_BULK_QUERY` with each product's (page's) translations into
+ * `locale`; the rest of the export is the same, so the same reader and mapper take it.
+ */
+export function translatedBulkQuery(query: string, locale: string): string {
+  if (!isLocaleTag(locale)) throw new Error(`"${locale}" is not a locale`);
+  const at = query.indexOf("node {");
+  if (at < 0) throw new Error("not a connection's bulk query");
+  const end = at + "node {".length;
+  return `${query.slice(0, end)}\n        ${TRANSLATIONS_SELECTION(locale)}${query.slice(end)}`;
+}
+
 /** Bulk export of every blog's articles. */
 export const ARTICLES_BULK_QUERY = `{
   articles {

@@ -5,19 +5,26 @@ import { useAdminFormat } from "./admin-locale";
 /**
  * Settings' "Markets and languages": each storefront URL the store sells on (a domain, or a
  * language's subfolder), with its language, markets and currency, as last read from Shopify.
- * Read-only: today only the primary domain's default language is indexed, and it says so.
+ * Read-only: it says which are indexed (the primary domain's default language, and each other
+ * domain whose own workspace a full sync filled) and which are not yet.
  */
 export function MarketsCard({
   presences,
   readAt,
   problem,
+  domainWorkspaces = {},
 }: {
   presences: StorefrontPresence[];
   readAt: string | null;
   problem: string | null;
+  /** Storefront host → its own workspace, filled by a full sync (decision 0032). */
+  domainWorkspaces?: Record<string, string>;
 }) {
   const format = useAdminFormat();
   const indexed = presences.find((presence) => presence.primary);
+  const ownWorkspace = (presence: StorefrontPresence) =>
+    presence.defaultLocale ? domainWorkspaces[presence.host.toLowerCase()] : undefined;
+  const domains = presences.filter((presence) => ownWorkspace(presence));
   return (
     <Card>
       <BlockStack gap="300">
@@ -25,9 +32,11 @@ export function MarketsCard({
           Markets and languages
         </Text>
         <Text as="p" id="markets-indexed">
-          {indexed
-            ? `Today only ${indexed.url} in ${indexed.localeName} is indexed: the search and the chat know the products by their titles and links there, at the store's own prices. The other domains and languages below are not indexed yet.`
-            : "Today only the primary domain's default language is indexed. The other domains and languages the store sells on are not indexed yet."}
+          {domains.length > 0 && indexed
+            ? `Indexed: ${indexed.url} in ${indexed.localeName}, and ${domains.map((p) => `${p.url} in ${p.localeName}`).join(", ")} in a workspace of its own: the search and the chat there know the products by their titles and links on that domain, at the store's own prices. The others below are not indexed yet.`
+            : indexed
+              ? `Today only ${indexed.url} in ${indexed.localeName} is indexed: the search and the chat know the products by their titles and links there, at the store's own prices. The other domains and languages below are not indexed yet.`
+              : "Today only the primary domain's default language is indexed. The other domains and languages the store sells on are not indexed yet."}
         </Text>
         {problem && (
           <Banner tone="warning" title="Markets and languages could not be read">
@@ -51,6 +60,8 @@ export function MarketsCard({
                     </Link>
                     {presence.primary ? (
                       <Badge tone="success">Indexed</Badge>
+                    ) : ownWorkspace(presence) ? (
+                      <Badge tone="success">{`Indexed in workspace ${ownWorkspace(presence)}`}</Badge>
                     ) : (
                       <Badge>Not indexed yet</Badge>
                     )}

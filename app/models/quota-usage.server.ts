@@ -87,3 +87,27 @@ export async function recordQuotaSpent(
     update: { used: limit },
   });
 }
+
+/**
+ * A storefront domain's workspace is filled with the shop's key, from the same account's quota
+ * (docs/reference/quota-per-account.md): the counts the service reported to its writes, kept
+ * under the domain's own key, are the shop's newest counts too when they are newer than its own.
+ */
+export async function adoptReportedQuota(
+  shopDomain: string,
+  from: string,
+  now: Date,
+): Promise<void> {
+  const month = quotaMonthOf(now);
+  for (const row of await prisma.quotaUsage.findMany({ where: { shopDomain: from, month } })) {
+    const key = { shopDomain_month_kind: { shopDomain, month, kind: row.kind } };
+    const own = await prisma.quotaUsage.findUnique({ where: key });
+    if (own && own.updatedAt >= row.updatedAt) continue;
+    const counts = { used: row.used, limit: row.limit, updatedAt: row.updatedAt };
+    await prisma.quotaUsage.upsert({
+      where: key,
+      create: { shopDomain, month, kind: row.kind, ...counts },
+      update: counts,
+    });
+  }
+}

@@ -165,6 +165,11 @@ export async function deleteAllShopData(shopDomain: string): Promise<void> {
     prisma.heldServiceEvent.deleteMany({ where: { shopDomain } }),
     prisma.redactedShopper.deleteMany({ where: { shopDomain } }),
     prisma.storefrontPresence.deleteMany({ where: { shopDomain } }),
+    // A storefront domain's own workspace keeps its runs, ledger and counts under
+    // "<shop>#<workspace>" (app/sync/full/presence-workspaces.server.ts).
+    prisma.syncRun.deleteMany({ where: { shopDomain: { startsWith: `${shopDomain}#` } } }),
+    prisma.indexedItem.deleteMany({ where: { shopDomain: { startsWith: `${shopDomain}#` } } }),
+    prisma.quotaUsage.deleteMany({ where: { shopDomain: { startsWith: `${shopDomain}#` } } }),
     prisma.shop.deleteMany({ where: { shopDomain } }),
   ]);
 }

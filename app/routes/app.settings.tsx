@@ -469,6 +469,7 @@ export default function Settings() {
             presences={data.presences.presences}
             readAt={data.presences.readAt}
             problem={data.presences.problem}
+            domainWorkspaces={data.domainWorkspaces}
           />
         </Layout.Section>
         <Layout.Section>

@@ -37,7 +37,14 @@ export class ShopNotConnectedError extends Error {
 
 /** The service's client for a shop: its decrypted secret key, scoped to its workspace. */
 export function serviceClientFor(shop: Shop): IndexServiceClient {
-  const workspaceId = workspaceOf(shop);
+  return serviceClientForWorkspace(shop, workspaceOf(shop));
+}
+
+/** The shop's key scoped to another of its workspaces (a storefront domain's, presence-workspaces). */
+export function serviceClientForWorkspace(
+  shop: Shop,
+  workspaceId: string | null,
+): IndexServiceClient {
   if (!shop.secretKeyCiphertext || !workspaceId) throw new ShopNotConnectedError(shop.shopDomain);
   const env = config();
   return new IndexServiceClient({

@@ -36,6 +36,7 @@ import {
   SyncPausedByMerchantError,
 } from "../sync/full/run-full-sync.server";
 import { removeWorkspaceItems } from "./remove-from-index.server";
+import { filledDomainWorkspaces } from "../sync/full/presence-workspaces.server";
 import type { ReportedQuota } from "./service-keys.server";
 
 /** The trigger of the full sync that moves the index after Settings saved another place. */
@@ -173,6 +174,8 @@ export async function pointStorefrontAt(
     apiUrl: config().indexApiUrl,
     publishableKey,
     workspaceId,
+    // Each storefront domain's own filled workspace stays named (decision 0032).
+    workspaces: await filledDomainWorkspaces(shop.shopDomain),
   });
   await recordStorefrontWorkspace(shop.shopDomain, workspaceId);
 }

@@ -8,6 +8,11 @@ export interface StorefrontConfig {
   apiUrl: string;
   publishableKey: string;
   workspaceId: string;
+  /**
+   * Storefront host → its own workspace, for each domain other than the primary whose workspace
+   * is filled (decision 0032); the embed asks `workspaces[request.host]`, else `workspaceId`.
+   */
+  workspaces?: Record<string, string>;
 }
 
 export const APP_INSTALLATION_QUERY = `query AppInstallation {

@@ -25,6 +25,8 @@ import { recordShopAfterAuth } from "../../app/shopify/app.server";
 import { saveSettings } from "../../app/shop/save-settings.server";
 import { findShop, workspaceOf } from "../../app/models/shops.server";
 import prisma from "../../app/models/db.server";
+import { storefrontPresencesOf } from "../../app/models/storefront-presences.server";
+import { presenceWorkspacesOf } from "../../app/sync/full/presence-workspaces.server";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 export const DEMO_SHOP = "demo-store.myshopify.com";
@@ -269,10 +271,31 @@ async function waitForFirstSync(
       where: { shopDomain: DEMO_SHOP },
       orderBy: { startedAt: "asc" },
     });
-    if (run && run.state !== "running") return { state: run.state, errorMessage: run.errorMessage };
+    if (run && run.state !== "running") {
+      await domainWorkspacesFilled(run.startedAt, stopped);
+      return { state: run.state, errorMessage: run.errorMessage };
+    }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   return { state: "not run", errorMessage: "The demo stopped before its first sync finished." };
+}
+
+/**
+ * The storefront domains' own workspaces (the French one) are filled right after the shop's
+ * run: the first sync is over once each has a finished run (at most two minutes more).
+ */
+async function domainWorkspacesFilled(since: Date, stopped: () => boolean): Promise<void> {
+  const shop = await findShop(DEMO_SHOP);
+  if (!shop) return;
+  const { presences } = await storefrontPresencesOf(DEMO_SHOP);
+  const keys = presenceWorkspacesOf(shop, presences).workspaces.map((w) => w.ledgerKey);
+  for (let waited = 0; waited < 120_000 && !stopped(); waited += 250) {
+    const finished = await prisma.syncRun.count({
+      where: { shopDomain: { in: keys }, startedAt: { gte: since }, state: { not: "running" } },
+    });
+    if (finished >= keys.length) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
 }
 
 /** Builds the app when there is no build, or when a source file is newer than it. */
@@ -298,14 +321,19 @@ function newestIn(dir: string): number {
 /** The chat configuration the app saved in the store (its app-data metafield), if any. */
 function savedStorefrontConfig(
   metafields: { key: string; value: string }[],
-): { publishableKey: string; workspaceId: string } | undefined {
+):
+  { publishableKey: string; workspaceId: string; workspaces?: Record<string, string> } | undefined {
   const saved = metafields.find((m) => m.key === "config");
   if (!saved) return undefined;
   try {
-    const { publishableKey, workspaceId } = JSON.parse(saved.value) as Record<string, unknown>;
-    return typeof publishableKey === "string" && typeof workspaceId === "string"
-      ? { publishableKey, workspaceId }
-      : undefined;
+    const { publishableKey, workspaceId, workspaces } = JSON.parse(saved.value) as Record<
+      string,
+      unknown
+    >;
+    if (typeof publishableKey !== "string" || typeof workspaceId !== "string") return undefined;
+    return typeof workspaces === "object" && workspaces !== null
+      ? { publishableKey, workspaceId, workspaces: workspaces as Record<string, string> }
+      : { publishableKey, workspaceId };
   } catch {
     return undefined;
   }

@@ -216,6 +216,23 @@ export class FakeShopifyControl {
     return record ? this.core.store.snapshot(record) : undefined;
   }
 
+  /**
+   * A product's, page's or article's translations, each with whether its source changed since
+   * (translations.ts); a merchant changes them with translationsRegister / translationsRemove.
+   */
+  translations(
+    resourceId: string,
+    locale?: string,
+  ): { key: string; locale: string; value: string; outdated: boolean }[] {
+    const store = this.core.translations;
+    return store.of(resourceId, locale).map((record) => ({
+      key: record.key,
+      locale: record.locale,
+      value: record.value,
+      outdated: store.outdated(resourceId, record),
+    }));
+  }
+
   pages(): Json[] {
     return structuredClone([...this.core.store.pages.values()]);
   }

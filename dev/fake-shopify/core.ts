@@ -20,6 +20,8 @@ import {
 } from "../sample-store/product-specs";
 import { PolicyStore, type ShopPolicyType } from "./policies";
 import { PresenceStore } from "./presences";
+import { TranslationStore } from "./translations";
+import { frenchPage, frenchProduct, germanProduct } from "../sample-store/translations";
 import {
   fieldResolver,
   nodeById,
@@ -129,6 +131,8 @@ export const MERCHANT_SCOPES: readonly string[] = [
   "write_markets",
   "read_locales",
   "write_locales",
+  "read_translations",
+  "write_translations",
 ];
 
 export class FakeShopifyCore {
@@ -146,6 +150,7 @@ export class FakeShopifyCore {
   readonly merchantAccessToken: string;
   readonly scopes: string[];
   readonly presences: PresenceStore;
+  readonly translations: TranslationStore;
   readonly bucket: CostBucket;
   readonly webhooks: WebhookSender;
   readonly bulk: BulkOperations;
@@ -181,12 +186,25 @@ export class FakeShopifyCore {
       "read_metaobject_definitions",
       "read_metaobjects",
       "read_content",
+      "read_translations",
     ];
     this.presences = new PresenceStore({
       primaryDomainId: this.shop.id,
       primaryHost: () => this.shop.primaryDomain,
       shopCurrency: this.shop.currencyCode,
       sample: (options.store?.presences ?? "sample") === "sample",
+    });
+    this.translations = new TranslationStore({
+      resource: (id) =>
+        this.store.products.get(id)?.product ??
+        this.store.pages.get(id) ??
+        this.store.articles.get(id),
+      ofType: (type) =>
+        type === "Product"
+          ? this.store.productList().map((record) => record.product)
+          : [...(type === "Page" ? this.store.pages : this.store.articles).values()],
+      locales: () => this.presences.locales,
+      now: () => this.iso(),
     });
     this.themes = new ThemeStore(now);
     this.policies = new PolicyStore(now, options.store?.policies);
@@ -225,6 +243,22 @@ export class FakeShopifyCore {
     if (this.options.store?.productSpecs && this.options.store.metaobjects) {
       this.addSizeChartReferences();
       this.addColorPatterns();
+    }
+    if ((this.options.store?.presences ?? "sample") === "sample") this.addSampleTranslations();
+  }
+
+  /** French for the French storefront, German titles for the `/de` subfolder (sample-store/translations.ts). */
+  addSampleTranslations(): void {
+    for (const { product } of this.store.productList()) {
+      const source = { title: String(product.title), handle: String(product.handle) };
+      const french = frenchProduct(source);
+      if (french) this.translations.seed(String(product.id), "fr", french);
+      const german = germanProduct(source);
+      if (german) this.translations.seed(String(product.id), "de", german);
+    }
+    for (const page of this.store.pages.values()) {
+      const french = frenchPage({ title: String(page.title), handle: String(page.handle) });
+      if (french) this.translations.seed(String(page.id), "fr", french);
     }
   }
 

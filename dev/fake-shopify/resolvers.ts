@@ -274,12 +274,18 @@ export function productView(core: FakeShopifyCore, record: ProductRecord): Json 
     collections: (args: ConnectionArgs) =>
       connection(record.collections, args, (collection) => collectionView(core, collection)),
     media: (args: ConnectionArgs) => connection(record.media, args, mediaView),
+    translations: core.translations.translationsField(String(product.id)),
     ...metafieldResolvers(core, String(product.id)),
   };
 }
 
 function pageView(core: FakeShopifyCore, page: Json): Json {
-  return { __typename: "Page", ...page, ...metafieldResolvers(core, String(page.id)) };
+  return {
+    __typename: "Page",
+    ...page,
+    translations: core.translations.translationsField(String(page.id)),
+    ...metafieldResolvers(core, String(page.id)),
+  };
 }
 
 function articleView(core: FakeShopifyCore, article: Json): Json {
@@ -291,6 +297,7 @@ function articleView(core: FakeShopifyCore, article: Json): Json {
     author: isRecord(article.author) ? { __typename: "ArticleAuthor", ...article.author } : null,
     image: image ? { __typename: "Image", ...image } : null,
     blog: blog ? { __typename: "Blog", ...blog } : null,
+    translations: core.translations.translationsField(String(article.id)),
     ...metafieldResolvers(core, String(article.id)),
   };
 }
@@ -607,6 +614,7 @@ export function queryRoot(core: FakeShopifyCore): Json {
     },
     currentAppInstallation: () => appInstallationView(core),
     ...core.presences.queries(scopesOf),
+    ...core.translations.queries(scopesOf),
     ...metaobjectQueries(core.metaobjects, () => core.scopes),
     ...themeQueries(
       core.themes,
@@ -629,6 +637,7 @@ export function mutationRoot(core: FakeShopifyCore): Json {
     ...core.presences.mutations(scopesOf, ({ topic, payload }) => {
       void core.webhooks.send(topic, payload);
     }),
+    ...core.translations.mutations(scopesOf),
     ...metaobjectMutations(
       core.metaobjects,
       () => core.scopes,

@@ -58,7 +58,9 @@ export interface StorefrontPreviewOptions {
    * The store's saved chat configuration, read at every page view as the theme's app embed reads
    * the app's metafield; when it returns nothing, `publishableKey` and `workspaceId` are used.
    */
-  savedConfig?: () => { publishableKey: string; workspaceId: string } | undefined;
+  savedConfig?: () =>
+    | { publishableKey: string; workspaceId: string; workspaces?: Record<string, string> }
+    | undefined;
   /** The shop's pages (default: the preview's café shop). */
   pages?: PreviewPages;
   /** Block settings for every page (query parameters override them per request). */
@@ -147,7 +149,14 @@ export async function startStorefrontPreview(
     publishableKey: options.publishableKey,
     workspaceId: options.workspaceId,
   };
-  const current = () => ({ ...service, ...options.savedConfig?.() });
+  // As the theme's embed does: a storefront domain's own workspace by the request's host
+  // (`config.workspaces[request.host]`, decision 0032), else the configuration's workspace.
+  const current = (req: IncomingMessage) => {
+    const { workspaces, ...saved } = options.savedConfig?.() ?? {};
+    const host = (req.headers.host ?? "").replace(/:\d+$/, "").toLowerCase();
+    const own = workspaces?.[host];
+    return { ...service, ...saved, ...(own ? { workspaceId: own } : {}) };
+  };
   const cart = new FakeCart(options.cart);
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://preview.invalid");
@@ -190,11 +199,11 @@ export async function startStorefrontPreview(
         cartCount: cart.count(req),
         cartTheme: url.searchParams.get("cartTheme") === "events" ? "events" : "sections",
       },
-      widget: url.searchParams.get("widget") === "0" ? "" : widgetMarkup(current(), settings),
+      widget: url.searchParams.get("widget") === "0" ? "" : widgetMarkup(current(req), settings),
       search:
         url.searchParams.get("search") === "0"
           ? ""
-          : searchMarkup(current(), settings.locale, settings.currency),
+          : searchMarkup(current(req), settings.locale, settings.currency),
     });
     res.writeHead(200, { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" });
     res.end(html);

@@ -34,7 +34,42 @@ const BULK_DOCUMENTS: Record<string, string> = {
   PRODUCTS_BULK_QUERY: queries.PRODUCTS_BULK_QUERY,
   PAGES_BULK_QUERY: queries.PAGES_BULK_QUERY,
   ARTICLES_BULK_QUERY: queries.ARTICLES_BULK_QUERY,
+  // A storefront domain's export (presence-workspaces.server.ts): the same, with translations.
+  "translatedBulkQuery(products with metafields, a reference and a variant's, fr)":
+    queries.translatedBulkQuery(
+      queries.productsBulkQuery([
+        { namespace: "specs", key: "material", type: "single_line_text_field" },
+        { namespace: "specs", key: "size_chart", type: "metaobject_reference" },
+        {
+          namespace: "specs",
+          key: "finish",
+          type: "single_line_text_field",
+          owner: "PRODUCTVARIANT",
+        },
+      ]),
+      "fr",
+    ),
+  "translatedBulkQuery(PAGES_BULK_QUERY, pt-BR)": queries.translatedBulkQuery(
+    queries.PAGES_BULK_QUERY,
+    "pt-BR",
+  ),
 };
+
+describe("a storefront domain's translated exports", () => {
+  it.each(Object.entries(BULK_DOCUMENTS).filter(([name]) => name.startsWith("translated")))(
+    "%s is valid against the Admin API 2026-10 schema",
+    (_name, source) => {
+      expect(validate(adminSchema(), parse(source)).map((error) => error.message)).toEqual([]);
+      expect(source).toContain("translations(locale:");
+    },
+  );
+
+  it("refuses a locale that is not a language tag, so nothing else reaches the document", () => {
+    expect(() => queries.translatedBulkQuery(queries.PAGES_BULK_QUERY, 'fr") { x }')).toThrow(
+      /not a locale/,
+    );
+  });
+});
 
 interface ConnectionStats {
   connections: number;

@@ -21,7 +21,7 @@ import { storefrontPresencesOf } from "../../app/models/storefront-presences.ser
 let env: LiveServices;
 
 beforeAll(async () => {
-  env = await startLiveServices({ products: 3, pages: 0, articles: 0 });
+  env = await startLiveServices({ products: 3, pages: 0, articles: 0, presences: "sample" });
   await recordShopAfterAuth(SHOP, "read_products,read_markets,read_locales", await adminFor(SHOP));
 }, 120_000);
 

@@ -87,6 +87,11 @@ export interface FullSyncOptions {
   keyId?: string;
   now?: () => Date;
   onProgress?: (progress: SyncProgress) => void;
+  /**
+   * Whose month's quota the plan counts against, when not `shopDomain`'s own: a storefront
+   * domain's workspace is filled from the shop's account (presence-workspaces.server.ts).
+   */
+  quotaShopDomain?: string;
   /** The shop's lease: the ledger is written only while it is still the caller's. */
   fence?: LeaseFence;
   /** Called right before each request to the service; throws to stop sending. */
@@ -211,7 +216,12 @@ export async function runFullSync(options: FullSyncOptions): Promise<FullSyncRes
       });
     }
     if (run.phase === "plan") {
-      await planWithinQuota({ runId: run.id, shopDomain: run.shopDomain, tier, now: now() });
+      await planWithinQuota({
+        runId: run.id,
+        shopDomain: options.quotaShopDomain ?? run.shopDomain,
+        tier,
+        now: now(),
+      });
       // What a complete export no longer has goes with the explicit removals, in the same batches.
       if (run.exportComplete) for (const type of types) await stageRemovals(run.id, scope, type);
       // Nothing of a type this run did not export was marked seen: all of it is staged.

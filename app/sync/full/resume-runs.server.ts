@@ -18,6 +18,7 @@
 import type { ShopLeases } from "../engine/process-leases.server";
 import { unfinishedRuns } from "../../models/sync-runs.server";
 import { carryRun } from "./run-full-sync.server";
+import { isPresenceLedgerKey } from "./presence-workspaces.server";
 import { logFor } from "../../server/log";
 
 const log = logFor("sync");
@@ -30,6 +31,7 @@ export async function resumeOrphanedRuns(leases: ShopLeases): Promise<number> {
   const runs = await unfinishedRuns();
   let resumed = 0;
   for (const run of runs) {
+    if (isPresenceLedgerKey(run.shopDomain)) continue;
     const lease = await leases.hold(run.shopDomain);
     if (!lease) continue;
     resumed += 1;

@@ -59,6 +59,7 @@ import { leaveFormerPlace } from "../../shop/switch-keys-or-workspace.server";
 import { followStorefront } from "../../shop/leave-former-workspace.server";
 import { detectTier } from "../engine/tier-detection";
 import { readMetaobjectEntries, readReferencedEntryNames } from "./metaobject-entries.server";
+import { fillStorefrontDomains } from "./presence-workspaces.server";
 import {
   exportStopReason,
   pauseForStop,
@@ -79,7 +80,7 @@ import { logFor, setLogShop, withLogContext } from "../../server/log";
 const log = logFor("sync");
 
 /** The bulk query of each type; the products' asks for the shop's chosen metafields. */
-function bulkQueryOf(type: "product" | "page" | "article", shop: Shop): string {
+export function bulkQueryOf(type: "product" | "page" | "article", shop: Shop): string {
   switch (type) {
     case "product":
       return productsBulkQuery(chosenMetafieldsOf(shop));
@@ -375,6 +376,17 @@ async function carryRunToEnd(
     });
     if (shop.state === "paused") await resumeShop(shop.shopDomain);
     await followStorefrontAfterRun(shop.shopDomain, admin);
+    // The shop's own run is done; then each storefront domain's workspace, in its language.
+    await fillStorefrontDomains(shop, admin, types, {
+      keyId,
+      tier: provenTier,
+      lease,
+      trigger: run.trigger as SyncTrigger,
+      bulkQueryOf: (type) => bulkQueryOf(type, shop),
+      metafields: chosenMetafieldsOf(shop),
+      metaobjectNames: await readReferencedEntryNames(admin, chosenMetafieldsOf(shop)),
+      pollEveryMs: timing.pollEveryMs,
+    });
   } catch (error) {
     // Another process took the shop over and carries the run on: this one leaves it as it is.
     if (error instanceof LeaseLostError) return;

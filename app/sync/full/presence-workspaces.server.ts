@@ -1,0 +1,280 @@
+/**
+ * Each storefront domain of the shop other than the primary one (a market on `shop.fr`, a
+ * subdomain `fr.shop.com`) gets a workspace of its own, named after its domain as the service
+ * names a browser's workspace (spec §5.6, `workspaceIdFromDomain`), holding the catalogue as a
+ * shopper there sees it: products and pages in that storefront's default language, field by
+ * field from Shopify's translations (the primary language where one is missing or outdated),
+ * with URLs on that domain. Filled after the shop's own full sync, by the same engine, through
+ * the same pacer and key; the primary workspace is not touched.
+ *
+ * A domain workspace's runs and ledger rows are kept under their own key (`presenceLedgerKey`),
+ * not the shop's: the Dashboard, the live worker and the move between workspaces (which read
+ * "the shop's last run" and "workspaces that are no longer the shop's") see exactly what they
+ * saw before. Its plan counts against the shop's month's quota (one account:
+ * docs/reference/quota-per-account.md). Decision 0032 says what this leaves out.
+ */
+import type { Shop } from "@prisma/client";
+import {
+  isLocaleTag,
+  translatedBulkQuery,
+  translatedSource,
+  type ChosenMetafield,
+} from "../../catalogue";
+import { InvalidDomainError, workspaceIdFromDomain } from "../../index-service/workspace-id";
+import type { Tier } from "../../index-service/tiers";
+import type { AdminGraphql } from "../../shopify/admin-graphql";
+import {
+  isFinishedBulkStatus,
+  readBulkOperation,
+  startBulkQuery,
+} from "../../shopify/bulk-operation";
+import { urlSource, type BulkSource } from "../../shopify/bulk-source";
+import type { StorefrontPresence } from "../../shopify/storefront-presences.server";
+import { storefrontPresencesOf } from "../../models/storefront-presences.server";
+import { adoptReportedQuota } from "../../models/quota-usage.server";
+import { finishRun, unfinishedRun, type SyncTrigger } from "../../models/sync-runs.server";
+import { findShop, storefrontWorkspaceOf, workspaceOf } from "../../models/shops.server";
+import { lastSucceededRun } from "../../models/sync-runs.server";
+import { writeStorefrontConfig } from "../../shopify/storefront-config";
+import { config } from "../../config.server";
+import { serviceClientForWorkspace } from "../../shop/service-keys.server";
+import type { HeldLease } from "../engine/process-leases.server";
+import { pacers } from "../engine/pacer-registry.server";
+import type { CatalogueType } from "../engine/catalogue-entry";
+import { runFullSync, type FullSyncResult } from "../engine/sync-export.server";
+import { logFor } from "../../server/log";
+
+const log = logFor("sync");
+
+export interface PresenceWorkspace {
+  host: string;
+  /** The storefront's default locale: the language its workspace holds. */
+  locale: string;
+  workspaceId: string;
+  /** Whose runs and ledger rows these are (see the file's comment). */
+  ledgerKey: string;
+}
+
+/** The key a domain workspace's runs and ledger rows are kept under: never a shop's domain. */
+export function presenceLedgerKey(shopDomain: string, workspaceId: string): string {
+  return `${shopDomain}#${workspaceId}`;
+}
+
+/**
+ * A domain workspace's run is carried by the shop's full sync, under the shop's lease, never
+ * resumed on its own: one a stopped process left is closed by the shop's next full sync.
+ */
+export function isPresenceLedgerKey(key: string): boolean {
+  return key.includes("#");
+}
+
+/**
+ * The storefronts that get a workspace of their own: each web presence on a domain other than
+ * the primary one, in its default locale while shoppers can see it (published). A domain no
+ * workspace id can be made from is named in `problems` and left out.
+ */
+export function presenceWorkspacesOf(
+  shop: Pick<Shop, "shopDomain" | "primaryDomain" | "workspaceId" | "workspaceOverride">,
+  presences: readonly StorefrontPresence[],
+): { workspaces: PresenceWorkspace[]; problems: string[] } {
+  const primaryHost = (shop.primaryDomain ?? "").toLowerCase();
+  const own = workspaceOf(shop);
+  const workspaces: PresenceWorkspace[] = [];
+  const problems: string[] = [];
+  for (const presence of presences) {
+    if (presence.primary || !presence.defaultLocale || !presence.localePublished) continue;
+    if (presence.host.toLowerCase() === primaryHost) continue;
+    if (!isLocaleTag(presence.locale)) {
+      problems.push(`${presence.url}: "${presence.locale}" is not a language the app can ask for`);
+      continue;
+    }
+    let workspaceId: string;
+    try {
+      workspaceId = workspaceIdFromDomain(presence.host);
+    } catch (error) {
+      if (!(error instanceof InvalidDomainError)) throw error;
+      problems.push(`${presence.url}: ${error.message}`);
+      continue;
+    }
+    if (workspaceId === own || workspaces.some((w) => w.workspaceId === workspaceId)) continue;
+    workspaces.push({
+      host: presence.host.toLowerCase(),
+      locale: presence.locale,
+      workspaceId,
+      ledgerKey: presenceLedgerKey(shop.shopDomain, workspaceId),
+    });
+  }
+  return { workspaces, problems };
+}
+
+export interface PresenceSending {
+  keyId: string | undefined;
+  tier: Tier;
+  lease: HeldLease | undefined;
+  trigger: SyncTrigger;
+  /** The bulk query of a type as the shop's own export asks it (chosen metafields included). */
+  bulkQueryOf: (type: "product" | "page" | "article") => string;
+  metafields: readonly ChosenMetafield[];
+  /** Entry gid → name for chosen lists of references (their names in the primary language). */
+  metaobjectNames?: ReadonlyMap<string, string>;
+  /** How often a translated export's bulk operation is asked whether it finished. */
+  pollEveryMs?: number;
+}
+
+/** What a domain workspace holds of the shop's chosen types: products and pages (not yet policies, articles, metaobjects). */
+const TRANSLATED_TYPES = ["product", "page"] as const;
+
+/**
+ * After the shop's own full sync: fills each storefront domain's workspace, then names the
+ * filled ones in the storefront configuration. Nothing here fails the shop's run (already
+ * finished) or pauses the shop: a failure is logged, and the next full sync tries again. Only a
+ * lost lease stops it, as it stops the run.
+ */
+export async function fillStorefrontDomains(
+  shop: Shop,
+  admin: AdminGraphql,
+  types: readonly CatalogueType[],
+  sending: PresenceSending,
+): Promise<void> {
+  try {
+    const filled = await fillPresenceWorkspaces(shop, admin, types, sending);
+    if (filled.size > 0) await pointDomainsAtTheirWorkspaces(shop.shopDomain, admin);
+  } catch (error) {
+    if (error instanceof Error && error.name === "LeaseLostError") throw error;
+    log.error(
+      { err: error, shop: shop.shopDomain },
+      "the storefront domains' workspaces were not filled",
+    );
+  }
+}
+
+/**
+ * Fills every domain workspace of the shop. One domain failing (its export, the service) is
+ * logged and leaves the others as they are.
+ */
+async function fillPresenceWorkspaces(
+  shop: Shop,
+  admin: AdminGraphql,
+  types: readonly CatalogueType[],
+  sending: PresenceSending,
+): Promise<Map<string, FullSyncResult>> {
+  const results = new Map<string, FullSyncResult>();
+  const chosen = TRANSLATED_TYPES.filter((type) => types.includes(type));
+  if (chosen.length === 0) return results;
+  const { presences } = await storefrontPresencesOf(shop.shopDomain);
+  const { workspaces, problems } = presenceWorkspacesOf(shop, presences);
+  for (const problem of problems) log.warn({ shop: shop.shopDomain }, problem);
+  for (const workspace of workspaces) {
+    try {
+      const result = await fillOne(shop, admin, workspace, chosen, sending);
+      if (result) results.set(workspace.workspaceId, result);
+    } catch (error) {
+      if (error instanceof Error && error.name === "LeaseLostError") throw error;
+      log.error(
+        { err: error, shop: shop.shopDomain, workspaceId: workspace.workspaceId },
+        `the storefront ${workspace.host} could not be filled`,
+      );
+    }
+  }
+  return results;
+}
+
+async function fillOne(
+  shop: Shop,
+  admin: AdminGraphql,
+  workspace: PresenceWorkspace,
+  types: readonly ("product" | "page")[],
+  sending: PresenceSending,
+): Promise<FullSyncResult | null> {
+  const sources: { label: string; open: BulkSource }[] = [];
+  for (const type of types) {
+    const query = translatedBulkQuery(sending.bulkQueryOf(type), workspace.locale);
+    const id = await startBulkQuery(admin, query);
+    const state = await waitForBulk(admin, id, sending.pollEveryMs ?? 2_000);
+    if (state.status !== "COMPLETED") {
+      log.warn(
+        { shop: shop.shopDomain, workspaceId: workspace.workspaceId, status: state.status },
+        `the ${type} export for ${workspace.host} did not complete (${state.errorCode ?? state.status}): its workspace is left as it was`,
+      );
+      return null;
+    }
+    sources.push({
+      label: id,
+      open: state.url ? translatedSource(urlSource(state.url)) : async function* empty() {},
+    });
+  }
+  // A run of this workspace a stopped process left carries other exports: it is over.
+  const stale = await unfinishedRun(workspace.ledgerKey);
+  if (stale) {
+    await finishRun(stale.id, {
+      state: "failed",
+      errorCode: "SUPERSEDED",
+      errorMessage: "A later full sync filled this storefront's workspace afresh.",
+    });
+  }
+  const { lease } = sending;
+  const result = await runFullSync({
+    shopDomain: workspace.ledgerKey,
+    workspaceId: workspace.workspaceId,
+    primaryDomain: workspace.host,
+    metafields: sending.metafields,
+    ...(sending.metaobjectNames ? { metaobjectNames: sending.metaobjectNames } : {}),
+    client: serviceClientForWorkspace(shop, workspace.workspaceId),
+    sources,
+    types,
+    trigger: sending.trigger,
+    tier: sending.tier,
+    keyProven: true,
+    quotaShopDomain: shop.shopDomain,
+    pacer: pacers.pacerFor(shop.shopDomain, sending.tier, sending.keyId),
+    ...(lease ? { fence: lease.fence, guard: lease.confirm } : {}),
+  });
+  // The account's count after this domain's writes is the shop's too (the Dashboard, the next plan).
+  await adoptReportedQuota(shop.shopDomain, workspace.ledgerKey, new Date());
+  return result;
+}
+
+async function waitForBulk(admin: AdminGraphql, id: string, pollEveryMs: number) {
+  for (;;) {
+    const state = await readBulkOperation(admin, id);
+    if (isFinishedBulkStatus(state.status)) return state;
+    await new Promise((resolve) => setTimeout(resolve, pollEveryMs));
+  }
+}
+
+/**
+ * Storefront host → workspace, for each domain whose workspace a full sync filled (its last
+ * run succeeded): what the storefront configuration names, so the chat and search box on that
+ * domain ask it. A domain not filled yet is left out: its shoppers get the primary workspace,
+ * in the primary language, rather than an empty one.
+ */
+export async function filledDomainWorkspaces(shopDomain: string): Promise<Record<string, string>> {
+  const shop = await findShop(shopDomain);
+  if (!shop) return {};
+  const { presences } = await storefrontPresencesOf(shopDomain);
+  const filled: Record<string, string> = {};
+  for (const workspace of presenceWorkspacesOf(shop, presences).workspaces) {
+    if (await lastSucceededRun(workspace.ledgerKey)) filled[workspace.host] = workspace.workspaceId;
+  }
+  return filled;
+}
+
+/**
+ * After the domains' workspaces are filled: the storefront configuration names each one by its
+ * host, beside the workspace the storefront asks today (unchanged, so a move between workspaces
+ * still decides that one). Without a publishable key there is no configuration to write.
+ */
+export async function pointDomainsAtTheirWorkspaces(
+  shopDomain: string,
+  admin: AdminGraphql,
+): Promise<void> {
+  const shop = await findShop(shopDomain);
+  const workspaceId = shop && storefrontWorkspaceOf(shop);
+  if (!shop?.publishableKey || !workspaceId) return;
+  await writeStorefrontConfig(admin, {
+    apiUrl: config().indexApiUrl,
+    publishableKey: shop.publishableKey,
+    workspaceId,
+    workspaces: await filledDomainWorkspaces(shopDomain),
+  });
+}

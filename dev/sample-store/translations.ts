@@ -1,0 +1,149 @@
+/**
+ * The sample store's translations, as a merchant (or a translation app) would have registered
+ * them: French for every product and page whose title is made of the generator's words (the
+ * French storefront, `<name>.fr`), German titles for the same products (the `/de` subfolder).
+ * Titles the generator takes as they are (other scripts, emoji) and the documentation shop's
+ * products with no French words here stay untranslated, so a storefront falls back to the
+ * primary language for them, as Shopify's does.
+ */
+
+const FRENCH: Readonly<Record<string, string>> = {
+  Classic: "classique",
+  Organic: "bio",
+  Handmade: "fait main",
+  Vintage: "vintage",
+  Lightweight: "léger",
+  Waterproof: "imperméable",
+  Recycled: "recyclé",
+  Premium: "premium",
+  Everyday: "de tous les jours",
+  Merino: "en mérinos",
+  Linen: "en lin",
+  Ceramic: "en céramique",
+  Bamboo: "en bambou",
+  Heritage: "héritage",
+  Compact: "compact",
+  "Ultra-soft": "ultra-doux",
+  Backpack: "Sac à dos",
+  Scarf: "Écharpe",
+  Teapot: "Théière",
+  Snowboard: "Snowboard",
+  Hoodie: "Sweat à capuche",
+  Candle: "Bougie",
+  Notebook: "Carnet",
+  Sneakers: "Baskets",
+  "Water Bottle": "Gourde",
+  Blanket: "Couverture",
+  "Desk Lamp": "Lampe de bureau",
+  Wallet: "Portefeuille",
+  Sunglasses: "Lunettes de soleil",
+  "Yoga Mat": "Tapis de yoga",
+  "Coffee Grinder": "Moulin à café",
+  "Rain Jacket": "Veste de pluie",
+};
+
+const GERMAN: Readonly<Record<string, string>> = {
+  Classic: "Klassischer",
+  Organic: "Bio-",
+  Handmade: "Handgemachter",
+  Vintage: "Vintage-",
+  Lightweight: "Leichter",
+  Waterproof: "Wasserdichter",
+  Recycled: "Recycelter",
+  Premium: "Premium-",
+  Everyday: "Alltags-",
+  Merino: "Merino-",
+  Linen: "Leinen-",
+  Ceramic: "Keramik-",
+  Bamboo: "Bambus-",
+  Heritage: "Heritage-",
+  Compact: "Kompakter",
+  "Ultra-soft": "Ultraweicher",
+  Backpack: "Rucksack",
+  Scarf: "Schal",
+  Teapot: "Teekanne",
+  Snowboard: "Snowboard",
+  Hoodie: "Hoodie",
+  Candle: "Kerze",
+  Notebook: "Notizbuch",
+  Sneakers: "Sneaker",
+  "Water Bottle": "Trinkflasche",
+  Blanket: "Decke",
+  "Desk Lamp": "Schreibtischlampe",
+  Wallet: "Geldbörse",
+  Sunglasses: "Sonnenbrille",
+  "Yoga Mat": "Yogamatte",
+  "Coffee Grinder": "Kaffeemühle",
+  "Rain Jacket": "Regenjacke",
+};
+
+const FRENCH_PAGES: Readonly<Record<string, string>> = {
+  "About us": "À propos",
+  "Shipping & Returns": "Livraison et retours",
+  Contact: "Contact",
+  FAQ: "Questions fréquentes",
+  "Size guide": "Guide des tailles",
+  "Store hours": "Horaires du magasin",
+  "Privacy policy": "Politique de confidentialité",
+  "Terms of Service": "Conditions d'utilisation",
+};
+
+/** "Adjective Noun" split on the generator's words; null for any other title. */
+function wordsOf(title: string): { adjective: string; noun: string } | null {
+  const space = title.indexOf(" ");
+  if (space < 0) return null;
+  const adjective = title.slice(0, space);
+  const noun = title.slice(space + 1);
+  return adjective in FRENCH && noun in FRENCH ? { adjective, noun } : null;
+}
+
+function slug(text: string): string {
+  return text
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
+}
+
+/** The number the generator appends to a handle ("-12"), kept so translated handles stay unique. */
+function handleSuffix(handle: string): string {
+  return /-\d+$/.exec(handle)?.[0] ?? "";
+}
+
+/** A product's French translation (title, body_html, handle), or null when its title has none. */
+export function frenchProduct(product: {
+  title: string;
+  handle: string;
+}): Record<string, string> | null {
+  const words = wordsOf(product.title);
+  if (!words) return null;
+  const title = `${FRENCH[words.noun]} ${FRENCH[words.adjective]}`;
+  return {
+    title,
+    body_html: `<p>${title} : conçu pour durer, expédié depuis notre atelier.</p>`,
+    handle: `${slug(title)}${handleSuffix(product.handle)}`,
+  };
+}
+
+/** A product's German title, or null. */
+export function germanProduct(product: { title: string }): Record<string, string> | null {
+  const words = wordsOf(product.title);
+  if (!words) return null;
+  const adjective = GERMAN[words.adjective]!;
+  const noun = GERMAN[words.noun]!;
+  return { title: adjective.endsWith("-") ? `${adjective}${noun}` : `${adjective} ${noun}` };
+}
+
+/** A page's French translation, or null when its title has none. */
+export function frenchPage(page: { title: string; handle: string }): Record<string, string> | null {
+  const base = page.title.replace(/ \d+$/, "");
+  const french = FRENCH_PAGES[base];
+  if (!french) return null;
+  const title = page.title === base ? french : `${french}${page.title.slice(base.length)}`;
+  return {
+    title,
+    body_html: `<h1>${title}</h1><p>Tout ce qu'il faut savoir, en français.</p>`,
+    handle: `${slug(title)}${handleSuffix(page.handle)}`,
+  };
+}

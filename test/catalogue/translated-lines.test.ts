@@ -1,0 +1,112 @@
+/**
+ * A storefront domain's export, field by field (app/catalogue/translated-lines.ts): a usable
+ * translation replaces the primary language's text; a missing, empty or outdated one leaves it;
+ * a line that is not JSON reaches the reader untouched, which refuses it with its line number.
+ */
+import { describe, expect, it } from "vitest";
+import {
+  applyTranslations,
+  BulkJsonlSyntaxError,
+  readBulkExport,
+  translatedSource,
+} from "../../app/catalogue";
+import { presenceWorkspacesOf } from "../../app/sync/full/presence-workspaces.server";
+import type { StorefrontPresence } from "../../app/shopify/storefront-presences.server";
+
+const product = {
+  id: "gid://shopify/Product/1",
+  title: "Lightweight Backpack",
+  handle: "lightweight-backpack-1",
+  descriptionHtml: "<p>Light.</p>",
+  productType: "Bags",
+};
+
+describe("a translated export's lines", () => {
+  it("takes each usable translation and keeps the primary language's text for the rest", () => {
+    expect(
+      applyTranslations({
+        ...product,
+        translations: [
+          { key: "title", value: "Sac à dos léger", outdated: false },
+          { key: "handle", value: "sac-a-dos-leger-1", outdated: false },
+          { key: "body_html", value: "<p>Old French.</p>", outdated: true },
+          { key: "product_type", value: "  ", outdated: false },
+          { key: "meta_title", value: "ignored", outdated: false },
+        ],
+      }),
+    ).toEqual({
+      ...product,
+      title: "Sac à dos léger",
+      handle: "sac-a-dos-leger-1",
+    });
+  });
+
+  it("cuts a page's summary from its translated body, and leaves lines without translations alone", () => {
+    const page = {
+      id: "gid://shopify/Page/5",
+      title: "About us",
+      body: "<p>Hello</p>",
+      bodySummary: "Hello",
+      handle: "about-us",
+    };
+    expect(
+      applyTranslations({
+        ...page,
+        translations: [{ key: "body_html", value: "<p>Bonjour</p>", outdated: false }],
+      }),
+    ).toEqual({ ...page, body: "<p>Bonjour</p>", bodySummary: null });
+    const variant = { id: "gid://shopify/ProductVariant/2", __parentId: product.id };
+    expect(applyTranslations(variant)).toBe(variant);
+  });
+
+  it("passes a malformed line through, so the reader refuses the export with its line number", async () => {
+    const lines = `${JSON.stringify({ ...product, translations: [] })}\n{"id": broken\n`;
+    const source = translatedSource(async function* () {
+      yield Buffer.from(lines.slice(0, 20));
+      yield Buffer.from(lines.slice(20));
+    });
+    await expect(readBulkExport(source)).rejects.toThrow(BulkJsonlSyntaxError);
+    await expect(readBulkExport(source)).rejects.toThrow(/^Line 2 of the bulk export/);
+  });
+});
+
+describe("the storefronts that get a workspace of their own", () => {
+  const presence = (over: Partial<StorefrontPresence>): StorefrontPresence => ({
+    url: "https://shop.example/",
+    webPresenceId: "gid://shopify/MarketWebPresence/1",
+    host: "shop.example",
+    locale: "en",
+    localeName: "English",
+    localePublished: true,
+    defaultLocale: true,
+    primary: false,
+    markets: [],
+    moreMarkets: false,
+    ...over,
+  });
+  const shop = {
+    shopDomain: "s.myshopify.com",
+    primaryDomain: "shop.example",
+    workspaceId: "shop-example",
+    workspaceOverride: null,
+  };
+
+  it("is each other domain in its default, published locale; never the primary, a subfolder or an unpublished one", () => {
+    const { workspaces, problems } = presenceWorkspacesOf(shop, [
+      presence({ primary: true }),
+      presence({ url: "https://shop.example/de/", locale: "de", defaultLocale: false }),
+      presence({ url: "https://Shop.FR/", host: "Shop.FR", locale: "fr" }),
+      presence({ url: "https://shop.es/", host: "shop.es", locale: "es", localePublished: false }),
+      presence({ url: "https://bad_host!/", host: "bad_host!", locale: "it" }),
+    ]);
+    expect(workspaces).toEqual([
+      {
+        host: "shop.fr",
+        locale: "fr",
+        workspaceId: "shop-fr",
+        ledgerKey: "s.myshopify.com#shop-fr",
+      },
+    ]);
+    expect(problems).toEqual([expect.stringContaining("https://bad_host!/")]);
+  });
+});

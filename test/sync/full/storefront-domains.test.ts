@@ -1,0 +1,239 @@
+/**
+ * A storefront domain of its own gets its own workspace (issue 24 item 2, decision 0032): a full
+ * sync of the demo (the fake Shopify over HTTP with its French market on `demo-store.fr`, the
+ * real app code, the service emulator over HTTP) fills the `demo-store-fr` workspace with the
+ * catalogue as a French shopper there sees it: French titles, descriptions, handles and URLs on
+ * that domain, English where a translation is missing or outdated; the primary workspace keeps
+ * the English catalogue exactly as before. An unchanged resync sends nothing to either.
+ */
+import type { SyncRun } from "@prisma/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_SHOP, type RunningDemo } from "../../../dev/demo/admin-demo";
+import { startTestDemo } from "../../../testkit/demo-browser";
+import prisma from "../../../app/models/db.server";
+import { runById, runCounts, startRun } from "../../../app/models/sync-runs.server";
+import { resumeOrphanedRuns } from "../../../app/sync/full/resume-runs.server";
+import { processLeases } from "../../../app/sync/engine/process-leases.server";
+import * as shopSync from "../../../app/sync/full/run-full-sync.server";
+import { presenceLedgerKey } from "../../../app/sync/full/presence-workspaces.server";
+import { storefrontPresencesOf } from "../../../app/models/storefront-presences.server";
+import { reportedQuotas } from "../../../app/models/quota-usage.server";
+import { deleteAllShopData, saveChosenMetafields } from "../../../app/models/shops.server";
+
+let demo: RunningDemo;
+const QUICK = { checkEveryMs: 50, webhookGraceMs: 60_000, pollEveryMs: 100 };
+const FRENCH_WORKSPACE = "demo-store-fr";
+const FRENCH_KEY = presenceLedgerKey(DEMO_SHOP, FRENCH_WORKSPACE);
+
+beforeAll(async () => {
+  demo = await startTestDemo({ products: 20 });
+  await demo.firstSync;
+}, 180_000);
+
+afterAll(async () => {
+  await demo?.close();
+});
+
+async function runEnded(id: string): Promise<SyncRun> {
+  for (;;) {
+    const current = await prisma.syncRun.findUniqueOrThrow({ where: { id } });
+    if (current.state !== "running") return current;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** A resync of the shop, then the French domain's run that follows it. */
+async function resync(): Promise<{ primary: SyncRun; french: SyncRun }> {
+  const started = await shopSync.startShopSync(DEMO_SHOP, "resync", QUICK);
+  const primary = await runEnded(started.id);
+  for (let waited = 0; waited < 60_000; waited += 100) {
+    const french = await prisma.syncRun.findFirst({
+      where: { shopDomain: FRENCH_KEY, startedAt: { gte: primary.startedAt } },
+      orderBy: { startedAt: "desc" },
+    });
+    if (french && french.state !== "running") return { primary, french };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error("the French domain's workspace was not filled");
+}
+
+const workspace = (id: string) => demo.emulator.state.workspace("professional", id);
+const productsIn = (id: string) =>
+  (workspace(id)?.products ?? []) as { id: string; name: string; url: string; content: string }[];
+const serviceId = (gid: string) => gid.slice(gid.lastIndexOf("/") + 1);
+
+describe("a storefront domain's own workspace", () => {
+  let first: { primary: SyncRun; french: SyncRun };
+
+  beforeAll(async () => {
+    // The presences are read at install; the resync is the full sync under test.
+    expect((await storefrontPresencesOf(DEMO_SHOP)).presences.map((p) => p.url)).toContain(
+      "https://demo-store.fr/",
+    );
+    first = await resync();
+  }, 120_000);
+
+  it("holds French titles, descriptions and URLs on the French domain; the primary holds English", () => {
+    expect(first.primary.workspaceId).toBe(demo.workspaceId);
+    expect(first.french).toMatchObject({ state: "succeeded", workspaceId: FRENCH_WORKSPACE });
+    const english = productsIn(demo.workspaceId);
+    const french = productsIn(FRENCH_WORKSPACE);
+    expect(french.length).toBe(english.length);
+    expect(english.length).toBeGreaterThan(0);
+
+    let translated = 0;
+    for (const product of demo.shopify.state.products()) {
+      const inEnglish = english.find((item) => item.id === serviceId(product.id));
+      const inFrench = french.find((item) => item.id === serviceId(product.id));
+      if (!inEnglish) {
+        expect(inFrench).toBeUndefined();
+        continue;
+      }
+      expect(inEnglish.name).toBe(product.title);
+      expect(inEnglish.url).toBe(
+        `https://demo-store.example.com/products/${String(product.handle)}`,
+      );
+      const fr = Object.fromEntries(
+        demo.shopify.state.translations(product.id, "fr").map((t) => [t.key, t.value]),
+      );
+      if (fr.title) {
+        translated += 1;
+        expect(inFrench?.name).toBe(fr.title);
+        expect(inFrench?.url).toBe(`https://demo-store.fr/products/${fr.handle}`);
+        expect(inFrench?.content).toContain("conçu pour durer");
+      } else {
+        // No French: the English text, on the French domain.
+        expect(inFrench?.name).toBe(product.title);
+        expect(inFrench?.url).toBe(`https://demo-store.fr/products/${String(product.handle)}`);
+      }
+    }
+    expect(translated).toBeGreaterThan(5);
+  });
+
+  it("counts both workspaces' products in the shop's month's quota, as the service counts its account", async () => {
+    const now = new Date();
+    const shop = await reportedQuotas(DEMO_SHOP, now);
+    const account = demo.emulator.state.account("professional")!.usage.used;
+    expect(shop.product?.used).toBe(account.products);
+    expect(account.products).toBe(
+      productsIn(demo.workspaceId).length + productsIn(FRENCH_WORKSPACE).length,
+    );
+  });
+
+  it("reads the translations in the same kind of bulk export, at a few Admin API points, and points the French domain's chat at its workspace", async () => {
+    const after = demo.shopify.state
+      .requests()
+      .filter((request) => request.at >= first.primary.finishedAt!.toISOString());
+    const points = after.reduce((sum, request) => sum + (request.actualQueryCost ?? 0), 0);
+    // Two bulk operations (products, pages) asked and polled, and the storefront configuration.
+    expect(after.filter((r) => r.rootFields.includes("bulkOperationRunQuery"))).toHaveLength(2);
+    expect(after.some((r) => r.rootFields.includes("translatableResources"))).toBe(false);
+    expect(points).toBeLessThan(100);
+    if (process.env.PRINT_COSTS)
+      console.info(`French domain fill: ${after.length} Admin API requests, ${points} points`);
+
+    // Written once the French workspace is filled, right after its run.
+    const storefrontConfig = () =>
+      JSON.parse(demo.shopify.state.metafields().find((m) => m.key === "config")!.value) as {
+        workspaces?: Record<string, string>;
+      };
+    for (let waited = 0; !storefrontConfig().workspaces?.["demo-store.fr"] && waited < 10_000;) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      waited += 50;
+    }
+    expect(storefrontConfig()).toMatchObject({
+      workspaceId: demo.workspaceId,
+      workspaces: { "demo-store.fr": FRENCH_WORKSPACE },
+    });
+  });
+
+  it("holds the pages in French on the French domain", () => {
+    const posts = (workspace(FRENCH_WORKSPACE)?.posts ?? []) as { title: string; url: string }[];
+    expect(posts).toContainEqual(
+      expect.objectContaining({ title: "À propos", url: "https://demo-store.fr/pages/a-propos" }),
+    );
+    const primaryPosts = (workspace(demo.workspaceId)?.posts ?? []) as { title: string }[];
+    expect(primaryPosts.map((post) => post.title)).toContain("About us");
+    expect(primaryPosts.map((post) => post.title)).not.toContain("À propos");
+  });
+
+  it("falls back to English for a field whose translation went out of date, and an unchanged resync sends nothing", async () => {
+    const product = demo.shopify.state
+      .products()
+      .find((p) => demo.shopify.state.translations(p.id, "fr").length === 3 && p.onlineStoreUrl)!;
+    const frenchHandle = demo.shopify.state
+      .translations(product.id, "fr")
+      .find((t) => t.key === "handle")!.value;
+    demo.shopify.state.updateProduct(product.id, { title: "Brand-new English title" });
+
+    const { primary, french } = await resync();
+    expect((await runCounts(primary)).products).toMatchObject({ sent: 1 });
+    expect((await runCounts(french)).products).toMatchObject({ sent: 1 });
+    const item = productsIn(FRENCH_WORKSPACE).find((p) => p.id === serviceId(product.id))!;
+    // The title's translation is outdated: English; the handle's is not: French.
+    expect(item.name).toBe("Brand-new English title");
+    expect(item.url).toBe(`https://demo-store.fr/products/${frenchHandle}`);
+
+    const again = await resync();
+    expect((await runCounts(again.primary)).products).toMatchObject({ sent: 0, deleted: 0 });
+    expect((await runCounts(again.french)).products).toMatchObject({ sent: 0, deleted: 0 });
+    expect((await runCounts(again.french)).posts).toMatchObject({ sent: 0, deleted: 0 });
+  }, 120_000);
+
+  it("a domain's run a stopped process left is not resumed on its own; the shop's next full sync closes it and fills the workspace", async () => {
+    const left = await startRun({
+      shopDomain: FRENCH_KEY,
+      workspaceId: FRENCH_WORKSPACE,
+      trigger: "resync",
+      sources: ["gid://shopify/BulkOperation/1"],
+      exportedTypes: ["product", "page"],
+    });
+    expect(await resumeOrphanedRuns(processLeases())).toBe(0);
+    expect((await runById(left.id)).state).toBe("running");
+
+    const { french } = await resync();
+    expect(await runById(left.id)).toMatchObject({ state: "failed", errorCode: "SUPERSEDED" });
+    expect(french).toMatchObject({ state: "succeeded", workspaceId: FRENCH_WORKSPACE });
+  }, 120_000);
+
+  it("carries the chosen metafields, a standard category list by its entries' names too", async () => {
+    await saveChosenMetafields(DEMO_SHOP, [
+      { namespace: "specs", key: "material", name: "Material", type: "single_line_text_field" },
+      {
+        namespace: "shopify",
+        key: "color-pattern",
+        name: "Color",
+        type: "list.metaobject_reference",
+        referenceType: "shopify--color-pattern",
+      },
+    ]);
+    const { french } = await resync();
+    expect(french.state).toBe("succeeded");
+    const attributes = (workspaceId: string) =>
+      new Map(
+        (workspace(workspaceId)?.products ?? []).map((item) => {
+          const product = item as { name: string; attributes?: Record<string, string[]> };
+          return [product.name, product.attributes ?? {}];
+        }),
+      );
+    const primary = [...attributes(demo.workspaceId).values()];
+    const inFrench = [...attributes(FRENCH_WORKSPACE).values()];
+    expect(primary.some((a) => a.Color?.includes("Black"))).toBe(true);
+    expect(inFrench.filter((a) => a.Color).map((a) => a.Color)).toEqual(
+      primary.filter((a) => a.Color).map((a) => a.Color),
+    );
+    expect(inFrench.filter((a) => a.Material).length).toBe(
+      primary.filter((a) => a.Material).length,
+    );
+    await saveChosenMetafields(DEMO_SHOP, []);
+  });
+
+  it("shop/redact deletes the domain workspace's runs, ledger and counts with the shop's", async () => {
+    const mine = { shopDomain: { startsWith: `${DEMO_SHOP}#` } };
+    expect(await prisma.indexedItem.count({ where: mine })).toBeGreaterThan(0);
+    await deleteAllShopData(DEMO_SHOP);
+    expect(await prisma.indexedItem.count({ where: mine })).toBe(0);
+    expect(await prisma.syncRun.count({ where: mine })).toBe(0);
+    expect(await prisma.quotaUsage.count({ where: mine })).toBe(0);
+  });
+});
