@@ -171,6 +171,8 @@ function countStatements(root: string): Map<string, number> {
 // ── The driver ─────────────────────────────────────────────────────────────────────────────────
 interface PhaseFigures {
   changes: number;
+  /** Changes per batch: 1 one at a time. */
+  batch: number;
   intake: number;
   worker: number;
   clock: number;
@@ -232,7 +234,7 @@ async function drive() {
   );
   for (const result of results) {
     for (const [k, phase] of result.phases.entries()) {
-      const name = k === 0 ? "one at a time" : `batches of ${BATCH}`;
+      const name = phase.batch === 1 ? "one at a time" : `batches of ${BATCH}`;
       const per = (n: number) => (n / phase.changes).toFixed(2);
       console.log(
         `  ${result.database.padEnd(10)} ${result.build} (${result.commit}) ${name.padEnd(14)}: ` +
@@ -340,7 +342,7 @@ async function runBuild(root: string, databaseUrl: string): Promise<PhaseFigures
         batch: BATCH,
       },
     ];
-    for (const mode of modes) {
+    for (const mode of modes.filter((m) => m.changes > 0)) {
       const app = await startApp(
         root,
         { ...env, LIVE_COALESCE_MS: String(mode.coalesceMs) },
@@ -387,6 +389,7 @@ async function runBuild(root: string, databaseUrl: string): Promise<PhaseFigures
         }
         phases.push({
           changes: mode.changes,
+          batch: mode.batch,
           intake,
           worker,
           clock,

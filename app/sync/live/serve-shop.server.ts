@@ -15,11 +15,8 @@ import { firstCompletedExport } from "../../models/bulk-exports.server";
 import { quotaStanding } from "../../models/quota-usage.server";
 import { findShop, workspaceOf } from "../../models/shops.server";
 import { LeaseLostError } from "../../models/shop-leases.server";
-import {
-  lastCompleteRun,
-  runUnfinishedOrSince,
-  unfinishedRun,
-} from "../../models/sync-runs.server";
+import { lastCompleteRun, unfinishedRun } from "../../models/sync-runs.server";
+import { sendCheck, type SendCheck } from "../../models/live-pass.server";
 import { describeWait, type RetryEvent } from "../engine/pacer";
 import { sendingTierOf } from "../engine/pacer-registry.server";
 import { pauseForServiceRefusal } from "../../shop/pause.server";
@@ -84,15 +81,19 @@ export async function serveShop(worker: WorkerContext, shopDomain: string): Prom
     if (worker.stopped()) throw new LiveSendInterrupted("The worker is stopping.");
     if (lease.lost()) throw new LiveSendInterrupted("Another worker took the shop's lease.");
     // The lease read from the database, not only this process's view of it: a process that
-    // stalled past its lease sends nothing once it wakes up.
-    await lease.confirm();
-    const current = await findShop(shopDomain);
-    if (!current || current.state !== "active") {
-      throw new LiveSendInterrupted(`The shop is ${current?.state ?? "gone"}.`);
+    // stalled past its lease sends nothing once it wakes up. The shop and its runs are read in
+    // the same statement.
+    let check: SendCheck | undefined;
+    await lease.confirm(async (fence, minRemainingMs) => {
+      check = await sendCheck(fence, minRemainingMs, passStartedAt);
+      return check.leaseHeld;
+    });
+    if (check?.shopState !== "active") {
+      throw new LiveSendInterrupted(`The shop is ${check?.shopState ?? "gone"}.`);
     }
     // Also one that ran while the batch was read: its export may be newer than what was read,
     // and it took the changes it covered out of the outbox. The batch is read again after it.
-    if (await runUnfinishedOrSince(shopDomain, passStartedAt)) {
+    if (check.runUnfinishedOrSince) {
       throw new LiveSendInterrupted("A full sync started; live changes wait for it.");
     }
   };
