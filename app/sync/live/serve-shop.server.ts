@@ -5,11 +5,10 @@ import { dropShopLookups } from "../../models/lookups.server";
 import {
   dropShopChanges,
   mayHaveDueWork,
-  nextChanges,
+  nextChangesAndSendable,
   noteAttempt,
   refusedChangesLeft,
   removeChangesCoveredByRun,
-  sendableCount,
 } from "../../models/outbox.server";
 import { quotaStanding } from "../../models/quota-usage.server";
 import { findShop, workspaceOf } from "../../models/shops.server";
@@ -142,19 +141,17 @@ export async function serveShop(worker: WorkerContext, shopDomain: string): Prom
       const standing = await quotaStanding(shopDomain, tier, "product", at);
       const probeQuota =
         standing.remaining === 0 && memory.quotaProbeDue(shopDomain, at, worker.quotaProbeEveryMs);
-      const sendable = await sendableCount(shopDomain);
+      const { rows: next, sendable } = await nextChangesAndSendable(shopDomain, {
+        limit: worker.batchSize,
+        includeHeld: standing.remaining > 0 || probeQuota,
+        except: memory.refusedNow(shopDomain),
+        receivedBefore: new Date(at.getTime() - worker.coalesceMs),
+      });
       if (worker.backlogResyncAt > 0 && sendable >= worker.backlogResyncAt) {
         await startBacklogResync(worker, shopDomain, sendable);
         return;
       }
-      rows = await nextChanges(shopDomain, {
-        limit: worker.batchSize,
-        includeHeld: standing.remaining > 0 || probeQuota,
-        except: memory.refusedNow(shopDomain),
-        ...(sendable >= worker.batchSize
-          ? {}
-          : { receivedBefore: new Date(at.getTime() - worker.coalesceMs) }),
-      });
+      rows = next;
       if (covered && !covered.now && rows.some((row) => row.changedAt < covered.cut)) {
         // Came in since the run was applied yet older than its export: covered, as before.
         worker.memory.noteCoveredRunApplied(shopDomain, null);
