@@ -71,7 +71,7 @@ const CLOCK_STATEMENTS = [
 const INTAKE_STATEMENTS = [
   /^SELECT 'shop' AS "kind", "shopDomain" AS "key" FROM "Shop"/,
   // Its change, written with the payload's fingerprint (a lookup's products are written with NULL).
-  /^INSERT INTO "PendingChange" .*, 0, (\?|\$\d+)\) ON CONFLICT/,
+  /^INSERT INTO "PendingChange" .*, 0, (\?|\$\d+)\)/,
   /^INSERT INTO "WebhookReceipt"/,
 ];
 
@@ -233,7 +233,7 @@ async function drive() {
       `statements counted in the app's process, CPU its user + system time`,
   );
   for (const result of results) {
-    for (const [k, phase] of result.phases.entries()) {
+    for (const phase of result.phases) {
       const name = phase.batch === 1 ? "one at a time" : `batches of ${BATCH}`;
       const per = (n: number) => (n / phase.changes).toFixed(2);
       console.log(

@@ -31,8 +31,7 @@ afterAll(async () => {
 const rereads = () =>
   env.shopify.state
     .requests()
-    .filter((request) => /^Product/.test(request.operationName ?? "") && !request.throttled)
-    .length;
+    .filter((request) => /^Product/.test(request.operationName ?? "") && !request.throttled).length;
 
 async function productExportStartedAt(): Promise<Date> {
   const exported = await env.prisma.bulkExport.findFirst({
