@@ -9,14 +9,6 @@ export function exportsOfRun(runId: string): Promise<BulkExport[]> {
   return prisma.bulkExport.findMany({ where: { runId } });
 }
 
-/** A run's first export of a type that completed, by creation. */
-export function firstCompletedExport(runId: string, type: string): Promise<BulkExport | null> {
-  return prisma.bulkExport.findFirst({
-    where: { runId, type, status: "COMPLETED" },
-    orderBy: { createdAt: "asc" },
-  });
-}
-
 /** The statuses of a run's exports (the dashboard's progress bar counts the finished ones). */
 export function exportStatusesOfRun(runId: string): Promise<{ status: string }[]> {
   return prisma.bulkExport.findMany({

@@ -222,6 +222,43 @@ export function nextChanges(
 
 const notHeld = Prisma.sql`("lastError" IS NULL OR "lastError" NOT LIKE ${`${HELD_FOR_QUOTA_PREFIX}%`})`;
 
+/**
+ * The next changes of a shop to send (as nextChanges) and how many of its changes may be sent now
+ * (sendableCount), in one statement. The coalescing window (`receivedBefore`) applies only while
+ * fewer than `limit` are sendable: the rows are read oldest first without it and the window then
+ * keeps their oldest ones, which are the ones nextChanges would read with it.
+ */
+export async function nextChangesAndSendable(
+  shopDomain: string,
+  options: {
+    limit: number;
+    receivedBefore: Date;
+    includeHeld: boolean;
+    except?: readonly string[];
+  },
+): Promise<{ rows: PendingChange[]; sendable: number }> {
+  const conditions = [Prisma.sql`"shopDomain" = ${shopDomain}`];
+  if (!options.includeHeld) conditions.push(notHeld);
+  if (options.except?.length) {
+    conditions.push(Prisma.sql`"productId" NOT IN (${Prisma.join(options.except)})`);
+  }
+  const found = await prisma.$queryRaw<(PendingChange & { sendableNow: number | bigint })[]>`
+    SELECT *, (SELECT COUNT(*) FROM "PendingChange" WHERE "shopDomain" = ${shopDomain} AND ${notHeld}) AS "sendableNow"
+    FROM "PendingChange" WHERE ${Prisma.join(conditions, " AND ")}
+    ORDER BY "receivedAt", "productId" LIMIT ${options.limit}`;
+  // None read: the count still decides whether the backlog calls for a full sync.
+  const sendable =
+    found.length > 0 ? Number(found[0]!.sendableNow) : await sendableCount(shopDomain);
+  const rows = found.map(({ sendableNow: _count, ...row }) => row);
+  return {
+    rows:
+      sendable >= options.limit
+        ? rows
+        : rows.filter((row) => row.receivedAt.getTime() <= options.receivedBefore.getTime()),
+    sendable,
+  };
+}
+
 /** Pending changes of a shop that may be sent now (not held for the quota). */
 export async function sendableCount(shopDomain: string): Promise<number> {
   const [row] = await prisma.$queryRaw<{ n: number | bigint }[]>`

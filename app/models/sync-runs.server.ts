@@ -67,18 +67,6 @@ export function unfinishedRun(shopDomain: string): Promise<SyncRun | null> {
   return prisma.syncRun.findUnique({ where: { activeShop: shopDomain } });
 }
 
-/**
- * Whether the shop has a run unfinished, or one that started at or after `since`: a live batch
- * read before a full sync's export must not be sent after it (older stock over the export's).
- */
-export async function runUnfinishedOrSince(shopDomain: string, since: Date): Promise<boolean> {
-  const run = await prisma.syncRun.findFirst({
-    where: { shopDomain, OR: [{ activeShop: shopDomain }, { startedAt: { gte: since } }] },
-    select: { id: true },
-  });
-  return run !== null;
-}
-
 /** Every unfinished run, of every shop (those a stopped process left among them). */
 export function unfinishedRuns(): Promise<SyncRun[]> {
   return prisma.syncRun.findMany({ where: { activeShop: { not: null } } });

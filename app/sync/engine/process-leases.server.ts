@@ -93,8 +93,8 @@ export class ShopLeases {
     return {
       fence: current.fence,
       lost: () => current.lost,
-      confirm: async () => {
-        if (current.lost || !(await leaseStillHeld(current.fence, minRemainingMs))) {
+      confirm: async (stillHeld = leaseStillHeld) => {
+        if (current.lost || !(await stillHeld(current.fence, minRemainingMs))) {
           current.lost = true;
           throw new LeaseLostError(shopDomain);
         }
@@ -135,7 +135,13 @@ export interface HeldLease {
   /** The renewal found the lease taken over (or `confirm` did). */
   lost: () => boolean;
   /** Throws LeaseLostError unless the lease is still this holding's, for a while yet. */
-  confirm: () => Promise<void>;
+  /**
+   * `stillHeld`: how to ask the database (default `leaseStillHeld`); a caller that reads more in
+   * the same statement passes its own.
+   */
+  confirm: (
+    stillHeld?: (fence: LeaseFence, minRemainingMs: number) => Promise<boolean>,
+  ) => Promise<void>;
   release: () => Promise<void>;
 }
 

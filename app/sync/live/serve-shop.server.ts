@@ -5,21 +5,15 @@ import { dropShopLookups } from "../../models/lookups.server";
 import {
   dropShopChanges,
   mayHaveDueWork,
-  nextChanges,
+  nextChangesAndSendable,
   noteAttempt,
   refusedChangesLeft,
   removeChangesCoveredByRun,
-  sendableCount,
 } from "../../models/outbox.server";
-import { firstCompletedExport } from "../../models/bulk-exports.server";
 import { quotaStanding } from "../../models/quota-usage.server";
 import { findShop, workspaceOf } from "../../models/shops.server";
 import { LeaseLostError } from "../../models/shop-leases.server";
-import {
-  lastCompleteRun,
-  runUnfinishedOrSince,
-  unfinishedRun,
-} from "../../models/sync-runs.server";
+import { passRuns, sendCheck, type PassRuns, type SendCheck } from "../../models/live-pass.server";
 import { describeWait, type RetryEvent } from "../engine/pacer";
 import { sendingTierOf } from "../engine/pacer-registry.server";
 import { pauseForServiceRefusal } from "../../shop/pause.server";
@@ -39,15 +33,25 @@ const EXPORT_START_MARGIN_MS = 2_000;
 /**
  * After a full sync of the shop's products that completed, the changes that happened before its
  * export started are already in the index (or were refused, and stay): they leave the outbox
- * without a re-read. Returns how many left.
+ * without a re-read. Done once per complete run (the worker remembers the run it applied); after
+ * that only a change of the batch that is older than the run's export (a late delivery, a lookup
+ * that waited) makes it run again. Returns the moment before which changes count as covered, and
+ * whether they were taken out just now (those still there are products the run did not deliver).
  */
-async function dropChangesCoveredByLastSync(shopDomain: string): Promise<number> {
-  const run = await lastCompleteRun(shopDomain);
-  if (!run || !run.exportedTypes.split(",").includes("product")) return 0;
-  const exported = await firstCompletedExport(run.id, "product");
-  if (!exported) return 0;
-  const cut = new Date(exported.createdAt.getTime() - EXPORT_START_MARGIN_MS);
-  return removeChangesCoveredByRun(shopDomain, run.id, cut);
+async function dropChangesCoveredByLastSync(
+  worker: WorkerContext,
+  shopDomain: string,
+  runs: PassRuns,
+): Promise<{ cut: Date; now: boolean } | null> {
+  const run = runs.lastComplete;
+  if (!run || !run.exportedTypes.split(",").includes("product") || !run.productExportAt) {
+    return null;
+  }
+  const cut = new Date(run.productExportAt.getTime() - EXPORT_START_MARGIN_MS);
+  if (worker.memory.coveredRunApplied(shopDomain) === run.id) return { cut, now: false };
+  await removeChangesCoveredByRun(shopDomain, run.id, cut);
+  worker.memory.noteCoveredRunApplied(shopDomain, run.id);
+  return { cut, now: true };
 }
 
 /** Sending was stopped on purpose before a request: the shop's changes stay for later. */
@@ -84,15 +88,19 @@ export async function serveShop(worker: WorkerContext, shopDomain: string): Prom
     if (worker.stopped()) throw new LiveSendInterrupted("The worker is stopping.");
     if (lease.lost()) throw new LiveSendInterrupted("Another worker took the shop's lease.");
     // The lease read from the database, not only this process's view of it: a process that
-    // stalled past its lease sends nothing once it wakes up.
-    await lease.confirm();
-    const current = await findShop(shopDomain);
-    if (!current || current.state !== "active") {
-      throw new LiveSendInterrupted(`The shop is ${current?.state ?? "gone"}.`);
+    // stalled past its lease sends nothing once it wakes up. The shop and its runs are read in
+    // the same statement.
+    let check: SendCheck | undefined;
+    await lease.confirm(async (fence, minRemainingMs) => {
+      check = await sendCheck(fence, minRemainingMs, passStartedAt);
+      return check.leaseHeld;
+    });
+    if (check?.shopState !== "active") {
+      throw new LiveSendInterrupted(`The shop is ${check?.shopState ?? "gone"}.`);
     }
     // Also one that ran while the batch was read: its export may be newer than what was read,
     // and it took the changes it covered out of the outbox. The batch is read again after it.
-    if (await runUnfinishedOrSince(shopDomain, passStartedAt)) {
+    if (check.runUnfinishedOrSince) {
       throw new LiveSendInterrupted("A full sync started; live changes wait for it.");
     }
   };
@@ -115,7 +123,8 @@ export async function serveShop(worker: WorkerContext, shopDomain: string): Prom
         return;
       }
       if (shop.state !== "active" || !shop.secretKeyCiphertext || !workspaceOf(shop)) return;
-      if (await unfinishedRun(shopDomain)) return;
+      const runs = await passRuns(shopDomain);
+      if (runs.unfinished) return;
       const admin = adminOnDemand(worker, shopDomain);
       // Stock and collection changes: their products join the outbox before it is read.
       const lookups = await settleLookups({
@@ -125,26 +134,30 @@ export async function serveShop(worker: WorkerContext, shopDomain: string): Prom
           (await startShopSyncUnlessRunning(worker.leases, shopDomain, "reconcile")) !== null,
       });
       if (lookups.fullSync) return;
-      await dropChangesCoveredByLastSync(shopDomain);
+      const covered = await dropChangesCoveredByLastSync(worker, shopDomain, runs);
 
       const tier = sendingTierOf(shop);
       const at = now();
       const standing = await quotaStanding(shopDomain, tier, "product", at);
       const probeQuota =
         standing.remaining === 0 && memory.quotaProbeDue(shopDomain, at, worker.quotaProbeEveryMs);
-      const sendable = await sendableCount(shopDomain);
+      const { rows: next, sendable } = await nextChangesAndSendable(shopDomain, {
+        limit: worker.batchSize,
+        includeHeld: standing.remaining > 0 || probeQuota,
+        except: memory.refusedNow(shopDomain),
+        receivedBefore: new Date(at.getTime() - worker.coalesceMs),
+      });
       if (worker.backlogResyncAt > 0 && sendable >= worker.backlogResyncAt) {
         await startBacklogResync(worker, shopDomain, sendable);
         return;
       }
-      rows = await nextChanges(shopDomain, {
-        limit: worker.batchSize,
-        includeHeld: standing.remaining > 0 || probeQuota,
-        except: memory.refusedNow(shopDomain),
-        ...(sendable >= worker.batchSize
-          ? {}
-          : { receivedBefore: new Date(at.getTime() - worker.coalesceMs) }),
-      });
+      rows = next;
+      if (covered && !covered.now && rows.some((row) => row.changedAt < covered.cut)) {
+        // Came in since the run was applied yet older than its export: covered, as before.
+        worker.memory.noteCoveredRunApplied(shopDomain, null);
+        rows = [];
+        continue;
+      }
       if (rows.length === 0) return;
       if (probeQuota) memory.noteQuotaProbe(shopDomain, at);
 

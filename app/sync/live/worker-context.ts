@@ -36,6 +36,7 @@ export class ShopMemory {
   readonly #failures = new Map<string, { count: number; until: number }>();
   readonly #refusedUntil = new Map<string, Map<string, number>>();
   readonly #lastQuotaProbe = new Map<string, number>();
+  readonly #coveredRunApplied = new Map<string, string>();
 
   constructor(
     private readonly backoff: BackoffSteps,
@@ -87,6 +88,17 @@ export class ShopMemory {
     this.#lastQuotaProbe.set(shopDomain, at.getTime());
   }
 
+  /** The complete run whose covered changes were last taken out of the shop's outbox. */
+  coveredRunApplied(shopDomain: string): string | undefined {
+    return this.#coveredRunApplied.get(shopDomain);
+  }
+
+  /** null: the covered changes are to be taken out again on the next pass. */
+  noteCoveredRunApplied(shopDomain: string, runId: string | null): void {
+    if (runId === null) this.#coveredRunApplied.delete(shopDomain);
+    else this.#coveredRunApplied.set(shopDomain, runId);
+  }
+
   /** The shops it remembers anything of. */
   shops(): string[] {
     return [
@@ -102,5 +114,6 @@ export class ShopMemory {
     this.#failures.delete(shopDomain);
     this.#refusedUntil.delete(shopDomain);
     this.#lastQuotaProbe.delete(shopDomain);
+    this.#coveredRunApplied.delete(shopDomain);
   }
 }
