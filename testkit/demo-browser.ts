@@ -19,10 +19,15 @@ import { artifactsDir, launchChromium } from "./chromium";
 export const demoPostgresUrl = (): string | undefined => process.env.TEST_POSTGRES_URL;
 
 /** `startDemo` on this run's database. */
+/**
+ * The demo for one test file. One storefront unless `presences: "sample"` is asked: every full
+ * sync of the sample's three then goes on to fill the French domain's workspace after the shop's
+ * run has finished, with bulk operations of its own that a test's faults and counts would meet.
+ */
 export function startTestDemo(
   options: Omit<DemoOptions, "postgresUrl"> = {},
 ): Promise<RunningDemo> {
-  return startDemo({ ...options, postgresUrl: demoPostgresUrl() });
+  return startDemo({ presences: "primary-only", ...options, postgresUrl: demoPostgresUrl() });
 }
 
 export interface DemoInBrowserOptions extends Omit<DemoOptions, "postgresUrl"> {

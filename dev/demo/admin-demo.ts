@@ -72,6 +72,12 @@ export interface DemoOptions {
    * pass false and type the keys into the Settings form, as a merchant does.
    */
   saveKeys?: boolean;
+  /**
+   * Where the sample store sells (default "sample": the primary domain, the French market on
+   * demo-store.fr, whose own workspace every full sync fills, and the /de subfolder;
+   * "primary-only": one storefront).
+   */
+  presences?: "sample" | "primary-only";
   log?: (line: string) => void;
 }
 
@@ -154,7 +160,12 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     shopDomain: DEMO_SHOP,
     primaryDomain: DEMO_DOMAIN,
     apiSecret: DEMO_API_SECRET,
-    store: { files: [storeFile], productSpecs: true, metaobjects: true },
+    store: {
+      files: [storeFile],
+      productSpecs: true,
+      metaobjects: true,
+      presences: options.presences ?? "sample",
+    },
   });
   const appPort = options.appPort || (await freePort(host));
   Object.assign(process.env, {

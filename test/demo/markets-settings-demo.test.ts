@@ -10,7 +10,12 @@ import { useDemoInBrowser } from "../../testkit/demo-browser";
 // Runs on a shared, loaded machine; nothing depends on timing.
 vi.setConfig({ testTimeout: 300_000 });
 
-const session = useDemoInBrowser({ products: 10, saveKeys: false, artifacts: "markets" });
+const session = useDemoInBrowser({
+  products: 10,
+  saveKeys: false,
+  artifacts: "markets",
+  presences: "sample",
+});
 
 /** A merchant's change in the Shopify admin: the Admin API's own mutation, as the merchant. */
 async function asMerchant(query: string, variables: Record<string, unknown>): Promise<unknown> {

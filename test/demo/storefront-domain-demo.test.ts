@@ -27,7 +27,7 @@ function configuredWorkspace(host: string): string | undefined {
 }
 
 beforeAll(async () => {
-  demo = await startTestDemo({ products: 20 });
+  demo = await startTestDemo({ products: 20, presences: "sample" });
   await demo.firstSync;
   // The French domain's workspace is filled right after the shop's first sync.
   for (let waited = 0; !configuredWorkspace(FRENCH_HOST) && waited < 90_000; waited += 200) {

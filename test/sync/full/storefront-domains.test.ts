@@ -26,7 +26,7 @@ const FRENCH_WORKSPACE = "demo-store-fr";
 const FRENCH_KEY = presenceLedgerKey(DEMO_SHOP, FRENCH_WORKSPACE);
 
 beforeAll(async () => {
-  demo = await startTestDemo({ products: 20 });
+  demo = await startTestDemo({ products: 20, presences: "sample" });
   await demo.firstSync;
 }, 180_000);
 
