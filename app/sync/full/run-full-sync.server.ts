@@ -367,12 +367,15 @@ async function carryRunToEnd(
     }
     // Read when the run is carried (also when resumed): what is unticked then leaves the index.
     const removeTypes = CATALOGUE_TYPES.filter((type) => !typesToSync(shop).includes(type));
+    // Read once: the shop's workspace and each storefront domain's name the same entries.
+    const metaobjectNames = await readReferencedEntryNames(admin, chosenMetafieldsOf(shop));
     await sendExport(run, shop, types, removeTypes, {
       client,
       keyId,
       tier: provenTier,
       lease,
       admin,
+      metaobjectNames,
     });
     if (shop.state === "paused") await resumeShop(shop.shopDomain);
     await followStorefrontAfterRun(shop.shopDomain, admin);
@@ -384,7 +387,7 @@ async function carryRunToEnd(
       trigger: run.trigger as SyncTrigger,
       bulkQueryOf: (type) => bulkQueryOf(type, shop),
       metafields: chosenMetafieldsOf(shop),
-      metaobjectNames: await readReferencedEntryNames(admin, chosenMetafieldsOf(shop)),
+      metaobjectNames,
       pollEveryMs: timing.pollEveryMs,
     });
   } catch (error) {
@@ -472,9 +475,10 @@ async function sendExport(
     tier: Tier;
     lease: HeldLease | undefined;
     admin: AdminGraphql;
+    metaobjectNames: ReadonlyMap<string, string>;
   },
 ): Promise<void> {
-  const { client, keyId, tier, lease, admin } = sending;
+  const { client, keyId, tier, lease, admin, metaobjectNames } = sending;
   const exports = await exportsOfRun(run.id);
   const byId = new Map(exports.map((e) => [e.id, e]));
   const sources = (JSON.parse(run.sources) as string[]).map((id) => ({
@@ -494,7 +498,7 @@ async function sendExport(
     workspaceId: run.workspaceId,
     primaryDomain: shop.primaryDomain ?? shop.shopDomain,
     metafields: chosenMetafieldsOf(shop),
-    metaobjectNames: await readReferencedEntryNames(admin, chosenMetafieldsOf(shop)),
+    metaobjectNames,
     client,
     sources,
     types,
