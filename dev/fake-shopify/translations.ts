@@ -227,10 +227,13 @@ export class TranslationStore {
     return { translations: saved, userErrors: [] };
   }
 
-  /** A sample translation, registered against the source as it is now. */
-  seed(resourceId: string, locale: string, values: Record<string, string>): void {
+  /** A sample translation, registered against the source as it is now; the user errors, if any. */
+  seed(resourceId: string, locale: string, values: Record<string, string>): Json[] {
     const resource = this.sources.resource(resourceId);
-    if (!resource) return;
+    if (!resource)
+      return [
+        userError(["resourceId"], `Resource ${resourceId} does not exist`, "RESOURCE_NOT_FOUND"),
+      ];
     const fields = sourceFields(resource);
     const inputs = Object.entries(values).flatMap(([key, value]) => {
       const field = fields.find((candidate) => candidate.key === key);
@@ -238,7 +241,7 @@ export class TranslationStore {
         ? [{ key, locale, value, translatableContentDigest: translationDigest(field.value) }]
         : [];
     });
-    this.register(resourceId, inputs);
+    return this.register(resourceId, inputs).userErrors;
   }
 
   remove(

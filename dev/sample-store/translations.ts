@@ -195,5 +195,5 @@ export const FRENCH_ENTRIES: Readonly<Record<string, Readonly<Record<string, str
 
 /** A product metafield's value → its French value (one material). */
 export const FRENCH_METAFIELD_VALUES: Readonly<Record<string, string>> = {
-  "Poplar wood core, fibreglass": "Noyau en peuplier, fibre de verre",
+  "Anodised aluminium": "Aluminium anodisé",
 };
