@@ -1,4 +1,5 @@
 import { LineSplitter, type BulkSource } from "../shopify/bulk-source";
+import { VARIANT_METAFIELD_ALIAS } from "./queries";
 
 /**
  * A storefront in another language, field by field: each product or page line of a translated
@@ -19,27 +20,49 @@ const FIELDS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   },
   Page: { title: "title", body_html: "body", handle: "handle" },
   Article: { title: "title", body_html: "body", summary_html: "summary", handle: "handle" },
+  // A chosen product metafield's text (a connection of the product: a line of its own).
+  Metafield: { value: "value" },
 };
 
-interface TranslationLine {
+export interface TranslationLine {
   key?: unknown;
   value?: unknown;
   outdated?: unknown;
 }
 
+/** The translated text to use, or null: missing, empty or outdated keep the primary language's. */
+export function usableTranslation(translation: TranslationLine): string | null {
+  if (translation.outdated === true) return null;
+  if (typeof translation.value !== "string" || translation.value.trim() === "") return null;
+  return translation.value;
+}
+
+/** A variant's chosen metafields are objects under aliases: each carries its own translations. */
+function translatedNested(object: Record<string, unknown>): void {
+  for (const [key, value] of Object.entries(object)) {
+    if (!key.startsWith(VARIANT_METAFIELD_ALIAS) || typeof value !== "object" || value === null)
+      continue;
+    object[key] = applyTranslations(value as Record<string, unknown>);
+  }
+}
+
 /** What a translated export's line becomes: the line with the usable translations applied. */
 export function applyTranslations(line: Record<string, unknown>): Record<string, unknown> {
   const translations = line.translations;
-  if (!Array.isArray(translations)) return line;
+  if (!Array.isArray(translations)) {
+    if (typeof line.id === "string" && line.id.startsWith("gid://shopify/ProductVariant/"))
+      translatedNested(line);
+    return line;
+  }
   const { translations: _translations, ...object } = line;
   const type =
     typeof object.id === "string" ? /^gid:\/\/shopify\/(\w+)\//.exec(object.id)?.[1] : undefined;
   const fields = (type && FIELDS[type]) || {};
   for (const translation of translations as TranslationLine[]) {
     const field = typeof translation.key === "string" ? fields[translation.key] : undefined;
-    if (!field || translation.outdated === true) continue;
-    if (typeof translation.value !== "string" || translation.value.trim() === "") continue;
-    object[field] = translation.value;
+    const value = usableTranslation(translation);
+    if (!field || value === null) continue;
+    object[field] = value;
     // Shopify's page summary is cut from the primary language's body: the translated body's own
     // beginning is the excerpt instead.
     if (type === "Page" && field === "body") object.bodySummary = null;

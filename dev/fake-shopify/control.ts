@@ -217,8 +217,9 @@ export class FakeShopifyControl {
   }
 
   /**
-   * A product's, page's or article's translations, each with whether its source changed since
-   * (translations.ts); a merchant changes them with translationsRegister / translationsRemove.
+   * A product's, page's, article's, policy's, metaobject entry's or metafield's translations, each
+   * with whether its source changed since (translations.ts); a merchant changes them with
+   * translationsRegister / translationsRemove, or `translate` here.
    */
   translations(
     resourceId: string,
@@ -231,6 +232,15 @@ export class FakeShopifyControl {
       value: record.value,
       outdated: store.outdated(resourceId, record),
     }));
+  }
+
+  /**
+   * A merchant (or a translation app) translates a resource's fields (key → text) into `locale`,
+   * against its source as it is now: translationsRegister with the current digests. No webhook.
+   */
+  translate(resourceId: string, locale: string, values: Record<string, string>): void {
+    const errors = this.core.translations.seed(resourceId, locale, values);
+    if (errors.length > 0) throw new Error(errors.map((error) => String(error.message)).join("; "));
   }
 
   pages(): Json[] {

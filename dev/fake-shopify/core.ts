@@ -7,7 +7,7 @@ import { execute, type DocumentNode } from "graphql";
 import { BulkOperations, type BulkOperationRecord } from "./bulk-operations";
 import type { Slice } from "./connection";
 import { isoSeconds } from "./clock";
-import { gid } from "./gid";
+import { gid, gidType } from "./gid";
 import { MetafieldStore } from "./metafields";
 import { MetafieldDefinitionStore } from "./metafield-definitions";
 import { MetaobjectStore } from "./metaobjects";
@@ -21,7 +21,15 @@ import {
 import { PolicyStore, type ShopPolicyType } from "./policies";
 import { PresenceStore } from "./presences";
 import { TranslationStore } from "./translations";
-import { frenchPage, frenchProduct, germanProduct } from "../sample-store/translations";
+import {
+  FRENCH_ENTRIES,
+  FRENCH_METAFIELD_VALUES,
+  FRENCH_POLICIES,
+  frenchArticle,
+  frenchPage,
+  frenchProduct,
+  germanProduct,
+} from "../sample-store/translations";
 import {
   fieldResolver,
   nodeById,
@@ -31,7 +39,7 @@ import {
 } from "./resolvers";
 import type { ShopInfo } from "./rest-payloads";
 import { adminSchema } from "./schema";
-import { CatalogueStore } from "./store";
+import { CatalogueStore, type Json } from "./store";
 import { CostBucket } from "./throttle";
 import { DEFAULT_INCLUDE_FIELDS, DEFAULT_WEBHOOK_PATHS, WebhookSender } from "./webhooks";
 
@@ -198,11 +206,20 @@ export class FakeShopifyCore {
       resource: (id) =>
         this.store.products.get(id)?.product ??
         this.store.pages.get(id) ??
-        this.store.articles.get(id),
-      ofType: (type) =>
-        type === "Product"
-          ? this.store.productList().map((record) => record.product)
-          : [...(type === "Page" ? this.store.pages : this.store.articles).values()],
+        this.store.articles.get(id) ??
+        this.translatableOther(id),
+      ofType: (type) => {
+        switch (type) {
+          case "Product":
+            return this.store.productList().map((record) => record.product);
+          case "Page":
+            return [...this.store.pages.values()];
+          case "Article":
+            return [...this.store.articles.values()];
+          default:
+            return this.translatableOfType(type);
+        }
+      },
       locales: () => this.presences.locales,
       now: () => this.iso(),
     });
@@ -247,6 +264,49 @@ export class FakeShopifyCore {
     if ((this.options.store?.presences ?? "sample") === "sample") this.addSampleTranslations();
   }
 
+  /** A policy, metafield or metaobject entry as the translations see it (translations.ts). */
+  translatableOther(id: string): Json | undefined {
+    switch (gidType(id)) {
+      case "ShopPolicy": {
+        const policy = this.policies.list().find((record) => record.id === id);
+        return policy && { id, body: policy.body };
+      }
+      case "Metafield": {
+        const metafield = this.metafields.byId(id);
+        return metafield && { id, type: metafield.type, value: metafield.value };
+      }
+      case "Metaobject": {
+        const entry = this.metaobjects.byId(id);
+        const definition = entry && this.metaobjects.definitionOf(entry.type);
+        if (!entry || !definition) return undefined;
+        return {
+          id,
+          translatable: definition.translatable === true,
+          fields: definition.fields.map((field) => ({
+            key: field.key,
+            type: field.type,
+            value: entry.fields[field.key] ?? null,
+          })),
+        };
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  translatableOfType(type: "ShopPolicy" | "Metafield" | "Metaobject"): Json[] {
+    const ids =
+      type === "ShopPolicy"
+        ? this.policies.list().map((record) => record.id)
+        : type === "Metafield"
+          ? this.metafields.list().map((record) => record.id)
+          : this.metaobjects.entries.map((record) => record.id);
+    return ids.flatMap((id) => {
+      const resource = this.translatableOther(id);
+      return resource ? [resource] : [];
+    });
+  }
+
   /** French for the French storefront, German titles for the `/de` subfolder (sample-store/translations.ts). */
   addSampleTranslations(): void {
     for (const { product } of this.store.productList()) {
@@ -259,6 +319,25 @@ export class FakeShopifyCore {
     for (const page of this.store.pages.values()) {
       const french = frenchPage({ title: String(page.title), handle: String(page.handle) });
       if (french) this.translations.seed(String(page.id), "fr", french);
+    }
+    for (const article of this.store.articles.values()) {
+      const french = frenchArticle({
+        title: String(article.title),
+        handle: String(article.handle),
+      });
+      if (french) this.translations.seed(String(article.id), "fr", french);
+    }
+    for (const policy of this.policies.list()) {
+      const body = FRENCH_POLICIES[policy.type];
+      if (body) this.translations.seed(policy.id, "fr", { body });
+    }
+    for (const entry of this.metaobjects.entries) {
+      const french = FRENCH_ENTRIES[entry.handle];
+      if (french) this.translations.seed(entry.id, "fr", french);
+    }
+    for (const metafield of this.metafields.list()) {
+      const french = FRENCH_METAFIELD_VALUES[metafield.value];
+      if (french) this.translations.seed(metafield.id, "fr", { value: french });
     }
   }
 

@@ -240,7 +240,10 @@ function definitionView(store: MetaobjectStore, record: MetaobjectDefinitionReco
     capabilities: {
       __typename: "MetaobjectCapabilities",
       publishable: { __typename: "MetaobjectCapabilitiesPublishable", enabled: true },
-      translatable: { __typename: "MetaobjectCapabilitiesTranslatable", enabled: false },
+      translatable: {
+        __typename: "MetaobjectCapabilitiesTranslatable",
+        enabled: record.translatable === true,
+      },
       renderable: null,
       onlineStore: record.onlineStoreUrlHandle
         ? {

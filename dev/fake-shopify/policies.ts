@@ -96,6 +96,5 @@ export function policyView(record: PolicyRecord, primaryDomain: string): Json {
     ...record,
     title: TITLES[record.type],
     url: `https://${primaryDomain}/policies/${record.type.toLowerCase().replace(/_/g, "-")}`,
-    translations: [],
   };
 }

@@ -152,6 +152,7 @@ export function metafieldView(core: FakeShopifyCore, record: MetafieldRecord): J
     value: record.value,
     jsonValue,
     compareDigest: digest(record.value),
+    translations: core.translations.translationsField(record.id),
     ownerType: ownerType(record.ownerId),
     owner: () => nodeById(core, record.ownerId),
     // A reference type's value is the gid of what it names (null when that is gone).
@@ -349,7 +350,10 @@ function shopView(core: FakeShopifyCore): Json {
     timezoneAbbreviation: "UTC",
     enabledPresentmentCurrencies: [shop.currencyCode],
     shopPolicies: () =>
-      core.policies.list().map((record) => policyView(record, core.shop.primaryDomain)),
+      core.policies.list().map((record) => ({
+        ...policyView(record, core.shop.primaryDomain),
+        translations: core.translations.translationsField(record.id),
+      })),
     plan: {
       __typename: "ShopPlan",
       displayName: "Development",
@@ -677,7 +681,12 @@ export function mutationRoot(core: FakeShopifyCore): Json {
         core.iso(),
       );
       return {
-        shopPolicy: policy ? policyView(policy, core.shop.primaryDomain) : null,
+        shopPolicy: policy
+          ? {
+              ...policyView(policy, core.shop.primaryDomain),
+              translations: core.translations.translationsField(policy.id),
+            }
+          : null,
         userErrors: userErrors.map((error) => ({ __typename: "ShopPolicyUserError", ...error })),
       };
     },

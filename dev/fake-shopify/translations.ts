@@ -1,9 +1,12 @@
 /**
- * Translations, as Shopify 2026-10 keeps them: per resource (product, page, article), per field
- * key (`title`, `body_html`, `handle`, …) and per locale, each with the digest of the source text
- * it translated. `translatableResource(s)` lists a resource's source text with its digests and its
- * translations; `Product.translations(locale:)` (also in bulk exports), `Page.translations`,
- * `Article.translations` answer the same records. A translation whose source changed since it
+ * Translations, as Shopify 2026-10 keeps them: per resource (product, page, article, shop policy,
+ * metaobject entry, metafield), per field key (`title`, `body_html`, `handle`, a policy's `body`,
+ * an entry's text field keys, a metafield's `value`) and per locale, each with the digest of the
+ * source text it translated. `translatableResource(s)` lists a resource's source text with its
+ * digests and its translations; `Product.translations(locale:)` (also in bulk exports),
+ * `Page.translations`, `Article.translations`, `ShopPolicy.translations` and
+ * `Metafield.translations` answer the same records. `Metaobject` has no `translations` field in
+ * the schema: an entry's are read through `translatableResource(s)` / `translatableResourcesByIds`. A translation whose source changed since it
  * was registered is `outdated`, as Shopify marks it.
  *
  * The merchant's changes are `translationsRegister` (the digest must be the source's current
@@ -29,12 +32,30 @@ export interface TranslationRecord {
 interface SourceField {
   key: string;
   value: string | null;
-  type: "SINGLE_LINE_TEXT_FIELD" | "HTML" | "URI" | "MULTI_LINE_TEXT_FIELD";
+  type: "SINGLE_LINE_TEXT_FIELD" | "HTML" | "URI" | "MULTI_LINE_TEXT_FIELD" | "RICH_TEXT_FIELD";
 }
 
 /** What the fake models of `TranslatableResourceType`; others list no resources. */
-const RESOURCE_TYPES = { PRODUCT: "Product", PAGE: "Page", ARTICLE: "Article" } as const;
+const RESOURCE_TYPES = {
+  PRODUCT: "Product",
+  PAGE: "Page",
+  ARTICLE: "Article",
+  SHOP_POLICY: "ShopPolicy",
+  METAOBJECT: "Metaobject",
+  METAFIELD: "Metafield",
+} as const;
 type ResourceType = keyof typeof RESOURCE_TYPES;
+export type TranslatableType = (typeof RESOURCE_TYPES)[ResourceType];
+
+/**
+ * The metafield and metaobject field types whose values Shopify offers for translation (text);
+ * numbers, references, JSON and the like have nothing to translate.
+ */
+const TRANSLATABLE_VALUE_TYPES: Readonly<Record<string, SourceField["type"]>> = {
+  single_line_text_field: "SINGLE_LINE_TEXT_FIELD",
+  multi_line_text_field: "MULTI_LINE_TEXT_FIELD",
+  rich_text_field: "RICH_TEXT_FIELD",
+};
 
 /** Shopify's digest of a translatable value: SHA-256 of the text, in hex. */
 export function translationDigest(value: string): string {
@@ -65,16 +86,35 @@ export function sourceFields(resource: Json): SourceField[] {
         { key: "summary_html", value: text(resource.summary), type: "HTML" },
         { key: "handle", value: text(resource.handle), type: "URI" },
       ];
+    case "ShopPolicy":
+      // The title is Shopify's own name of the policy type, in the shopper's language: not content.
+      return [{ key: "body", value: text(resource.body), type: "HTML" }];
+    case "Metafield": {
+      const type = TRANSLATABLE_VALUE_TYPES[String(resource.type)];
+      return type ? [{ key: "value", value: text(resource.value), type }] : [];
+    }
+    case "Metaobject": {
+      // Only a definition with the `translatable` capability offers its entries' text fields.
+      if (resource.translatable !== true || !Array.isArray(resource.fields)) return [];
+      return (resource.fields as Json[]).flatMap((field) => {
+        const type = TRANSLATABLE_VALUE_TYPES[String(field.type)];
+        return type ? [{ key: String(field.key), value: text(field.value), type }] : [];
+      });
+    }
     default:
       return [];
   }
 }
 
 export interface TranslationSources {
-  /** The resource's current fields (a product, page or article), or undefined when there is none. */
+  /**
+   * The resource's current fields, or undefined when there is none: a product, page or article as
+   * stored; a policy `{id, body}`; a metafield `{id, type, value}`; an entry `{id, translatable,
+   * fields: [{key, type, value}]}`.
+   */
   resource(id: string): Json | undefined;
   /** Every resource of a type, in store order. */
-  ofType(type: "Product" | "Page" | "Article"): Json[];
+  ofType(type: TranslatableType): Json[];
   /** The shop's locales: translations are accepted for the published and unpublished alternates. */
   locales(): { locale: string; primary: boolean }[];
   now(): string;
@@ -187,10 +227,13 @@ export class TranslationStore {
     return { translations: saved, userErrors: [] };
   }
 
-  /** A sample translation, registered against the source as it is now. */
-  seed(resourceId: string, locale: string, values: Record<string, string>): void {
+  /** A sample translation, registered against the source as it is now; the user errors, if any. */
+  seed(resourceId: string, locale: string, values: Record<string, string>): Json[] {
     const resource = this.sources.resource(resourceId);
-    if (!resource) return;
+    if (!resource)
+      return [
+        userError(["resourceId"], `Resource ${resourceId} does not exist`, "RESOURCE_NOT_FOUND"),
+      ];
     const fields = sourceFields(resource);
     const inputs = Object.entries(values).flatMap(([key, value]) => {
       const field = fields.find((candidate) => candidate.key === key);
@@ -198,7 +241,7 @@ export class TranslationStore {
         ? [{ key, locale, value, translatableContentDigest: translationDigest(field.value) }]
         : [];
     });
-    this.register(resourceId, inputs);
+    return this.register(resourceId, inputs).userErrors;
   }
 
   remove(
@@ -237,7 +280,7 @@ export class TranslationStore {
     };
   }
 
-  /** `translations(locale:, marketId:)` of a Product, Page or Article. */
+  /** `translations(locale:, marketId:)` of a Product, Page, Article, ShopPolicy or Metafield. */
   translationsField(resourceId: string) {
     return ({ locale, marketId }: { locale?: string | null; marketId?: string | null }) =>
       marketId

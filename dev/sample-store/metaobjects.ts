@@ -23,6 +23,8 @@ export interface SampleMetaobjectDefinition {
   onlineStoreUrlHandle: string | null;
   /** `access.storefront`; default PUBLIC_READ. */
   storefrontAccess?: "NONE" | "PUBLIC_READ";
+  /** The `translatable` capability: its entries' text fields can be translated. */
+  translatable?: boolean;
   fields: readonly SampleMetaobjectField[];
 }
 
@@ -40,6 +42,7 @@ export const SAMPLE_METAOBJECT_DEFINITIONS: readonly SampleMetaobjectDefinition[
     name: "FAQ",
     displayNameKey: "question",
     onlineStoreUrlHandle: "faq",
+    translatable: true,
     fields: [
       { key: "question", name: "Question", type: "single_line_text_field", required: true },
       { key: "answer", name: "Answer", type: "multi_line_text_field", required: true },

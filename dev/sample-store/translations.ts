@@ -147,3 +147,53 @@ export function frenchPage(page: { title: string; handle: string }): Record<stri
     handle: `${slug(title)}${handleSuffix(page.handle)}`,
   };
 }
+
+const FRENCH_ARTICLES: Readonly<Record<string, string>> = {
+  "How to brew the perfect cup": "Préparer la tasse parfaite",
+  "Our spring lookbook": "Notre lookbook de printemps",
+  "5 tips for winter hiking": "5 conseils pour la randonnée d'hiver",
+};
+
+/** An article's French translation (title, body, summary, handle), or null when its title has none. */
+export function frenchArticle(article: {
+  title: string;
+  handle: string;
+}): Record<string, string> | null {
+  const base = article.title.replace(/ \(part \d+\)$/, "");
+  const french = FRENCH_ARTICLES[base];
+  if (!french) return null;
+  const title = article.title === base ? french : `${french}${article.title.slice(base.length)}`;
+  return {
+    title,
+    body_html: `<p>${title} : nos conseils, en français.</p>`,
+    summary_html: `<p>${title}, en bref.</p>`,
+    handle: `${slug(title)}${handleSuffix(article.handle)}`,
+  };
+}
+
+/** Policy type → its French body (the refund policy only: the others fall back to English). */
+export const FRENCH_POLICIES: Readonly<Record<string, string>> = {
+  REFUND_POLICY: `<h2>Retours et remboursements</h2>
+<p>Vous disposez de <strong>30 jours pour retourner un article</strong> après sa réception, pour un remboursement complet.</p>
+<p>L'article doit être dans l'état où vous l'avez reçu, non porté ni utilisé, avec ses étiquettes et dans son emballage d'origine, accompagné du reçu ou d'une preuve d'achat.</p>
+<p>Pour demander un retour, écrivez-nous à <a href="mailto:returns@demo-store.example.com">returns@demo-store.example.com</a>. Un colis renvoyé sans demande de retour préalable ne sera pas accepté.</p>
+<h3>Articles soldés</h3>
+<p>Les articles soldés peuvent être retournés sous 14 jours contre un avoir.</p>`,
+};
+
+/** FAQ entry handle → its French fields (the FAQ definition is translatable; two entries of four). */
+export const FRENCH_ENTRIES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  "can-i-return-a-sale-item": {
+    question: "Puis-je retourner un article soldé ?",
+    answer:
+      "Oui : les articles soldés peuvent être retournés sous 14 jours après la livraison contre un avoir. Les articles à plein tarif ont 30 jours pour un remboursement complet.",
+  },
+  "how-long-does-shipping-to-germany-take": {
+    question: "Combien de temps prend la livraison en Allemagne ?",
+  },
+};
+
+/** A product metafield's value → its French value (one material). */
+export const FRENCH_METAFIELD_VALUES: Readonly<Record<string, string>> = {
+  "Anodised aluminium": "Aluminium anodisé",
+};

@@ -10,6 +10,10 @@ import {
 } from "graphql";
 import { describe, expect, it } from "vitest";
 import * as queries from "../../app/catalogue/queries";
+import {
+  translatedPoliciesQuery,
+  withMetafieldTranslations,
+} from "../../app/catalogue/translated-content";
 import { adminSchema } from "./helpers";
 
 /** Every GraphQL document exported from app/catalogue and app/shopify (named *_QUERY or *_MUTATION). */
@@ -37,21 +41,28 @@ const BULK_DOCUMENTS: Record<string, string> = {
   // A storefront domain's export (presence-workspaces.server.ts): the same, with translations.
   "translatedBulkQuery(products with metafields, a reference and a variant's, fr)":
     queries.translatedBulkQuery(
-      queries.productsBulkQuery([
-        { namespace: "specs", key: "material", type: "single_line_text_field" },
-        { namespace: "specs", key: "size_chart", type: "metaobject_reference" },
-        {
-          namespace: "specs",
-          key: "finish",
-          type: "single_line_text_field",
-          owner: "PRODUCTVARIANT",
-        },
-      ]),
+      withMetafieldTranslations(
+        queries.productsBulkQuery([
+          { namespace: "specs", key: "material", type: "single_line_text_field" },
+          { namespace: "specs", key: "size_chart", type: "metaobject_reference" },
+          {
+            namespace: "specs",
+            key: "finish",
+            type: "single_line_text_field",
+            owner: "PRODUCTVARIANT",
+          },
+        ]),
+        "fr",
+      ),
       "fr",
     ),
   "translatedBulkQuery(PAGES_BULK_QUERY, pt-BR)": queries.translatedBulkQuery(
     queries.PAGES_BULK_QUERY,
     "pt-BR",
+  ),
+  "translatedBulkQuery(ARTICLES_BULK_QUERY, fr)": queries.translatedBulkQuery(
+    queries.ARTICLES_BULK_QUERY,
+    "fr",
   ),
 };
 
@@ -63,6 +74,26 @@ describe("a storefront domain's translated exports", () => {
       expect(source).toContain("translations(locale:");
     },
   );
+
+  it("asks each chosen metafield's translations, as a list on the metafield (no connection more)", () => {
+    const source =
+      BULK_DOCUMENTS[
+        "translatedBulkQuery(products with metafields, a reference and a variant's, fr)"
+      ]!;
+    expect(source.match(/id namespace key type value translations\(locale: "fr"\)/g)).toHaveLength(
+      2,
+    );
+    expect(connectionStats(parse(source)).connections).toBe(
+      connectionStats(parse(queries.productsBulkQuery([{ namespace: "specs", key: "material" }])))
+        .connections,
+    );
+  });
+
+  it("translatedPoliciesQuery (a paged query beside the exports) is valid against the Admin API 2026-10 schema", () => {
+    const source = translatedPoliciesQuery("fr");
+    expect(validate(adminSchema(), parse(source)).map((error) => error.message)).toEqual([]);
+    expect(source).toContain('translations(locale: "fr")');
+  });
 
   it("refuses a locale that is not a language tag, so nothing else reaches the document", () => {
     expect(() => queries.translatedBulkQuery(queries.PAGES_BULK_QUERY, 'fr") { x }')).toThrow(

@@ -6,6 +6,9 @@
 import { describe, expect, it } from "vitest";
 import {
   applyTranslations,
+  mapShopPolicy,
+  translatedEntry,
+  translatedPolicy,
   BulkJsonlSyntaxError,
   readBulkExport,
   translatedSource,
@@ -108,5 +111,115 @@ describe("the storefronts that get a workspace of their own", () => {
       },
     ]);
     expect(problems).toEqual([expect.stringContaining("https://bad_host!/")]);
+  });
+});
+
+describe("a storefront domain's policies, entries and metafields (translated-content.ts)", () => {
+  const refund = {
+    id: "gid://shopify/ShopPolicy/1",
+    type: "REFUND_POLICY" as const,
+    title: "Refund policy",
+    body: "<p>30 days.</p>",
+    url: "https://shop.example.com/policies/refund-policy",
+    createdAt: "2026-01-01T00:00:00Z",
+    updatedAt: "2026-01-01T00:00:00Z",
+  };
+  const faq = {
+    id: "gid://shopify/Metaobject/1",
+    handle: "can-i-return",
+    type: "faq",
+    displayName: "Can I return?",
+    updatedAt: "2026-01-01T00:00:00Z",
+    capabilities: null,
+    definition: { name: "FAQ", capabilities: { onlineStore: null } },
+    fields: [
+      {
+        key: "question",
+        type: "single_line_text_field",
+        value: "Can I return?",
+        definition: { name: "Question" },
+      },
+      {
+        key: "answer",
+        type: "multi_line_text_field",
+        value: "Yes.",
+        definition: { name: "Answer" },
+      },
+    ],
+  };
+
+  it("a policy takes its usable French body, the type's French title and a URL on the domain", () => {
+    expect(
+      translatedPolicy(
+        { ...refund, translations: [{ key: "body", value: "<p>30 jours.</p>", outdated: false }] },
+        "fr",
+        "shop.fr",
+      ),
+    ).toEqual({
+      ...refund,
+      title: "Politique de remboursement",
+      body: "<p>30 jours.</p>",
+      url: "https://shop.fr/policies/refund-policy",
+    });
+  });
+
+  it.each([
+    ["no translation in this language (only another's: not asked)", []],
+    ["an empty translation", [{ key: "body", value: " ", outdated: false }]],
+    ["an outdated translation", [{ key: "body", value: "<p>Vieux.</p>", outdated: true }]],
+    ["a value that is not text", [{ key: "body", value: null, outdated: false }]],
+  ])("a policy with %s keeps the primary language's body", (_case, translations) => {
+    const policy = translatedPolicy({ ...refund, translations }, "pt-BR", "shop.com.br");
+    expect(policy).toMatchObject({ body: refund.body, title: "Refund policy" });
+    expect(policy.url).toBe("https://shop.com.br/policies/refund-policy");
+    expect(mapShopPolicy(policy, { primaryDomain: "shop.com.br" }).indexable).toBe(true);
+  });
+
+  it("an entry takes each usable field's translation, its name with its display field", () => {
+    const entry = translatedEntry(faq, [
+      { key: "question", value: "Puis-je retourner ?", outdated: false },
+      { key: "answer", value: "", outdated: false },
+    ]);
+    expect(entry.displayName).toBe("Puis-je retourner ?");
+    expect(entry.fields.map((field) => field.value)).toEqual(["Puis-je retourner ?", "Yes."]);
+    expect(translatedEntry(faq, [{ key: "question", value: "Vieux ?", outdated: true }])).toEqual(
+      faq,
+    );
+    expect(translatedEntry(faq, undefined)).toEqual(faq);
+  });
+
+  it("a chosen metafield's line and a variant's aliased metafield take their usable translation", () => {
+    expect(
+      applyTranslations({
+        id: "gid://shopify/Metafield/1",
+        namespace: "specs",
+        key: "material",
+        type: "single_line_text_field",
+        value: "Anodised aluminium",
+        translations: [{ key: "value", value: "Aluminium anodisé", outdated: false }],
+        __parentId: "gid://shopify/Product/1",
+      }),
+    ).toMatchObject({ value: "Aluminium anodisé" });
+    expect(
+      applyTranslations({
+        id: "gid://shopify/ProductVariant/1",
+        variantMetafield0: {
+          id: "gid://shopify/Metafield/2",
+          value: "Matte",
+          translations: [{ key: "value", value: "Mat", outdated: true }],
+        },
+        variantMetafield1: {
+          id: "gid://shopify/Metafield/3",
+          value: "Gloss",
+          translations: [{ key: "value", value: "Brillant", outdated: false }],
+        },
+        variantMetafield2: null,
+      }),
+    ).toEqual({
+      id: "gid://shopify/ProductVariant/1",
+      variantMetafield0: { id: "gid://shopify/Metafield/2", value: "Matte" },
+      variantMetafield1: { id: "gid://shopify/Metafield/3", value: "Brillant" },
+      variantMetafield2: null,
+    });
   });
 });

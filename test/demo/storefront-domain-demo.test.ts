@@ -3,7 +3,9 @@
  * running demo: `demo-store.fr` is mapped to the storefront preview, which picks the workspace
  * from the request's host as the theme's embed does (`config.workspaces[request.host]`); the
  * chat there answers with the French product name and a link on the French domain, while the
- * primary domain's chat answers in English with links on the primary domain; Settings says so.
+ * primary domain's chat answers in English with links on the primary domain; asked about returns
+ * there, it shows the French refund policy linking to its page on that domain (decision 0039);
+ * Settings says so.
  */
 import type { Browser } from "playwright-core";
 import { chromium } from "playwright-core";
@@ -11,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { RunningDemo } from "../../dev/demo/admin-demo";
 import { artifactsDir, CHROMIUM_ARGS, CHROMIUM_PATH } from "../../testkit/chromium";
 import { startTestDemo } from "../../testkit/demo-browser";
-import { askForProductCard } from "../../testkit/widget-stack";
+import { ask, askForProductCard, openChat, ui } from "../../testkit/widget-stack";
 
 vi.setConfig({ testTimeout: 180_000 });
 
@@ -79,6 +81,27 @@ describe("the chat on each storefront domain", () => {
     expect(await english.locator("a").first().getAttribute("href")).toBe(
       `https://demo-store.example.com/products/${String(product.handle)}`,
     );
+    await page.close();
+  });
+
+  it("asked about returns on the French domain, shows the French refund policy linking to its page there", async () => {
+    const port = new URL(demo.storefrontUrl).port;
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`http://${FRENCH_HOST}:${port}/`);
+    await openChat(page);
+    await ask(page, "Quelle est votre politique de remboursement pour les retours ?");
+    const card = ui(page)
+      .dialog.locator("li.post")
+      .filter({ hasText: "Politique de remboursement" })
+      .first();
+    await card.waitFor({ timeout: 30_000 });
+    const link = card.getByRole("link", { name: "Politique de remboursement" });
+    expect(await link.getAttribute("href")).toBe(`https://${FRENCH_HOST}/policies/refund-policy`);
+    await card.scrollIntoViewIfNeeded();
+    await page.screenshot({
+      path: `${await artifactsDir("storefront-domain")}/french-refund-policy.png`,
+      fullPage: true,
+    });
     await page.close();
   });
 

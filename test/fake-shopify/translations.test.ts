@@ -26,6 +26,8 @@ beforeAll(async () => {
     store: {
       files: ["dev/sample-store/shopify-docs-shop.jsonl"],
       generated: { products: 12, pages: 4, articles: 0, seed: 1 },
+      metaobjects: true,
+      productSpecs: true,
     },
   });
   admin = await shopifyAdminClient(fake.graphqlUrl);
@@ -190,6 +192,57 @@ describe("the fake shop's translations", () => {
     expect(saved.translationsRegister.userErrors).toEqual([]);
     expect((await resource(product.id)).translations).toEqual([
       { key: "title", value: "iPod Nano (FR)", outdated: false },
+    ]);
+  });
+
+  it("keeps a shop policy's body, a translatable definition's entries' text fields and a text metafield's value, each read where Shopify 2026-10 reads it", async () => {
+    const policies = await queryAdmin<{
+      translatableResources: { nodes: ResourceNode[] };
+    }>(admin, RESOURCES, { type: "SHOP_POLICY", first: 10, locale: "fr" });
+    const refund = fake.state.policies().find((p) => p.type === "REFUND_POLICY")!;
+    const listed = policies.translatableResources.nodes.find((n) => n.resourceId === refund.id)!;
+    expect(listed.translatableContent.map((c) => c.key)).toEqual(["body"]);
+    expect(listed.translations).toEqual([
+      expect.objectContaining({ key: "body", outdated: false }),
+    ]);
+    // ShopPolicy and Metafield carry `translations` themselves; Metaobject does not.
+    const shop = await queryAdmin<{
+      shop: { shopPolicies: { type: string; translations: { value: string }[] }[] };
+    }>(
+      admin,
+      `{ shop { shopPolicies { type translations(locale: "fr") { key value outdated } } } }`,
+    );
+    expect(
+      shop.shop.shopPolicies.find((p) => p.type === "REFUND_POLICY")!.translations[0]!.value,
+    ).toMatch(/^<h2>Retours et remboursements/);
+
+    const faq = fake.state.metaobjects("faq") as { id: string; handle: string }[];
+    const sale = faq.find((entry) => entry.handle === "can-i-return-a-sale-item")!;
+    const entry = await resource(sale.id);
+    expect(entry.translatableContent.map((c) => c.key)).toEqual(["question", "answer"]);
+    expect(entry.translations.map((t) => t.key)).toEqual(["question", "answer"]);
+    // A size chart's definition has no `translatable` capability: nothing to translate.
+    const chart = (fake.state.metaobjects("size_chart") as { id: string }[])[0]!;
+    expect((await resource(chart.id)).translatableContent).toEqual([]);
+
+    const nano = fake.state.products().find((p) => p.handle === "ipod-nano")!;
+    const metafields = await queryAdmin<{
+      product: {
+        metafield: { translations: { key: string; value: string; outdated: boolean }[] };
+      };
+    }>(
+      admin,
+      `query M($id: ID!) { product(id: $id) { metafield(namespace: "specs", key: "material") { translations(locale: "fr") { key value outdated } } } }`,
+      { id: nano.id },
+    );
+    expect(metafields.product.metafield.translations).toEqual([
+      { key: "value", value: "Aluminium anodisé", outdated: false },
+    ]);
+
+    // The English policy changes: its French body is outdated.
+    fake.state.updatePolicy("REFUND_POLICY", "<p>45 days.</p>");
+    expect(fake.state.translations(String(refund.id), "fr")).toEqual([
+      expect.objectContaining({ key: "body", outdated: true }),
     ]);
   });
 

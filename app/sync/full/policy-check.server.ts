@@ -6,7 +6,8 @@
  * query, a few cost points) and chosen entries (a query per 50 entries), maps and hashes them as a
  * full sync would, and compares them with the ledger. When one differs, is new or is gone, the
  * shop gets a full sync (trigger "reconcile"): through the ledger it sends only what changed, and
- * deletes what was removed. The daily full sweep covers them too.
+ * deletes what was removed. The daily full sweep covers them too. Each storefront domain's
+ * workspace is compared as well, in its language (domain-content-check.server.ts).
  */
 import {
   mapMetaobject,
@@ -20,6 +21,7 @@ import { queryAdmin, type AdminGraphql } from "../../shopify/admin-graphql";
 import { indexedPostHashesWithPrefix } from "../../models/ledger.server";
 import { chosenMetaobjectsOf, connectedActiveShops, workspaceOf } from "../../models/shops.server";
 import { readMetaobjectEntries } from "./metaobject-entries.server";
+import { domainContentChanged } from "./domain-content-check.server";
 import { latestRun } from "../../models/sync-runs.server";
 import type { ShopLeases } from "../engine/process-leases.server";
 import { startShopSyncUnlessRunning } from "./run-full-sync.server";
@@ -113,7 +115,9 @@ export async function followPolicyChanges(
             admin,
             latest.startedAt,
             metaobjectTypes,
-          )));
+          ))) ||
+        // Each storefront domain's workspace, in its language: a full sync fills them after the shop's.
+        (await domainContentChanged(shop, admin, metaobjectTypes));
       if (!changed) continue;
       const run = await startShopSyncUnlessRunning(leases, shop.shopDomain, "reconcile");
       if (run) started.push(shop.shopDomain);

@@ -2,9 +2,10 @@
  * Each storefront domain of the shop other than the primary one (a market on `shop.fr`, a
  * subdomain `fr.shop.com`) gets a workspace of its own, named after its domain as the service
  * names a browser's workspace (spec §5.6, `workspaceIdFromDomain`), holding the catalogue as a
- * shopper there sees it: products and pages in that storefront's default language, field by
- * field from Shopify's translations (the primary language where one is missing or outdated),
- * with URLs on that domain. Filled after the shop's own full sync, by the same engine, through
+ * shopper there sees it: products, pages, articles, policies and chosen metaobject entries in
+ * that storefront's default language, field by field from Shopify's translations (the primary
+ * language where one is missing or outdated), with URLs on that domain (domain-content.server.ts
+ * for policies and entries). Filled after the shop's own full sync, by the same engine, through
  * the same pacer and key; the primary workspace is not touched.
  *
  * A domain workspace's runs and ledger rows are kept under their own key (`presenceLedgerKey`),
@@ -18,6 +19,7 @@ import {
   isLocaleTag,
   translatedBulkQuery,
   translatedSource,
+  withMetafieldTranslations,
   type ChosenMetafield,
 } from "../../catalogue";
 import { InvalidDomainError, workspaceIdFromDomain } from "../../index-service/workspace-id";
@@ -33,7 +35,13 @@ import type { StorefrontPresence } from "../../shopify/storefront-presences.serv
 import { storefrontPresencesOf } from "../../models/storefront-presences.server";
 import { adoptReportedQuota } from "../../models/quota-usage.server";
 import { finishRun, unfinishedRun, type SyncTrigger } from "../../models/sync-runs.server";
-import { findShop, storefrontWorkspaceOf, workspaceOf } from "../../models/shops.server";
+import {
+  chosenMetaobjectsOf,
+  findShop,
+  storefrontWorkspaceOf,
+  workspaceOf,
+} from "../../models/shops.server";
+import { domainEntriesSource, domainPoliciesSource } from "./domain-content.server";
 import { lastSucceededRun } from "../../models/sync-runs.server";
 import { writeStorefrontConfig } from "../../shopify/storefront-config";
 import { config } from "../../config.server";
@@ -121,8 +129,11 @@ export interface PresenceSending {
   pollEveryMs?: number;
 }
 
-/** What a domain workspace holds of the shop's chosen types: products and pages (not yet policies, articles, metaobjects). */
-const TRANSLATED_TYPES = ["product", "page"] as const;
+/** What a domain workspace holds of the shop's chosen types: all of them. */
+const TRANSLATED_TYPES = ["product", "page", "article", "policy", "metaobject"] as const;
+type TranslatedType = (typeof TRANSLATED_TYPES)[number];
+const isBulkType = (type: TranslatedType): type is "product" | "page" | "article" =>
+  type === "product" || type === "page" || type === "article";
 
 /**
  * After the shop's own full sync: fills each storefront domain's workspace, then names the
@@ -183,12 +194,15 @@ async function fillOne(
   shop: Shop,
   admin: AdminGraphql,
   workspace: PresenceWorkspace,
-  types: readonly ("product" | "page")[],
+  types: readonly TranslatedType[],
   sending: PresenceSending,
 ): Promise<FullSyncResult | null> {
   const sources: { label: string; open: BulkSource }[] = [];
-  for (const type of types) {
-    const query = translatedBulkQuery(sending.bulkQueryOf(type), workspace.locale);
+  for (const type of types.filter(isBulkType)) {
+    const query = translatedBulkQuery(
+      withMetafieldTranslations(sending.bulkQueryOf(type), workspace.locale),
+      workspace.locale,
+    );
     const id = await startBulkQuery(admin, query);
     const state = await waitForBulk(admin, id, sending.pollEveryMs ?? 2_000);
     if (state.status !== "COMPLETED") {
@@ -201,6 +215,15 @@ async function fillOne(
     sources.push({
       label: id,
       open: state.url ? translatedSource(urlSource(state.url)) : async function* empty() {},
+    });
+  }
+  if (types.includes("policy"))
+    sources.push({ label: "shop-policies", open: domainPoliciesSource(admin, workspace) });
+  if (types.includes("metaobject")) {
+    const chosenTypes = chosenMetaobjectsOf(shop).map((m) => m.type);
+    sources.push({
+      label: "metaobject-entries",
+      open: domainEntriesSource(admin, workspace, chosenTypes),
     });
   }
   // A run of this workspace a stopped process left carries other exports: it is over.

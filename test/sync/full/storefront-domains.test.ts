@@ -3,8 +3,10 @@
  * sync of the demo (the fake Shopify over HTTP with its French market on `demo-store.fr`, the
  * real app code, the service emulator over HTTP) fills the `demo-store-fr` workspace with the
  * catalogue as a French shopper there sees it: French titles, descriptions, handles and URLs on
- * that domain, English where a translation is missing or outdated; the primary workspace keeps
- * the English catalogue exactly as before. An unchanged resync sends nothing to either.
+ * that domain, English where a translation is missing or outdated; the articles, the shop's
+ * policies and the chosen FAQ entries the same way (decision 0039), followed by the periodic
+ * policy check; the primary workspace keeps the English catalogue exactly as before. An unchanged
+ * resync sends nothing to either.
  */
 import type { SyncRun } from "@prisma/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -18,12 +20,19 @@ import * as shopSync from "../../../app/sync/full/run-full-sync.server";
 import { presenceLedgerKey } from "../../../app/sync/full/presence-workspaces.server";
 import { storefrontPresencesOf } from "../../../app/models/storefront-presences.server";
 import { reportedQuotas } from "../../../app/models/quota-usage.server";
-import { deleteAllShopData, saveChosenMetafields } from "../../../app/models/shops.server";
+import {
+  deleteAllShopData,
+  saveChosenMetafields,
+  saveChosenMetaobjects,
+} from "../../../app/models/shops.server";
+import { followPolicyChanges } from "../../../app/sync/full/policy-check.server";
+import { adminFor } from "../../../app/shopify/admin-auth.server";
 
 let demo: RunningDemo;
 const QUICK = { checkEveryMs: 50, webhookGraceMs: 60_000, pollEveryMs: 100 };
 const FRENCH_WORKSPACE = "demo-store-fr";
 const FRENCH_KEY = presenceLedgerKey(DEMO_SHOP, FRENCH_WORKSPACE);
+const POINTS_BOUND = 150;
 
 beforeAll(async () => {
   demo = await startTestDemo({ products: 20, presences: "sample" });
@@ -45,7 +54,12 @@ async function runEnded(id: string): Promise<SyncRun> {
 /** A resync of the shop, then the French domain's run that follows it. */
 async function resync(): Promise<{ primary: SyncRun; french: SyncRun }> {
   const started = await shopSync.startShopSync(DEMO_SHOP, "resync", QUICK);
-  const primary = await runEnded(started.id);
+  return withFrench(started.id);
+}
+
+/** The shop's run, then the French domain's run that follows it. */
+async function withFrench(runId: string): Promise<{ primary: SyncRun; french: SyncRun }> {
+  const primary = await runEnded(runId);
   for (let waited = 0; waited < 60_000; waited += 100) {
     const french = await prisma.syncRun.findFirst({
       where: { shopDomain: FRENCH_KEY, startedAt: { gte: primary.startedAt } },
@@ -61,6 +75,21 @@ const workspace = (id: string) => demo.emulator.state.workspace("professional", 
 const productsIn = (id: string) =>
   (workspace(id)?.products ?? []) as { id: string; name: string; url: string; content: string }[];
 const serviceId = (gid: string) => gid.slice(gid.lastIndexOf("/") + 1);
+interface Post {
+  id: string;
+  title: string;
+  url?: string;
+  content: string;
+}
+const postsIn = (id: string) => (workspace(id)?.posts ?? []) as unknown as Post[];
+const postAt = (id: string, url: string) => postsIn(id).find((post) => post.url === url);
+const policyOf = (type: string) =>
+  (demo.shopify.state.policies() as { id: string; type: string }[]).find((p) => p.type === type)!;
+const entry = (handle: string) =>
+  (demo.shopify.state.metaobjects("faq") as { id: string; handle: string }[]).find(
+    (e) => e.handle === handle,
+  )!;
+const FR = "https://demo-store.fr";
 
 describe("a storefront domain's own workspace", () => {
   let first: { primary: SyncRun; french: SyncRun };
@@ -70,6 +99,7 @@ describe("a storefront domain's own workspace", () => {
     expect((await storefrontPresencesOf(DEMO_SHOP)).presences.map((p) => p.url)).toContain(
       "https://demo-store.fr/",
     );
+    await saveChosenMetaobjects(DEMO_SHOP, [{ type: "faq", name: "FAQ" }]);
     first = await resync();
   }, 120_000);
 
@@ -125,10 +155,14 @@ describe("a storefront domain's own workspace", () => {
       .requests()
       .filter((request) => request.at >= first.primary.finishedAt!.toISOString());
     const points = after.reduce((sum, request) => sum + (request.actualQueryCost ?? 0), 0);
-    // Two bulk operations (products, pages) asked and polled, and the storefront configuration.
-    expect(after.filter((r) => r.rootFields.includes("bulkOperationRunQuery"))).toHaveLength(2);
+    // Three bulk operations (products, pages, articles) asked and polled, the policies and the
+    // FAQ entries with their translations (by id), and the storefront configuration.
+    expect(after.filter((r) => r.rootFields.includes("bulkOperationRunQuery"))).toHaveLength(3);
     expect(after.some((r) => r.rootFields.includes("translatableResources"))).toBe(false);
-    expect(points).toBeLessThan(100);
+    expect(after.filter((r) => r.rootFields.includes("translatableResourcesByIds"))).toHaveLength(
+      1,
+    );
+    expect(points).toBeLessThan(POINTS_BOUND);
     if (process.env.PRINT_COSTS)
       console.info(`French domain fill: ${after.length} Admin API requests, ${points} points`);
 
@@ -156,6 +190,122 @@ describe("a storefront domain's own workspace", () => {
     expect(primaryPosts.map((post) => post.title)).toContain("About us");
     expect(primaryPosts.map((post) => post.title)).not.toContain("À propos");
   });
+
+  it("holds the articles, the policies and the chosen FAQ entries in French on the French domain, English where there is no French", () => {
+    // The refund policy is translated: Shopify's French title, the French text, the domain's URL.
+    const refund = postAt(FRENCH_WORKSPACE, `${FR}/policies/refund-policy`);
+    expect(refund).toMatchObject({ title: "Politique de remboursement" });
+    expect(refund!.content).toMatch(/^Retours et remboursements Vous disposez de 30 jours/);
+    // The shipping policy is not: its English text, under its French title, on the domain.
+    const shipping = postAt(FRENCH_WORKSPACE, `${FR}/policies/shipping-policy`);
+    const englishShipping = postAt(
+      demo.workspaceId,
+      "https://demo-store.example.com/policies/shipping-policy",
+    );
+    expect(shipping).toMatchObject({
+      title: "Politique d'expédition",
+      content: englishShipping!.content,
+    });
+    expect(
+      postAt(demo.workspaceId, "https://demo-store.example.com/policies/refund-policy"),
+    ).toMatchObject({ title: "Refund policy" });
+
+    // FAQ entries: both fields French; only the question French; no French at all.
+    expect(postAt(FRENCH_WORKSPACE, `${FR}/pages/faq/can-i-return-a-sale-item`)).toMatchObject({
+      title: "Puis-je retourner un article soldé ?",
+      content: expect.stringContaining("contre un avoir") as unknown,
+    });
+    expect(
+      postAt(FRENCH_WORKSPACE, `${FR}/pages/faq/how-long-does-shipping-to-germany-take`),
+    ).toMatchObject({
+      title: "Combien de temps prend la livraison en Allemagne ?",
+      content: expect.stringContaining("Orders to Germany arrive in 3 to 5") as unknown,
+    });
+    expect(postAt(FRENCH_WORKSPACE, `${FR}/pages/faq/how-do-i-wax-my-snowboard`)).toMatchObject({
+      title: "How do I wax my snowboard?",
+    });
+    expect(postsIn(demo.workspaceId).map((post) => post.title)).not.toContain(
+      "Puis-je retourner un article soldé ?",
+    );
+
+    // Articles: each published one, in French where it has French, on the French domain.
+    const articles = demo.shopify.state.articles() as {
+      id: string;
+      title: string;
+      handle: string;
+      isPublished: boolean;
+      blog: { handle: string };
+    }[];
+    let translated = 0;
+    for (const article of articles.filter((a) => a.isPublished)) {
+      const inFrench = postsIn(FRENCH_WORKSPACE).find((p) => p.id.endsWith(serviceId(article.id)));
+      const fr = Object.fromEntries(
+        demo.shopify.state.translations(article.id, "fr").map((t) => [t.key, t.value]),
+      );
+      expect(inFrench?.url).toBe(
+        `${FR}/blogs/${article.blog.handle}/${fr.handle ?? article.handle}`,
+      );
+      if (fr.title) {
+        translated += 1;
+        expect(inFrench).toMatchObject({ title: fr.title });
+        expect(inFrench!.content).toContain("nos conseils, en français");
+      } else {
+        expect(inFrench).toMatchObject({ title: article.title });
+      }
+    }
+    expect(translated).toBeGreaterThan(0);
+  });
+
+  it("falls back to English for a policy or entry translated only into German, or whose source changed, and the batch goes on", async () => {
+    demo.shopify.state.translate(entry("how-do-i-wax-my-snowboard").id, "de", {
+      question: "Wie wachse ich mein Snowboard?",
+    });
+    demo.shopify.state.updatePolicy(
+      "REFUND_POLICY",
+      "<p>Returns: 45 days, no questions asked.</p>",
+    );
+    demo.shopify.state.updateMetaobject(entry("can-i-return-a-sale-item").id, {
+      fields: { answer: "Sale items: 7 days, store credit only." },
+    });
+
+    const { french } = await resync();
+    expect(french.state).toBe("succeeded");
+    expect((await runCounts(french)).posts).toMatchObject({ sent: 2, failed: 0 });
+    expect(postAt(FRENCH_WORKSPACE, `${FR}/policies/refund-policy`)).toMatchObject({
+      title: "Politique de remboursement",
+      content: "Returns: 45 days, no questions asked.",
+    });
+    expect(postAt(FRENCH_WORKSPACE, `${FR}/pages/faq/how-do-i-wax-my-snowboard`)).toMatchObject({
+      title: "How do I wax my snowboard?",
+    });
+    // The answer's translation is outdated: English; the question's is not: French.
+    expect(postAt(FRENCH_WORKSPACE, `${FR}/pages/faq/can-i-return-a-sale-item`)).toMatchObject({
+      title: "Puis-je retourner un article soldé ?",
+      content: expect.stringContaining("Sale items: 7 days") as unknown,
+    });
+  }, 120_000);
+
+  it("the periodic policy check compares the French workspace too: a changed French policy reaches demo-store-fr", async () => {
+    const leases = processLeases();
+    expect(await followPolicyChanges(leases, adminFor)).toEqual([]);
+
+    demo.shopify.state.translate(policyOf("REFUND_POLICY").id, "fr", {
+      body: "<p>Retours : 45 jours, sans justification.</p>",
+    });
+    expect(await followPolicyChanges(leases, adminFor)).toEqual([DEMO_SHOP]);
+    const run = await prisma.syncRun.findFirstOrThrow({
+      where: { shopDomain: DEMO_SHOP },
+      orderBy: { startedAt: "desc" },
+    });
+    const { primary, french } = await withFrench(run.id);
+    expect(primary).toMatchObject({ trigger: "reconcile", state: "succeeded" });
+    expect((await runCounts(primary)).posts).toMatchObject({ sent: 0, deleted: 0 });
+    expect((await runCounts(french)).posts).toMatchObject({ sent: 1, deleted: 0 });
+    expect(postAt(FRENCH_WORKSPACE, `${FR}/policies/refund-policy`)).toMatchObject({
+      content: "Retours : 45 jours, sans justification.",
+    });
+    expect(await followPolicyChanges(leases, adminFor)).toEqual([]);
+  }, 120_000);
 
   it("falls back to English for a field whose translation went out of date, and an unchanged resync sends nothing", async () => {
     const product = demo.shopify.state
@@ -225,6 +375,16 @@ describe("a storefront domain's own workspace", () => {
     expect(inFrench.filter((a) => a.Material).length).toBe(
       primary.filter((a) => a.Material).length,
     );
+    // The one material with a French translation is French on the French domain only.
+    const nano = demo.shopify.state.products().find((p) => p.handle === "ipod-nano")!;
+    const materialIn = (workspaceId: string) =>
+      (
+        (workspace(workspaceId)?.products ?? []).find(
+          (item) => (item as { id: string }).id === serviceId(nano.id),
+        ) as { attributes?: Record<string, string[]> } | undefined
+      )?.attributes?.Material;
+    expect(materialIn(demo.workspaceId)).toEqual(["Anodised aluminium"]);
+    expect(materialIn(FRENCH_WORKSPACE)).toEqual(["Aluminium anodisé"]);
     await saveChosenMetafields(DEMO_SHOP, []);
   });
 
