@@ -17,6 +17,7 @@ import { startTestDemo } from "../../testkit/demo-browser";
 import { askForProductCard } from "../../testkit/widget-stack";
 import { DEFAULT_MERCHANT_ACCESS_TOKEN } from "../../dev/fake-shopify/server";
 import { graphql } from "../fake-shopify/helpers";
+import prisma from "../../app/models/db.server";
 
 vi.setConfig({ testTimeout: 180_000 });
 
@@ -61,9 +62,16 @@ const frenchItems = () =>
   }[];
 const numeric = (gid: string) => gid.slice(gid.lastIndexOf("/") + 1);
 
-async function until(what: string, condition: () => boolean, timeoutMs: number): Promise<void> {
+async function until(
+  what: string,
+  condition: () => boolean,
+  timeoutMs: number,
+  state: () => Promise<unknown> | unknown = () => "",
+): Promise<void> {
   for (const deadline = Date.now() + timeoutMs; !condition();) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    if (Date.now() > deadline) {
+      throw new Error(`Timed out waiting for ${what}: ${JSON.stringify(await state())}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
@@ -126,15 +134,16 @@ describe("the chat on each storefront domain", () => {
   it("shows a product's new French title and a sale's stock on the French domain within 2 minutes, without a resync", async () => {
     const runs = () => demo.shopify.state.bulkOperations().length;
     const exportsBefore = runs();
-    const products = demo.shopify.state
-      .products()
-      .filter(
-        (p) =>
-          frenchItems().some((item) => item.id === numeric(p.id)) &&
-          (p.variants as unknown as { inventoryItem: { tracked: boolean } }[]).every(
-            (v) => v.inventoryItem.tracked,
-          ),
-      );
+    const products = demo.shopify.state.products().filter(
+      (p) =>
+        frenchItems().some((item) => item.id === numeric(p.id)) &&
+        (
+          p.variants as unknown as {
+            inventoryPolicy: string;
+            inventoryItem: { tracked: boolean };
+          }[]
+        ).every((v) => v.inventoryItem.tracked && v.inventoryPolicy === "DENY"),
+    );
     const [edited, sold] = products;
     expect(sold).toBeDefined();
 
@@ -182,6 +191,16 @@ describe("the chat on each storefront domain", () => {
         frenchItems().some((item) => item.name === frenchTitle) &&
         frenchItems().find((item) => item.id === numeric(sold!.id))?.stock_status === "outofstock",
       120_000,
+      async () => ({
+        edited: frenchItems().find((item) => item.id === numeric(edited!.id))?.name,
+        sold: frenchItems().find((item) => item.id === numeric(sold!.id))?.stock_status,
+        primarySold: (
+          demo.emulator.state.workspace("professional", demo.workspaceId)?.products as
+            { id: string; stock_status?: string; name: string }[] | undefined
+        )?.find((item) => item.id === numeric(sold!.id))?.stock_status,
+        outbox: await prisma.pendingChange.findMany(),
+        checks: await prisma.reconcileCheck.findMany(),
+      }),
     );
     expect(Date.now() - started).toBeLessThan(120_000);
 

@@ -21,7 +21,12 @@ import {
 } from "../../catalogue";
 import { queryAdmin, type AdminGraphql } from "../../shopify/admin-graphql";
 import { LineSplitter, type BulkSource } from "../../shopify/bulk-source";
-import { indexedDocuments, indexedHashes, type LedgerScope } from "../../models/ledger.server";
+import {
+  indexedDocuments,
+  indexedHashes,
+  productsSentAt,
+  type LedgerScope,
+} from "../../models/ledger.server";
 import { storefrontPresencesOf } from "../../models/storefront-presences.server";
 import { lastSucceededRun } from "../../models/sync-runs.server";
 import { adoptReportedQuota } from "../../models/quota-usage.server";
@@ -187,7 +192,7 @@ export async function followInDomainWorkspaces(
       const indexed = await indexedHashes(scope, "product", ids);
       const mapContext: MapContext = { ...primary.mapContext, primaryDomain: workspace.host };
       const upserts: DomainUpsert[] = [];
-      const deletes: string[] = [];
+      const deletes = new Set<string>();
       for (const id of planned.whole) {
         const product = readById.get(id);
         if (!product) continue;
@@ -198,7 +203,7 @@ export async function followInDomainWorkspaces(
         }) as unknown as ShopifyProduct;
         const entry = catalogueEntry({ type: "Product", value }, mapContext);
         if (!entry.indexable) {
-          if (indexed.has(id)) deletes.push(id);
+          if (indexed.has(id)) deletes.add(id);
           continue;
         }
         upserts.push({
@@ -212,7 +217,7 @@ export async function followInDomainWorkspaces(
       for (const upsert of planned.stock) {
         if (indexed.get(upsert.id) !== upsert.hash) upserts.push(upsert);
       }
-      for (const id of primary.gone) if (ids.includes(id) && indexed.has(id)) deletes.push(id);
+      for (const id of primary.gone) if (ids.includes(id) && indexed.has(id)) deletes.add(id);
       const changed = upserts.filter((upsert) => indexed.get(upsert.id) !== upsert.hash);
       const client = serviceClientForWorkspace(context.shop, workspace.workspaceId);
       const sent = await sendAndSettle({
@@ -241,7 +246,7 @@ export async function followInDomainWorkspaces(
         scope,
         kind: "product",
         action: "delete",
-        items: deletes,
+        items: [...deletes],
         idOf: (id) => id,
         payloadOf: () => null,
         hashOf: () => "",
@@ -306,6 +311,13 @@ export function withStockOf(kept: IndexProduct, primary: IndexProduct): IndexPro
 }
 
 /**
+ * A domain's document sent this long after a translation changed was read after it: the check
+ * leaves it out (a re-read then takes seconds; a fill's longer export is settled by the next
+ * daily fill).
+ */
+const SENT_AFTER_MARGIN_MS = 60_000;
+
+/**
  * Bulk export of every product's translations into `locale`, with when each was last changed:
  * Shopify has no webhook for a translation (2026-10), so the hourly check finds them here.
  */
@@ -341,7 +353,7 @@ export async function productsWithNewTranslations(
   for (const locale of new Set(workspaces.map((workspace) => workspace.locale))) {
     const url = await runExport(translationsChangedBulkQuery(locale));
     if (!url) continue;
-    const changed = new Map<string, string>();
+    const changed = new Map<string, { title: string; at: number }>();
     const splitter = new LineSplitter();
     const onLine = (text: string) => {
       const line = JSON.parse(text) as {
@@ -350,18 +362,27 @@ export async function productsWithNewTranslations(
         translations?: { updatedAt?: string }[];
       };
       if (typeof line.id !== "string" || !line.id.includes("/Product/")) return;
-      const newer = (line.translations ?? []).some(
-        (translation) =>
-          typeof translation.updatedAt === "string" && Date.parse(translation.updatedAt) >= +since,
+      const latest = Math.max(
+        0,
+        ...(line.translations ?? []).map((translation) =>
+          typeof translation.updatedAt === "string" ? Date.parse(translation.updatedAt) || 0 : 0,
+        ),
       );
-      if (newer) changed.set(numericId(line.id), line.title ?? numericId(line.id));
+      if (latest >= +since) {
+        changed.set(numericId(line.id), { title: line.title ?? numericId(line.id), at: latest });
+      }
     };
     for await (const chunk of await open(url)()) splitter.push(chunk, onLine);
     splitter.end(onLine);
     const ids = [...changed.keys()];
     for (const workspace of workspaces.filter((w) => w.locale === locale)) {
-      const held = await indexedHashes(scopeOfKey(workspace), "product", ids);
-      for (const id of held.keys()) found.set(id, changed.get(id)!);
+      // Held by the domain, and not sent well after the translation changed (a send read
+      // before the change but written after it is within the margin: queued again).
+      const sent = await productsSentAt(scopeOfKey(workspace), ids);
+      for (const [id, at] of sent) {
+        const translation = changed.get(id)!;
+        if (at.getTime() < translation.at + SENT_AFTER_MARGIN_MS) found.set(id, translation.title);
+      }
     }
   }
   return [...found].map(([id, title]) => ({ id, title }));
