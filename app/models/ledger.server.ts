@@ -294,6 +294,24 @@ export async function indexedProducts(
     ORDER BY "itemId" LIMIT ${limit}`;
 }
 
+/** When each of these products was last sent into the scope's workspace (absent: not held). */
+export async function productsSentAt(
+  scope: LedgerScope,
+  itemIds: readonly string[],
+): Promise<Map<string, Date>> {
+  if (itemIds.length === 0) return new Map();
+  const rows = await prisma.indexedItem.findMany({
+    where: {
+      shopDomain: scope.shopDomain,
+      workspaceId: scope.workspaceId,
+      kind: "product",
+      itemId: { in: [...itemIds] },
+    },
+    select: { itemId: true, sentAt: true },
+  });
+  return new Map(rows.map((row) => [row.itemId, row.sentAt]));
+}
+
 /** The ledger rows of these products (sent before `sentBefore`, when given; others are absent). */
 export async function indexedProductRows(
   scope: LedgerScope,

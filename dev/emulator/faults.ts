@@ -20,8 +20,11 @@ export interface FaultSpec {
   delayMs?: number;
   /** Close the connection without any answer. */
   disconnect?: boolean;
-  /** Only requests with this method and a path starting with `path`. */
-  match?: { method?: string; path?: string };
+  /**
+   * Only requests with this method, a path starting with `path`, and (when given) this
+   * X-Workspace-ID header: one workspace's requests fail while the account's others go through.
+   */
+  match?: { method?: string; path?: string; workspace?: string };
 }
 
 export interface ActiveFault extends FaultSpec {
@@ -72,12 +75,13 @@ export class FaultQueue {
   }
 
   /** The first fault that applies to this request, counted down. */
-  take(method: string, path: string): ActiveFault | undefined {
+  take(method: string, path: string, workspace?: string): ActiveFault | undefined {
     const fault = this.#faults.find(
       (candidate) =>
         candidate.remaining > 0 &&
         (!candidate.match?.method || candidate.match.method.toUpperCase() === method) &&
-        (!candidate.match?.path || path.startsWith(candidate.match.path)),
+        (!candidate.match?.path || path.startsWith(candidate.match.path)) &&
+        (!candidate.match?.workspace || candidate.match.workspace === workspace),
     );
     if (!fault) return undefined;
     fault.remaining -= 1;

@@ -139,7 +139,7 @@ async function handleApi(
   const match = matchRoute(method, path);
   if (!match) throw new HttpError(404, "NOT_FOUND", `No route ${method} ${path}`);
 
-  const fault = core.faults.take(method, path);
+  const fault = core.faults.take(method, path, headerValue(req, "x-workspace-id"));
   if (fault) {
     if (fault.delayMs && (await waitUnlessClosed(fault.delayMs, res))) return;
     if (fault.disconnect) {

@@ -5,8 +5,10 @@
  * chat there answers with the French product name and a link on the French domain, while the
  * primary domain's chat answers in English with links on the primary domain; asked about returns
  * there, it shows the French refund policy linking to its page on that domain (decision 0039);
- * Settings says so.
+ * Settings says so. Live changes follow there without a resync (decision 0037): a product's new
+ * title and its new French translation, and a sale that sells a product out.
  */
+import { createHash } from "node:crypto";
 import type { Browser } from "playwright-core";
 import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -14,6 +16,9 @@ import type { RunningDemo } from "../../dev/demo/admin-demo";
 import { artifactsDir, CHROMIUM_ARGS, CHROMIUM_PATH } from "../../testkit/chromium";
 import { startTestDemo } from "../../testkit/demo-browser";
 import { ask, askForProductCard, openChat, ui } from "../../testkit/widget-stack";
+import { DEFAULT_MERCHANT_ACCESS_TOKEN } from "../../dev/fake-shopify/server";
+import { graphql } from "../fake-shopify/helpers";
+import prisma from "../../app/models/db.server";
 
 vi.setConfig({ testTimeout: 180_000 });
 
@@ -29,6 +34,8 @@ function configuredWorkspace(host: string): string | undefined {
 }
 
 beforeAll(async () => {
+  // The changed-products check every 30 s instead of hourly: a translation has no webhook.
+  process.env.RECONCILE_CHECK_EVERY_MINUTES = "0.5";
   demo = await startTestDemo({ products: 20, presences: "sample" });
   await demo.firstSync;
   // The French domain's workspace is filled right after the shop's first sync.
@@ -45,7 +52,30 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await demo?.close();
+  delete process.env.RECONCILE_CHECK_EVERY_MINUTES;
 });
+
+const frenchItems = () =>
+  (demo.emulator.state.workspace("professional", "demo-store-fr")?.products ?? []) as {
+    id: string;
+    name: string;
+    stock_status?: string;
+  }[];
+const numeric = (gid: string) => gid.slice(gid.lastIndexOf("/") + 1);
+
+async function until(
+  what: string,
+  condition: () => boolean,
+  timeoutMs: number,
+  state: () => Promise<unknown> | unknown = () => "",
+): Promise<void> {
+  for (const deadline = Date.now() + timeoutMs; !condition();) {
+    if (Date.now() > deadline) {
+      throw new Error(`Timed out waiting for ${what}: ${JSON.stringify(await state())}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
 
 describe("the chat on each storefront domain", () => {
   it("answers a shopper on the French domain with French names and links on that domain, and the primary domain's in English", async () => {
@@ -121,5 +151,97 @@ describe("the chat on each storefront domain", () => {
       "Not indexed yet",
     );
     await page.close();
+  });
+
+  it("shows a product's new French title and a sale's stock on the French domain within 2 minutes, without a resync", async () => {
+    const runs = () => demo.shopify.state.bulkOperations().length;
+    const exportsBefore = runs();
+    const products = demo.shopify.state.products().filter(
+      (p) =>
+        frenchItems().some((item) => item.id === numeric(p.id)) &&
+        (
+          p.variants as unknown as {
+            inventoryPolicy: string;
+            inventoryItem: { tracked: boolean };
+          }[]
+        ).every((v) => v.inventoryItem.tracked && v.inventoryPolicy === "DENY"),
+    );
+    const [edited, sold] = products;
+    expect(sold).toBeDefined();
+
+    // The merchant renames the product, then translates its new title into French.
+    const title = "Expedition flask";
+    const frenchTitle = "Gourde d'expédition";
+    demo.shopify.state.updateProduct(edited!.id, { title }, { webhook: true });
+    const answer = await graphql<{ translationsRegister: { userErrors: unknown[] } }>(
+      demo.shopify,
+      `
+        mutation Register($id: ID!, $translations: [TranslationInput!]!) {
+          translationsRegister(resourceId: $id, translations: $translations) {
+            userErrors {
+              message
+            }
+          }
+        }
+      `,
+      {
+        id: edited!.id,
+        translations: [
+          {
+            key: "title",
+            locale: "fr",
+            value: frenchTitle,
+            translatableContentDigest: createHash("sha256").update(title).digest("hex"),
+          },
+        ],
+      },
+      { token: DEFAULT_MERCHANT_ACCESS_TOKEN },
+    );
+    expect(answer.body.data?.translationsRegister.userErrors).toEqual([]);
+    // A sale sells another product out.
+    for (const variant of demo.shopify.state.product(sold!.id)!.variants as unknown as {
+      id: string;
+      inventoryQuantity: number;
+    }[]) {
+      if (variant.inventoryQuantity > 0)
+        demo.shopify.state.purchase(variant.id, variant.inventoryQuantity);
+    }
+    const started = Date.now();
+    await until(
+      "the French title and stock in the French workspace",
+      () =>
+        frenchItems().some((item) => item.name === frenchTitle) &&
+        frenchItems().find((item) => item.id === numeric(sold!.id))?.stock_status === "outofstock",
+      120_000,
+      async () => ({
+        edited: frenchItems().find((item) => item.id === numeric(edited!.id))?.name,
+        sold: frenchItems().find((item) => item.id === numeric(sold!.id))?.stock_status,
+        primarySold: (
+          demo.emulator.state.workspace("professional", demo.workspaceId)?.products as
+            { id: string; stock_status?: string; name: string }[] | undefined
+        )?.find((item) => item.id === numeric(sold!.id))?.stock_status,
+        outbox: await prisma.pendingChange.findMany(),
+        checks: await prisma.reconcileCheck.findMany(),
+      }),
+    );
+    expect(Date.now() - started).toBeLessThan(120_000);
+
+    const port = new URL(demo.storefrontUrl).port;
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const card = await askForProductCard(page, `http://${FRENCH_HOST}:${port}/`, frenchTitle);
+    expect(await card.locator(".name").innerText()).toBe(frenchTitle);
+    const soldTitle = frenchItems().find((item) => item.id === numeric(sold!.id))!.name;
+    const soldCard = await askForProductCard(page, `http://${FRENCH_HOST}:${port}/`, soldTitle);
+    expect(await soldCard.locator(".stock").getAttribute("class")).toContain("outofstock");
+    await page.screenshot({
+      path: `${await artifactsDir("storefront-domain")}/french-domain-live.png`,
+      fullPage: true,
+    });
+    await page.close();
+    // No full sync ran for it: the only exports since are the checks' (no product export).
+    const since = demo.shopify.state.bulkOperations().slice(exportsBefore);
+    expect(
+      since.every((op) => !/translations\(locale: "fr"\) \{ key value outdated \}/.test(op.query)),
+    ).toBe(true);
   });
 });

@@ -19,6 +19,7 @@ import {
   unchangedBesideStock,
 } from "./restock-products.server";
 import { readReferencedEntryNames } from "../full/metaobject-entries.server";
+import { followInDomainWorkspaces } from "./domain-workspaces.server";
 
 /** The ledger's "last seen by run" of items live updates sent (a full sync overwrites it). */
 export const LIVE_SEEN_MARK = "live";
@@ -163,7 +164,24 @@ export async function applyChanges(
   // pending, and their next pass finds the ledger up to date.
   const upserted = await sendUpserts(context, scope, toSend, result);
   const deleted = await sendDeletes(context, scope, deletes, result);
-  await removeChanges([...upserted.map((u) => u.row), ...deleted, ...settled], context.fence);
+  const done = [...upserted.map((u) => u.row), ...deleted, ...settled];
+  // The storefront domains' workspaces follow what the shop's own settled, after it: one that
+  // fails keeps its changes in the outbox (the shop's ledger then has nothing to send for them).
+  const domains = await followInDomainWorkspaces(context, {
+    settled: done,
+    read: read.products,
+    gone,
+    restocked: new Map([...restocked.entries].map(([id, entry]) => [id, entry.item])),
+    mapContext,
+  });
+  await removeChanges(
+    done.filter((row) => !domains.failed.has(row.productId)),
+    context.fence,
+  );
+  for (const [id, reason] of domains.failed) {
+    await noteAttempt(shop.shopDomain, [id], reason);
+  }
+  result.refused += domains.failed.size;
   result.upserted = upserted.length;
   result.deleted = deleted.length;
   result.unchanged = settled.length;

@@ -53,6 +53,7 @@ import { lastSucceededRun, unfinishedRun } from "../../models/sync-runs.server";
 import { catalogueEntry, collectionIdsOf } from "../engine/catalogue-entry";
 import { rereadProducts } from "./reread-products.server";
 import { differingInStockAlone } from "./restock-products.server";
+import { productsWithNewTranslations } from "./domain-workspaces.server";
 import { logFor } from "../../server/log";
 import { repeatWithoutOverlap } from "../../server/repeat-without-overlap";
 import { readReferencedEntryNames } from "../full/metaobject-entries.server";
@@ -144,6 +145,16 @@ export async function checkChangedProducts(
     const suspects = await membersOfChangedCollections(admin, scope, since);
     const rest = suspects.filter((id) => !compared.has(id) && !repaired.has(id));
     await compareRereads(admin, rest, scope, context, repaired);
+    // No webhook tells of a translation: each storefront domain's language is compared here.
+    const translated = await productsWithNewTranslations(
+      shop,
+      since,
+      (query) => runExport(admin, query, options),
+      urlSource,
+    );
+    for (const { id, title } of translated) {
+      if (!repaired.has(id)) repaired.set(id, { id, title, action: "updated" });
+    }
     const items = [...repaired.values()];
     const at = now();
     const ids = items.map((item) => item.id);

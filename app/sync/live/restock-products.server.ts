@@ -226,7 +226,7 @@ async function readStock(
   });
 }
 
-function parseKept(content: string, hash: string): IndexProduct | null {
+export function parseKept(content: string, hash: string): IndexProduct | null {
   try {
     const item = JSON.parse(content) as IndexProduct;
     return contentHash(item) === hash ? item : null;

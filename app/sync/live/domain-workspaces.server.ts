@@ -1,0 +1,393 @@
+/**
+ * Live changes in the storefront domains' workspaces (decision 0037): after a batch settled in
+ * the shop's own workspace, its products go to each domain workspace a full sync filled, in that
+ * storefront's language, by the same send-and-settle path, pacer and ledger (the domain's own
+ * rows, under `presenceLedgerKey`). A product the primary re-read whole is translated with one
+ * more query for every domain's locale at once (`productTranslationsQuery`); a stock change
+ * puts the primary's new stock into the domain's kept document, without reading anything. A
+ * domain that fails keeps the change in the outbox (the primary's ledger then says "nothing to
+ * send" for it); the worker tries it again later, like a product the service refused.
+ */
+import type { PendingChange, Shop } from "@prisma/client";
+import {
+  applyTranslations,
+  contentHash,
+  isLocaleTag,
+  numericId,
+  toGid,
+  type IndexProduct,
+  type MapContext,
+  type ShopifyProduct,
+} from "../../catalogue";
+import { queryAdmin, type AdminGraphql } from "../../shopify/admin-graphql";
+import { LineSplitter, type BulkSource } from "../../shopify/bulk-source";
+import {
+  indexedDocuments,
+  indexedHashes,
+  productsSentAt,
+  type LedgerScope,
+} from "../../models/ledger.server";
+import { storefrontPresencesOf } from "../../models/storefront-presences.server";
+import { lastSucceededRun } from "../../models/sync-runs.server";
+import { adoptReportedQuota } from "../../models/quota-usage.server";
+import { LeaseLostError } from "../../models/shop-leases.server";
+import { serviceClientForWorkspace } from "../../shop/service-keys.server";
+import { catalogueEntry } from "../engine/catalogue-entry";
+import { sendAndSettle } from "../engine/send-and-settle.server";
+import { presenceWorkspacesOf, type PresenceWorkspace } from "../full/presence-workspaces.server";
+import { rereadProducts } from "./reread-products.server";
+import { parseKept } from "./restock-products.server";
+import type { ApplyContext } from "./apply-changes.server";
+import { logFor } from "../../server/log";
+
+const log = logFor("live");
+
+/** Ids per translations query: `nodes(ids:)` takes at most 250. */
+export const TRANSLATION_IDS_PER_QUERY = 250;
+
+/**
+ * The products' translations into each locale, in one query: one aliased
+ * `translations(locale:)` per locale (`t0`, `t1`, …, in the order given).
+ */
+export function productTranslationsQuery(locales: readonly string[]): string {
+  const fields = locales.map((locale, index) => {
+    if (!isLocaleTag(locale)) throw new Error(`"${locale}" is not a locale`);
+    return `t${index}: translations(locale: ${JSON.stringify(locale)}) { key value outdated }`;
+  });
+  return `query ProductTranslations($ids: [ID!]!) {
+  nodes(ids: $ids) {
+    ... on Product {
+      id
+      ${fields.join("\n      ")}
+    }
+  }
+}`;
+}
+
+type TranslationLines = { key: string; value: string | null; outdated: boolean }[];
+interface TranslationsData {
+  nodes: ({ id: string; [alias: string]: TranslationLines | string } | null)[];
+}
+
+/** Product id → locale → its translations, read for every locale at once. */
+export async function readProductTranslations(
+  admin: AdminGraphql,
+  productIds: readonly string[],
+  locales: readonly string[],
+): Promise<Map<string, Map<string, TranslationLines>>> {
+  const found = new Map<string, Map<string, TranslationLines>>();
+  if (productIds.length === 0 || locales.length === 0) return found;
+  const query = productTranslationsQuery(locales);
+  for (let start = 0; start < productIds.length; start += TRANSLATION_IDS_PER_QUERY) {
+    const ids = productIds.slice(start, start + TRANSLATION_IDS_PER_QUERY);
+    const data = await queryAdmin<TranslationsData>(admin, query, {
+      ids: ids.map((id) => toGid("Product", id)),
+    });
+    for (const node of data.nodes) {
+      if (!node || typeof node.id !== "string") continue;
+      const byLocale = new Map<string, TranslationLines>();
+      locales.forEach((locale, index) => {
+        const lines = node[`t${index}`];
+        byLocale.set(locale, Array.isArray(lines) ? lines : []);
+      });
+      found.set(numericId(node.id), byLocale);
+    }
+  }
+  return found;
+}
+
+/** The domain workspaces a full sync filled: only those follow live changes. */
+export async function filledPresenceWorkspaces(shop: Shop): Promise<PresenceWorkspace[]> {
+  const { presences } = await storefrontPresencesOf(shop.shopDomain);
+  const filled: PresenceWorkspace[] = [];
+  for (const workspace of presenceWorkspacesOf(shop, presences).workspaces) {
+    if (await lastSucceededRun(workspace.ledgerKey)) filled.push(workspace);
+  }
+  return filled;
+}
+
+/** What the primary's pass learnt of the batch, for the domains to reuse. */
+export interface PrimaryOutcome {
+  /** Changes the shop's workspace settled (sent, deleted or unchanged). */
+  settled: readonly PendingChange[];
+  /** Products read whole from Shopify (primary language). */
+  read: readonly ShopifyProduct[];
+  /** Products gone or no longer indexable. */
+  gone: ReadonlySet<string>;
+  /** Stock changes: the primary's document with its new stock. */
+  restocked: ReadonlyMap<string, IndexProduct>;
+  mapContext: MapContext;
+}
+
+interface DomainUpsert {
+  id: string;
+  item: IndexProduct;
+  hash: string;
+  collectionIds: string | null;
+  isNew: boolean;
+}
+
+/**
+ * Sends the settled changes to every filled domain workspace. Returns the changes a domain did
+ * not settle (its service failed or refused them): they stay in the outbox, with the reason.
+ */
+export async function followInDomainWorkspaces(
+  context: ApplyContext,
+  primary: PrimaryOutcome,
+): Promise<{ failed: Map<string, string>; upserted: number; deleted: number }> {
+  const failed = new Map<string, string>();
+  const counts = { failed, upserted: 0, deleted: 0 };
+  if (primary.settled.length === 0) return counts;
+  const workspaces = await filledPresenceWorkspaces(context.shop);
+  if (workspaces.length === 0) return counts;
+  const ids = primary.settled.map((row) => row.productId);
+  const readById = new Map(primary.read.map((product) => [numericId(product.id), product]));
+
+  // Stock changes whose domain document cannot take the primary's stock are read whole, once.
+  const byWorkspace = new Map<string, { whole: string[]; stock: DomainUpsert[] }>();
+  const extra = new Set<string>();
+  for (const workspace of workspaces) {
+    const scope = scopeOf(context, workspace);
+    const documents = await indexedDocuments(scope, "product", [...primary.restocked.keys()]);
+    const whole: string[] = [];
+    const stock: DomainUpsert[] = [];
+    for (const id of ids) {
+      const restocked = primary.restocked.get(id);
+      if (!restocked) {
+        if (readById.has(id)) whole.push(id);
+        continue;
+      }
+      const kept = documents.get(id);
+      const previous = kept ? parseKept(kept.content, kept.contentHash) : null;
+      const item = previous ? withStockOf(previous, restocked) : null;
+      if (item && kept) {
+        stock.push({
+          id,
+          item,
+          hash: contentHash(item),
+          collectionIds: kept.collectionIds,
+          isNew: false,
+        });
+      } else {
+        whole.push(id);
+        if (!readById.has(id)) extra.add(id);
+      }
+    }
+    byWorkspace.set(workspace.workspaceId, { whole, stock });
+  }
+  if (extra.size > 0) {
+    const again = await rereadProducts(context.admin, [...extra], primary.mapContext.metafields);
+    for (const product of again.products) readById.set(numericId(product.id), product);
+  }
+  const toTranslate = [...new Set([...byWorkspace.values()].flatMap((w) => w.whole))].filter((id) =>
+    readById.has(id),
+  );
+  const locales = [...new Set(workspaces.map((workspace) => workspace.locale))];
+  const translations = await readProductTranslations(context.admin, toTranslate, locales);
+
+  for (const workspace of workspaces) {
+    const planned = byWorkspace.get(workspace.workspaceId)!;
+    const scope = scopeOf(context, workspace);
+    try {
+      const indexed = await indexedHashes(scope, "product", ids);
+      const mapContext: MapContext = { ...primary.mapContext, primaryDomain: workspace.host };
+      const upserts: DomainUpsert[] = [];
+      const deletes = new Set<string>();
+      for (const id of planned.whole) {
+        const product = readById.get(id);
+        if (!product) continue;
+        const lines = translations.get(id)?.get(workspace.locale) ?? [];
+        const value = applyTranslations({
+          ...product,
+          translations: lines,
+        }) as unknown as ShopifyProduct;
+        const entry = catalogueEntry({ type: "Product", value }, mapContext);
+        if (!entry.indexable) {
+          if (indexed.has(id)) deletes.add(id);
+          continue;
+        }
+        upserts.push({
+          id,
+          item: entry.item as IndexProduct,
+          hash: entry.hash,
+          collectionIds: entry.collectionIds,
+          isNew: !indexed.has(id),
+        });
+      }
+      for (const upsert of planned.stock) {
+        if (indexed.get(upsert.id) !== upsert.hash) upserts.push(upsert);
+      }
+      for (const id of primary.gone) if (ids.includes(id) && indexed.has(id)) deletes.add(id);
+      const changed = upserts.filter((upsert) => indexed.get(upsert.id) !== upsert.hash);
+      const client = serviceClientForWorkspace(context.shop, workspace.workspaceId);
+      const sent = await sendAndSettle({
+        ...context,
+        client,
+        scope,
+        kind: "product",
+        action: "upsert",
+        items: changed,
+        idOf: (u) => u.id,
+        payloadOf: (u) => u.item,
+        hashOf: (u) => u.hash,
+        collectionIdsOf: (u) => u.collectionIds,
+        isNew: (u) => u.isNew,
+        seenMark: "live",
+        // A product new to a domain that the month's quota cannot hold waits for the next full
+        // sync's fill (which plans within the quota); updates go on.
+        holdBack: async (refused) => refused.filter((u) => !u.isNew),
+      });
+      for (const { item, error } of sent.refused) {
+        failed.set(item.id, `${workspace.host}: ${error ?? "not acknowledged"}`);
+      }
+      const removed = await sendAndSettle({
+        ...context,
+        client,
+        scope,
+        kind: "product",
+        action: "delete",
+        items: [...deletes],
+        idOf: (id) => id,
+        payloadOf: () => null,
+        hashOf: () => "",
+        isNew: () => false,
+        seenMark: "live",
+        holdBack: async () => [],
+      });
+      for (const { item, error } of removed.refused) {
+        failed.set(item, `${workspace.host}: ${error ?? "not acknowledged"}`);
+      }
+      counts.upserted += sent.acknowledged.length;
+      counts.deleted += removed.acknowledged.length;
+      if (sent.acknowledged.length > 0) {
+        await adoptReportedQuota(context.shop.shopDomain, workspace.ledgerKey, context.now());
+      }
+    } catch (error) {
+      // Sending was stopped on purpose (lease, shop paused, full sync): the pass stops.
+      if (error instanceof LeaseLostError) throw error;
+      if (error instanceof Error && error.name === "LiveSendInterrupted") throw error;
+      const reason = error instanceof Error ? error.message : String(error);
+      log.warn(
+        { err: error, shop: context.shop.shopDomain, workspaceId: workspace.workspaceId },
+        `${workspace.host}: live changes not sent; they are tried again`,
+      );
+      for (const id of ids) if (!failed.has(id)) failed.set(id, `${workspace.host}: ${reason}`);
+    }
+  }
+  return counts;
+}
+
+function scopeOf(context: ApplyContext, workspace: PresenceWorkspace): LedgerScope {
+  return {
+    shopDomain: workspace.ledgerKey,
+    workspaceId: workspace.workspaceId,
+    ...(context.fence ? { fence: context.fence } : {}),
+  };
+}
+
+/**
+ * The domain's document with the stock of the primary's new one (stock does not depend on the
+ * language): null when their variants are not the same ones, in the same order.
+ */
+export function withStockOf(kept: IndexProduct, primary: IndexProduct): IndexProduct | null {
+  const listed = kept.variants ?? [];
+  const fresh = primary.variants ?? [];
+  if (listed.length !== fresh.length) return null;
+  if (listed.some((variant, index) => variant.id !== fresh[index]!.id)) return null;
+  const next: IndexProduct = {
+    ...kept,
+    stock_status: primary.stock_status,
+    updated_at: primary.updated_at,
+  };
+  delete next.stock_quantity;
+  if (primary.stock_quantity !== undefined) next.stock_quantity = primary.stock_quantity;
+  if (kept.variants) {
+    next.variants = listed.map((variant, index) => ({
+      ...variant,
+      available: fresh[index]!.available,
+    }));
+  }
+  return next;
+}
+
+/**
+ * A domain's document sent this long after a translation changed was read after it: the check
+ * leaves it out (a re-read then takes seconds; a fill's longer export is settled by the next
+ * daily fill).
+ */
+const SENT_AFTER_MARGIN_MS = 60_000;
+
+/**
+ * Bulk export of every product's translations into `locale`, with when each was last changed:
+ * Shopify has no webhook for a translation (2026-10), so the hourly check finds them here.
+ */
+export function translationsChangedBulkQuery(locale: string): string {
+  if (!isLocaleTag(locale)) throw new Error(`"${locale}" is not a locale`);
+  return `{
+  products {
+    edges {
+      node {
+        id
+        title
+        translations(locale: ${JSON.stringify(locale)}) { key updatedAt }
+      }
+    }
+  }
+}`;
+}
+
+/**
+ * For the hourly check: the products a domain workspace holds whose translation into its
+ * language was registered since `since` (one bulk export per language, no query points). The
+ * worker then re-reads them: the shop's workspace finds nothing to send, the domain's its new
+ * text. A translation removed leaves no date behind: the daily full sync's fill finds it.
+ */
+export async function productsWithNewTranslations(
+  shop: Shop,
+  since: Date,
+  runExport: (query: string) => Promise<string | null>,
+  open: (url: string) => BulkSource,
+): Promise<{ id: string; title: string }[]> {
+  const workspaces = await filledPresenceWorkspaces(shop);
+  const found = new Map<string, string>();
+  for (const locale of new Set(workspaces.map((workspace) => workspace.locale))) {
+    const url = await runExport(translationsChangedBulkQuery(locale));
+    if (!url) continue;
+    const changed = new Map<string, { title: string; at: number }>();
+    const splitter = new LineSplitter();
+    const onLine = (text: string) => {
+      const line = JSON.parse(text) as {
+        id?: string;
+        title?: string;
+        translations?: { updatedAt?: string }[];
+      };
+      if (typeof line.id !== "string" || !line.id.includes("/Product/")) return;
+      const latest = Math.max(
+        0,
+        ...(line.translations ?? []).map((translation) =>
+          typeof translation.updatedAt === "string" ? Date.parse(translation.updatedAt) || 0 : 0,
+        ),
+      );
+      if (latest >= +since) {
+        changed.set(numericId(line.id), { title: line.title ?? numericId(line.id), at: latest });
+      }
+    };
+    for await (const chunk of await open(url)()) splitter.push(chunk, onLine);
+    splitter.end(onLine);
+    const ids = [...changed.keys()];
+    for (const workspace of workspaces.filter((w) => w.locale === locale)) {
+      // Held by the domain, and not sent well after the translation changed (a send read
+      // before the change but written after it is within the margin: queued again).
+      const sent = await productsSentAt(scopeOfKey(workspace), ids);
+      for (const [id, at] of sent) {
+        const translation = changed.get(id)!;
+        if (at.getTime() < translation.at + SENT_AFTER_MARGIN_MS) found.set(id, translation.title);
+      }
+    }
+  }
+  return [...found].map(([id, title]) => ({ id, title }));
+}
+
+function scopeOfKey(workspace: PresenceWorkspace): LedgerScope {
+  return { shopDomain: workspace.ledgerKey, workspaceId: workspace.workspaceId };
+}

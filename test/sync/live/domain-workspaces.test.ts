@@ -1,0 +1,239 @@
+/**
+ * Live changes reach the storefront domains' workspaces (issue 24 item 6, decision 0037), over
+ * real HTTP: the fake shop sells on its primary domain and on a French domain of its own, whose
+ * workspace the first full sync filled; the worker then takes Shopify's webhooks. A product edit
+ * shows in English on the primary and in French on the French domain, a sale's stock on both
+ * without reading anything more, a deleted product leaves both; a translation, which no webhook
+ * announces, is found by the hourly check; a French workspace that fails loses nothing and
+ * holds up nothing of the primary, and nothing is sent twice.
+ */
+import { createHash } from "node:crypto";
+import { parse, validate } from "graphql";
+import { adminSchema } from "../../catalogue/helpers";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_MERCHANT_ACCESS_TOKEN } from "../../../dev/fake-shopify/server";
+import { graphql } from "../../fake-shopify/helpers";
+import {
+  indexedItem,
+  installShop,
+  numericId,
+  sellableProducts,
+  SHOP,
+  startLiveEnvironment,
+  startTestWorker,
+  variantsOf,
+  waitFor,
+  waitForEmptyOutbox,
+  waitForResolvedLookups,
+  WORKSPACE,
+  type LiveEnvironment,
+} from "../../../testkit/live-stack";
+import { presenceLedgerKey } from "../../../app/sync/full/presence-workspaces.server";
+import { checkChangedProducts } from "../../../app/sync/live/changed-products-check.server";
+import { adminFor } from "../../../app/shopify/admin-auth.server";
+import {
+  productTranslationsQuery,
+  translationsChangedBulkQuery,
+} from "../../../app/sync/live/domain-workspaces.server";
+import type { ProductSnapshot } from "../../../dev/fake-shopify/server";
+
+let env: LiveEnvironment;
+let worker: Awaited<ReturnType<typeof startTestWorker>>;
+let FRENCH = "";
+
+beforeAll(async () => {
+  env = await startLiveEnvironment({
+    products: 12,
+    pages: 0,
+    articles: 0,
+    seed: 5,
+    presences: "sample",
+    logBodies: true,
+  });
+  FRENCH = `${env.shopify.state.shop().primaryDomain.split(".")[0]}-fr`;
+  await installShop(env);
+  await waitFor(
+    "the French domain's workspace to be filled",
+    async () =>
+      (await env.prisma.syncRun.count({
+        where: { shopDomain: presenceLedgerKey(SHOP, FRENCH), state: "succeeded" },
+      })) === 1,
+  );
+  worker = await startTestWorker();
+}, 120_000);
+
+afterAll(async () => {
+  await worker?.stop();
+  await env?.close();
+});
+
+const french = (gid: string) => indexedItem(env, gid, FRENCH);
+const english = (gid: string) => indexedItem(env, gid, WORKSPACE);
+const operations = () => env.shopify.state.requests().map((request) => request.operationName);
+const points = (operation: string) =>
+  env.shopify.state
+    .requests()
+    .filter((request) => request.operationName === operation)
+    .reduce((sum, request) => sum + (request.actualQueryCost ?? 0), 0);
+
+/** The emulator's product writes into one workspace since `since` naming this product. */
+function writesOf(workspaceId: string, productGid: string, since: number) {
+  return env.emulator.state
+    .requests()
+    .slice(since)
+    .filter(
+      (r) =>
+        r.workspaceId === workspaceId &&
+        r.method !== "GET" &&
+        r.status < 300 &&
+        r.path.startsWith("/products") &&
+        JSON.stringify(r.body ?? "").includes(numericId(productGid)),
+    );
+}
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+
+/** The merchant translates a product's title into French (Shopify sends no webhook for it). */
+async function registerFrenchTitle(product: ProductSnapshot, title: string) {
+  const answer = await graphql<{
+    translationsRegister: { userErrors: { message: string }[] };
+  }>(
+    env.shopify,
+    `
+      mutation Register($id: ID!, $translations: [TranslationInput!]!) {
+        translationsRegister(resourceId: $id, translations: $translations) {
+          userErrors {
+            message
+          }
+        }
+      }
+    `,
+    {
+      id: product.id,
+      translations: [
+        {
+          key: "title",
+          locale: "fr",
+          value: title,
+          translatableContentDigest: sha256(String(product.title)),
+        },
+      ],
+    },
+    { token: DEFAULT_MERCHANT_ACCESS_TOKEN },
+  );
+  expect(answer.body.data?.translationsRegister.userErrors).toEqual([]);
+}
+
+const settled = async () => {
+  await waitForResolvedLookups(env);
+  await waitForEmptyOutbox(env);
+};
+
+describe("live changes in a storefront domain's workspace", () => {
+  it("asks Shopify 2026-10's own documents for the translations", () => {
+    for (const query of [
+      productTranslationsQuery(["fr", "pt-BR"]),
+      translationsChangedBulkQuery("fr"),
+    ]) {
+      expect(validate(adminSchema(), parse(query)).map((error) => error.message)).toEqual([]);
+    }
+  });
+
+  it("a product edit shows in English on the primary and in French on the French domain, one write each", async () => {
+    const product = sellableProducts(env)[0]!;
+    expect(french(product.id)).toBeDefined();
+    const since = env.emulator.state.requests().length;
+    env.shopify.state.clearRequests();
+    const edited = env.shopify.state.updateProduct(product.id, { title: "Trail lantern" });
+    await registerFrenchTitle(edited, "Lanterne de randonnée");
+    await env.shopify.state.sendWebhook("products/update", product.id);
+    await settled();
+
+    expect(english(product.id)?.name).toBe("Trail lantern");
+    expect(french(product.id)?.name).toBe("Lanterne de randonnée");
+    expect(String(french(product.id)?.url)).toMatch(/^https:\/\/[^/]+\.fr\/products\//);
+    expect(writesOf(WORKSPACE, product.id, since)).toHaveLength(1);
+    expect(writesOf(FRENCH, product.id, since)).toHaveLength(1);
+    // One re-read, then one query for the translations of every domain's language.
+    expect(operations().filter((op) => op === "ProductTranslations")).toHaveLength(1);
+    const cost = points("ProductTranslations");
+    if (process.env.PRINT_COSTS)
+      console.info(
+        `1 product: ProductTranslations ${cost} points, ProductsByIds ${points("ProductsByIds")} points`,
+      );
+    expect(cost).toBeLessThanOrEqual(points("ProductsByIds"));
+
+    // The same webhook again: nothing changed, nothing is sent to either workspace.
+    const again = env.emulator.state.requests().length;
+    await env.shopify.state.sendWebhook("products/update", product.id);
+    await settled();
+    expect(writesOf(WORKSPACE, product.id, again)).toHaveLength(0);
+    expect(writesOf(FRENCH, product.id, again)).toHaveLength(0);
+  });
+
+  it("a sale's stock reaches the French domain from the payload, with no read for the French workspace", async () => {
+    const product = sellableProducts(env)[1]!;
+    const variant = variantsOf(product).find((v) => v.inventoryQuantity > 1)!;
+    // The first purchase reads the product's stock model once (the primary's own rule).
+    await env.shopify.state.purchase(variant.id, 1).delivery;
+    await settled();
+    env.shopify.state.clearRequests();
+    await env.shopify.state.purchase(variant.id, 1).delivery;
+    await settled();
+    const store = variantsOf(env.shopify.state.product(product.id)!)
+      .filter((v) => v.inventoryItem.tracked)
+      .reduce((sum, v) => sum + Math.max(0, v.inventoryQuantity), 0);
+    expect(english(product.id)?.stock_quantity).toBe(store);
+    expect(french(product.id)?.stock_quantity).toBe(store);
+    expect(operations()).toEqual([]);
+  });
+
+  it("a translation registered without any webhook reaches the French domain at the hourly check", async () => {
+    const product = sellableProducts(env)[2]!;
+    const before = english(product.id)?.name;
+    const since = env.emulator.state.requests().length;
+    await registerFrenchTitle(product, "Gourde isotherme");
+    const check = await checkChangedProducts({
+      shopDomain: SHOP,
+      admin: await adminFor(SHOP),
+      pollMs: 50,
+    });
+    expect(JSON.parse(check!.items)).toContainEqual(
+      expect.objectContaining({ id: numericId(product.id), action: "updated" }),
+    );
+    await settled();
+    expect(french(product.id)?.name).toBe("Gourde isotherme");
+    expect(english(product.id)?.name).toBe(before);
+    expect(writesOf(WORKSPACE, product.id, since)).toHaveLength(0);
+    expect(writesOf(FRENCH, product.id, since)).toHaveLength(1);
+  });
+
+  it("a French workspace that fails holds up nothing of the primary, and gets the change once it is back", async () => {
+    const product = sellableProducts(env)[3]!;
+    const since = env.emulator.state.requests().length;
+    env.emulator.state.injectFault({
+      status: 503,
+      count: 10_000,
+      match: { path: "/products", workspace: FRENCH },
+    });
+    env.shopify.state.updateProduct(product.id, { title: "Camp stool" }, { webhook: true });
+    await waitFor("the primary's change", () => english(product.id)?.name === "Camp stool");
+    // The change waits in the outbox for the French workspace.
+    expect(await env.prisma.pendingChange.count()).toBe(1);
+    expect(french(product.id)?.name).not.toBe("Camp stool");
+    env.emulator.state.clearFaults();
+    await settled();
+    expect(french(product.id)?.name).toBe("Camp stool");
+    expect(writesOf(WORKSPACE, product.id, since)).toHaveLength(1);
+    expect(writesOf(FRENCH, product.id, since)).toHaveLength(1);
+  });
+
+  it("a deleted product leaves both workspaces", async () => {
+    const product = sellableProducts(env)[4]!;
+    expect(french(product.id)).toBeDefined();
+    env.shopify.state.deleteProduct(product.id, { webhook: true });
+    await settled();
+    expect(english(product.id)).toBeUndefined();
+    expect(french(product.id)).toBeUndefined();
+  });
+});
