@@ -13,7 +13,9 @@ import {
   applyTranslations,
   contentHash,
   isLocaleTag,
+  metafieldKey,
   numericId,
+  productMetafieldsOf,
   toGid,
   type IndexProduct,
   type MapContext,
@@ -47,12 +49,24 @@ export const TRANSLATION_IDS_PER_QUERY = 250;
 
 /**
  * The products' translations into each locale, in one query: one aliased
- * `translations(locale:)` per locale (`t0`, `t1`, …, in the order given).
+ * `translations(locale:)` per locale (`t0`, `t1`, …, in the order given), and, when the shop chose
+ * product metafields (`metafieldKeys`, `namespace.key`), each one's translations too (`m0`, …), so
+ * a live change keeps a translated metafield as the full sync's fill sends it.
  */
-export function productTranslationsQuery(locales: readonly string[]): string {
-  const fields = locales.map((locale, index) => {
+export function productTranslationsQuery(
+  locales: readonly string[],
+  metafieldKeys: readonly string[] = [],
+): string {
+  const keys = metafieldKeys.map((key) => JSON.stringify(key)).join(", ");
+  const fields = locales.flatMap((locale, index) => {
     if (!isLocaleTag(locale)) throw new Error(`"${locale}" is not a locale`);
-    return `t${index}: translations(locale: ${JSON.stringify(locale)}) { key value outdated }`;
+    const translations = `translations(locale: ${JSON.stringify(locale)}) { key value outdated }`;
+    const own = `t${index}: ${translations}`;
+    if (metafieldKeys.length === 0) return [own];
+    return [
+      own,
+      `m${index}: metafields(first: ${metafieldKeys.length}, keys: [${keys}]) { nodes { namespace key ${translations} } }`,
+    ];
   });
   return `query ProductTranslations($ids: [ID!]!) {
   nodes(ids: $ids) {
@@ -66,7 +80,13 @@ export function productTranslationsQuery(locales: readonly string[]): string {
 
 type TranslationLines = { key: string; value: string | null; outdated: boolean }[];
 interface TranslationsData {
-  nodes: ({ id: string; [alias: string]: TranslationLines | string } | null)[];
+  nodes: ({ id: string; [alias: string]: unknown } | null)[];
+}
+
+/** One product's translations into one locale: its own, and its chosen metafields' by `namespace.key`. */
+export interface ProductTranslations {
+  lines: TranslationLines;
+  metafields: Map<string, TranslationLines>;
 }
 
 /** Product id → locale → its translations, read for every locale at once. */
@@ -74,10 +94,11 @@ export async function readProductTranslations(
   admin: AdminGraphql,
   productIds: readonly string[],
   locales: readonly string[],
-): Promise<Map<string, Map<string, TranslationLines>>> {
-  const found = new Map<string, Map<string, TranslationLines>>();
+  metafieldKeys: readonly string[] = [],
+): Promise<Map<string, Map<string, ProductTranslations>>> {
+  const found = new Map<string, Map<string, ProductTranslations>>();
   if (productIds.length === 0 || locales.length === 0) return found;
-  const query = productTranslationsQuery(locales);
+  const query = productTranslationsQuery(locales, metafieldKeys);
   for (let start = 0; start < productIds.length; start += TRANSLATION_IDS_PER_QUERY) {
     const ids = productIds.slice(start, start + TRANSLATION_IDS_PER_QUERY);
     const data = await queryAdmin<TranslationsData>(admin, query, {
@@ -85,15 +106,44 @@ export async function readProductTranslations(
     });
     for (const node of data.nodes) {
       if (!node || typeof node.id !== "string") continue;
-      const byLocale = new Map<string, TranslationLines>();
+      const byLocale = new Map<string, ProductTranslations>();
       locales.forEach((locale, index) => {
         const lines = node[`t${index}`];
-        byLocale.set(locale, Array.isArray(lines) ? lines : []);
+        const metafields = new Map<string, TranslationLines>();
+        const read = (node[`m${index}`] as { nodes?: unknown } | undefined)?.nodes;
+        for (const metafield of Array.isArray(read) ? read : []) {
+          const { namespace, key, translations } = metafield as Record<string, unknown>;
+          if (
+            typeof namespace === "string" &&
+            typeof key === "string" &&
+            Array.isArray(translations)
+          )
+            metafields.set(metafieldKey({ namespace, key }), translations as TranslationLines);
+        }
+        byLocale.set(locale, { lines: Array.isArray(lines) ? lines : [], metafields });
       });
       found.set(numericId(node.id), byLocale);
     }
   }
   return found;
+}
+
+/** The product read in the primary language, as a shopper reading `translations` sees it. */
+function translatedProduct(product: ShopifyProduct, read?: ProductTranslations): ShopifyProduct {
+  const value = applyTranslations({
+    ...product,
+    translations: read?.lines ?? [],
+  }) as unknown as ShopifyProduct;
+  if (!read || read.metafields.size === 0 || !value.metafields) return value;
+  return {
+    ...value,
+    metafields: value.metafields.map((metafield) => {
+      const lines = read.metafields.get(metafieldKey(metafield));
+      return lines
+        ? (applyTranslations({ ...metafield, translations: lines }) as unknown as typeof metafield)
+        : metafield;
+    }),
+  };
 }
 
 /** The domain workspaces a full sync filled: only those follow live changes. */
@@ -183,7 +233,12 @@ export async function followInDomainWorkspaces(
     readById.has(id),
   );
   const locales = [...new Set(workspaces.map((workspace) => workspace.locale))];
-  const translations = await readProductTranslations(context.admin, toTranslate, locales);
+  const translations = await readProductTranslations(
+    context.admin,
+    toTranslate,
+    locales,
+    productMetafieldsOf(primary.mapContext.metafields ?? []).map(metafieldKey),
+  );
 
   for (const workspace of workspaces) {
     const planned = byWorkspace.get(workspace.workspaceId)!;
@@ -196,11 +251,7 @@ export async function followInDomainWorkspaces(
       for (const id of planned.whole) {
         const product = readById.get(id);
         if (!product) continue;
-        const lines = translations.get(id)?.get(workspace.locale) ?? [];
-        const value = applyTranslations({
-          ...product,
-          translations: lines,
-        }) as unknown as ShopifyProduct;
+        const value = translatedProduct(product, translations.get(id)?.get(workspace.locale));
         const entry = catalogueEntry({ type: "Product", value }, mapContext);
         if (!entry.indexable) {
           if (indexed.has(id)) deletes.add(id);

@@ -385,6 +385,16 @@ describe("a storefront domain's own workspace", () => {
       )?.attributes?.Material;
     expect(materialIn(demo.workspaceId)).toEqual(["Anodised aluminium"]);
     expect(materialIn(FRENCH_WORKSPACE)).toEqual(["Aluminium anodisé"]);
+    // A live edit re-reads the product: its French material stays French (decision 0037).
+    const nameIn = (workspaceId: string) =>
+      productsIn(workspaceId).find((item) => item.id === serviceId(nano.id))?.name;
+    demo.shopify.state.updateProduct(nano.id, { title: "iPod Nano (2026)" }, { webhook: true });
+    for (let waited = 0; nameIn(FRENCH_WORKSPACE) !== "iPod Nano (2026)"; waited += 100) {
+      if (waited > 60_000) throw new Error("the edit did not reach the French workspace");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(materialIn(FRENCH_WORKSPACE)).toEqual(["Aluminium anodisé"]);
+    expect(materialIn(demo.workspaceId)).toEqual(["Anodised aluminium"]);
     await saveChosenMetafields(DEMO_SHOP, []);
   });
 

@@ -133,6 +133,7 @@ describe("live changes in a storefront domain's workspace", () => {
   it("asks Shopify 2026-10's own documents for the translations", () => {
     for (const query of [
       productTranslationsQuery(["fr", "pt-BR"]),
+      productTranslationsQuery(["fr", "pt-BR"], ["specs.material", "custom.care"]),
       translationsChangedBulkQuery("fr"),
     ]) {
       expect(validate(adminSchema(), parse(query)).map((error) => error.message)).toEqual([]);
