@@ -39,7 +39,6 @@ export function refreshStorefrontPresencesSoon(
       await refreshStorefrontPresences(shopDomain, await adminOf(shopDomain));
     } catch (error) {
       log.error({ err: error, shop: shopDomain }, "the store's presences could not be read");
-      return;
     }
     await followDomains(shopDomain, adminOf);
   });
@@ -56,14 +55,16 @@ export async function followStorefrontPresences(
       if (outcome.kind === "read") read += 1;
     } catch (error) {
       log.error({ err: error, shop: shopDomain }, "the check of its presences failed");
-      continue;
     }
     await followDomains(shopDomain, adminOf);
   }
   return read;
 }
 
-/** The domain workspaces follow what was just read; a failure is tried again by the next pass. */
+/**
+ * The domain workspaces follow the presences kept (just read, or as before when the read failed);
+ * a failure is tried again by the next pass.
+ */
 function followDomains(
   shopDomain: string,
   adminOf: (shopDomain: string) => Promise<AdminGraphql>,

