@@ -114,7 +114,12 @@ async function followOnce(
   const gone = (await domainLedgersOf(shopDomain)).filter(
     (held) => !wanted.some((w) => w.ledgerKey === held.ledgerKey),
   );
-  const toFill = await workspacesToFill(wanted, (following.now ?? (() => new Date()))());
+  const types = typesToSync(shop);
+  // A domain workspace holds products and pages: with neither chosen there is nothing to fill.
+  const fillable = types.includes("product") || types.includes("page");
+  const toFill = fillable
+    ? await workspacesToFill(wanted, (following.now ?? (() => new Date()))())
+    : [];
   if (gone.length === 0 && toFill.length === 0) return NOTHING;
 
   const leases = following.leases ?? processLeases(config().live.leaseMs);
@@ -124,7 +129,6 @@ async function followOnce(
     const admin = await (following.adminOf ?? adminFor)(shopDomain);
     const left = gone.length > 0 ? await leaveGoneDomains(shop, admin, gone, lease) : [];
     if (toFill.length === 0) return { filled: [], left };
-    const types = typesToSync(shop);
     const metafields = chosenMetafieldsOf(shop);
     await fillStorefrontDomains(shop, admin, types, {
       keyId: serviceKeyIdOf(shop),
