@@ -35,6 +35,7 @@ import { lastCompleteRun, recentRuns, runCounts, unfinishedRun } from "../models
 import { firstRunChecklist } from "./first-run-checklist.server";
 import { quotaLinesOf } from "./service-quotas.server";
 import { leftOutOf } from "./left-out.server";
+import { storefrontDomainLines } from "./storefront-domains.server";
 
 const RUNS_LISTED = 6;
 
@@ -45,6 +46,7 @@ const TRIGGERS: Record<string, string> = {
   reconcile: "Daily check",
   cli: "Command line",
   "domain-change": "Domain change",
+  "domain-added": "Storefront domain added",
   settings: "Settings change",
   "definition-change": "Metafield definition change",
 };
@@ -72,28 +74,38 @@ export async function dashboardOf(
   const storefrontWorkspaceId = shop ? storefrontWorkspaceOf(shop) : null;
   const last = runs.find((run) => run.state !== "running") ?? null;
   const listed = runs.slice(0, RUNS_LISTED);
-  const [activeProgress, counts, quotas, indexed, leftOut, move, checklist, storefrontItems] =
-    await Promise.all([
-      active ? Promise.all([runProgress(active), runCounts(active)]) : null,
-      Promise.all(listed.map((run) => runCounts(run))),
-      quotaLinesOf(shop, now, f),
-      indexedCounts(shopDomain, workspaceId),
-      // Only the newest complete run keeps the items it could not deliver (pruneRunHistory).
-      Promise.all([lastCompleteRun(shopDomain), limitsOf(shop, now)]).then(([run, limits]) =>
-        leftOutOf({
-          shopDomain,
-          workspaceId,
-          run,
-          limits,
-          admin,
-          now,
-          format: f,
-        }),
-      ),
-      moveNews(shopDomain, shop, f),
-      firstRunChecklist(shopDomain, shop, admin),
-      storefrontWorkspaceId ? indexedCount({ shopDomain, workspaceId: storefrontWorkspaceId }) : 0,
-    ]);
+  const [
+    activeProgress,
+    counts,
+    quotas,
+    indexed,
+    leftOut,
+    move,
+    checklist,
+    storefrontItems,
+    storefronts,
+  ] = await Promise.all([
+    active ? Promise.all([runProgress(active), runCounts(active)]) : null,
+    Promise.all(listed.map((run) => runCounts(run))),
+    quotaLinesOf(shop, now, f),
+    indexedCounts(shopDomain, workspaceId),
+    // Only the newest complete run keeps the items it could not deliver (pruneRunHistory).
+    Promise.all([lastCompleteRun(shopDomain), limitsOf(shop, now)]).then(([run, limits]) =>
+      leftOutOf({
+        shopDomain,
+        workspaceId,
+        run,
+        limits,
+        admin,
+        now,
+        format: f,
+      }),
+    ),
+    moveNews(shopDomain, shop, f),
+    firstRunChecklist(shopDomain, shop, admin),
+    storefrontWorkspaceId ? indexedCount({ shopDomain, workspaceId: storefrontWorkspaceId }) : 0,
+    storefrontDomainLines(shop, f),
+  ]);
   const lastCounts = last ? (counts[listed.indexOf(last)] ?? (await runCounts(last))) : null;
   const connection: ConnectionState = shop
     ? withStorefrontCatalogue(connectionStateOf(shop), storefrontWorkspaceId, storefrontItems)
@@ -105,6 +117,8 @@ export async function dashboardOf(
     workspaceId,
     storefrontWorkspaceId,
     connection,
+    /** Each storefront domain with a workspace of its own, and where it stands. */
+    storefronts,
     pauseUrl: shop?.pauseUrl ?? null,
     /** The merchant's own pause ("Pause syncing"), with when it began. */
     pausedByYouSince:

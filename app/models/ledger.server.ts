@@ -244,6 +244,31 @@ export async function ledgerWorkspacesOf(shopDomain: string): Promise<string[]> 
   return rows.map((row) => row.workspaceId);
 }
 
+/**
+ * The storefront domains' own ledgers of the shop (kept under "<shop>#<workspace>",
+ * app/sync/full/presence-workspaces.server.ts): each key with the workspace it lists items in.
+ */
+export async function domainLedgersOf(
+  shopDomain: string,
+): Promise<{ ledgerKey: string; workspaceId: string }[]> {
+  const rows = await prisma.indexedItem.findMany({
+    where: { shopDomain: { startsWith: `${shopDomain}#` } },
+    distinct: ["shopDomain", "workspaceId"],
+    select: { shopDomain: true, workspaceId: true },
+  });
+  return rows.map((row) => ({ ledgerKey: row.shopDomain, workspaceId: row.workspaceId }));
+}
+
+/**
+ * Drops a ledger's rows without asking the service to delete anything: for a workspace whose
+ * items another ledger of the shop now answers for (the same ids, written over by its own sync).
+ */
+export async function forgetLedger(scope: LedgerScope): Promise<void> {
+  await prisma.indexedItem.deleteMany({
+    where: { shopDomain: scope.shopDomain, workspaceId: scope.workspaceId },
+  });
+}
+
 /** How many items the ledger lists for the shop, in every workspace. */
 export function indexedCountOfShop(shopDomain: string): Promise<number> {
   return prisma.indexedItem.count({ where: { shopDomain } });

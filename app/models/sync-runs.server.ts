@@ -15,6 +15,8 @@ export type SyncTrigger =
   | "cli"
   | "reconcile"
   | "domain-change"
+  /** A storefront domain's own workspace filled when the domain appeared (decision 0038). */
+  | "domain-added"
   /** Settings saved another account's key or another workspace: the index moves there. */
   | "move"
   /** Settings unticked a type (its items leave the index) or ticked one again (it is sent). */
@@ -175,6 +177,39 @@ export function lastSucceededRun(shopDomain: string): Promise<SyncRun | null> {
   return prisma.syncRun.findFirst({
     where: { shopDomain, state: "succeeded" },
     orderBy: { startedAt: "desc" },
+  });
+}
+
+/**
+ * Forgets every run kept under a key (a storefront domain's workspace once emptied): a later fill
+ * of it starts from nothing, as its workspace does.
+ */
+export async function forgetRuns(shopDomain: string): Promise<void> {
+  await prisma.syncRun.deleteMany({ where: { shopDomain } });
+}
+
+/**
+ * Records a run that stopped before it could start sending (a storefront domain's export that did
+ * not complete), so that what the merchant sees and when it is tried again both know it.
+ */
+export async function recordStoppedRun(
+  run: Omit<NewRun, "sources" | "phase">,
+  stop: { errorCode: string; errorMessage: string },
+): Promise<SyncRun> {
+  const now = new Date();
+  return prisma.syncRun.create({
+    data: {
+      shopDomain: run.shopDomain,
+      workspaceId: run.workspaceId,
+      trigger: run.trigger,
+      exportedTypes: run.exportedTypes.join(","),
+      sources: "[]",
+      state: "failed",
+      errorCode: stop.errorCode,
+      errorMessage: stop.errorMessage,
+      startedAt: now,
+      finishedAt: now,
+    },
   });
 }
 

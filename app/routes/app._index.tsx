@@ -48,6 +48,11 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   );
 };
 
+const STOREFRONT_TONE: Record<
+  "filled" | "filling" | "not filled",
+  "success" | "info" | "attention"
+> = { filled: "success", filling: "info", "not filled": "attention" };
+
 const BADGE_TONE: Record<ConnectionState["kind"], "success" | "attention" | "critical" | "info"> = {
   connected: "success",
   "storefront-empty": "attention",
@@ -266,6 +271,23 @@ export default function Dashboard() {
                   </Button>
                 </BlockStack>
               </Card>
+              {data.storefronts.length > 0 && (
+                <Card>
+                  <BlockStack gap="200">
+                    <Text as="h2" variant="headingMd">
+                      Storefront domains
+                    </Text>
+                    {data.storefronts.map((storefront) => (
+                      <div key={storefront.host} data-storefront={storefront.host}>
+                        <InlineStack gap="200" blockAlign="center">
+                          <Badge tone={STOREFRONT_TONE[storefront.state]}>{storefront.state}</Badge>
+                        </InlineStack>
+                        <Text as="p">{storefront.text}</Text>
+                      </div>
+                    ))}
+                  </BlockStack>
+                </Card>
+              )}
               <Card>
                 <BlockStack gap="200">
                   <Text as="h2" variant="headingMd">

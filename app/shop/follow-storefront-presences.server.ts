@@ -8,12 +8,15 @@
  * delivery cannot bring old ones back), and on the periodic check, which alone sees a web
  * presence created, changed or deleted (Shopify has no topic for those).
  *
- * Read-only for now: nothing here changes what is indexed or where.
+ * After each read, the storefront domains' own workspaces follow the presences: one added is
+ * filled, one gone is dropped from the storefront configuration, then emptied
+ * (follow-storefront-domains.server.ts, decision 0038).
  */
 import type { AdminGraphql } from "../shopify/admin-graphql";
 import { refreshStorefrontPresences } from "../shopify/storefront-presences.server";
 import { shopsToFollow } from "../models/storefront-presences.server";
 import { logFor } from "../server/log";
+import { followStorefrontDomains } from "./follow-storefront-domains.server";
 import { oneAtATimePerShop } from "../server/one-at-a-time-per-shop";
 import { repeatWithoutOverlap } from "../server/repeat-without-overlap";
 
@@ -37,6 +40,7 @@ export function refreshStorefrontPresencesSoon(
     } catch (error) {
       log.error({ err: error, shop: shopDomain }, "the store's presences could not be read");
     }
+    await followDomains(shopDomain, adminOf);
   });
 }
 
@@ -52,8 +56,20 @@ export async function followStorefrontPresences(
     } catch (error) {
       log.error({ err: error, shop: shopDomain }, "the check of its presences failed");
     }
+    await followDomains(shopDomain, adminOf);
   }
   return read;
+}
+
+/**
+ * The domain workspaces follow the presences kept (just read, or as before when the read failed);
+ * a failure is tried again by the next pass.
+ */
+function followDomains(
+  shopDomain: string,
+  adminOf: (shopDomain: string) => Promise<AdminGraphql>,
+): Promise<void> {
+  return followStorefrontDomains(shopDomain, { adminOf });
 }
 
 /** Checks every `everyMinutes` (never two passes at once); returns a stop function. */

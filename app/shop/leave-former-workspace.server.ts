@@ -11,7 +11,13 @@
 import type { Shop } from "@prisma/client";
 import { type AdminGraphql } from "../shopify/admin-graphql";
 import { adminFor } from "../shopify/admin-auth.server";
-import { formerWorkspaces, indexedCount, lastSentInto } from "../models/ledger.server";
+import {
+  forgetLedger,
+  formerWorkspaces,
+  indexedCount,
+  lastSentInto,
+} from "../models/ledger.server";
+import { domainWorkspacesOf } from "./follow-storefront-domains.server";
 import { nextQuotaReset } from "../index-service/tiers";
 import {
   findShop,
@@ -82,7 +88,14 @@ async function emptyFormerWorkspaces(
   try {
     const client = worker.serviceClient(shop);
     const pacer = worker.registry.pacerFor(shopDomain, sendingTierOf(shop), serviceKeyIdOf(shop));
+    // A former workspace that is now a storefront domain's (the primary moved away from it) is
+    // that domain's to fill: the shop's rows are forgotten, its items written over, never deleted.
+    const domains = await domainWorkspacesOf(shop);
     for (const workspaceId of workspaceIds) {
+      if (domains.has(workspaceId)) {
+        await forgetLedger({ shopDomain, workspaceId });
+        continue;
+      }
       await removeWorkspaceItems({ shopDomain, workspaceId }, client, {
         send: (request) => pacer.send(request),
       });

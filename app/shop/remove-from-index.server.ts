@@ -3,6 +3,7 @@ import type { IndexServiceClient } from "../index-service/client";
 import type { BulkResult, ServiceResponse } from "../index-service/types";
 import {
   CONTENT_KINDS,
+  domainLedgersOf,
   indexedCount,
   indexedCountOfShop,
   indexedItemIds,
@@ -75,7 +76,8 @@ function deleteRequest(
 export const REDACT_REMOVAL_TIMEOUT_MS = 3_000;
 
 /**
- * shop/redact: removes the shop's items from every workspace the ledger names, while its key still
+ * shop/redact: removes the shop's items from every workspace the ledger names (the storefront
+ * domains' own included), while its key still
  * works, within `timeoutMs`. Never throws: a refusal or a timeout is logged and the caller goes
  * on deleting the shop's data. Returns how many items the ledger still listed.
  */
@@ -91,6 +93,12 @@ export async function removeShopFromIndex(
     let left = 0;
     for (const workspaceId of await ledgerWorkspacesOf(shopDomain)) {
       left += await removeWorkspaceItems({ shopDomain, workspaceId }, client, { signal });
+    }
+    // Each storefront domain's own workspace, under its own ledger key (decision 0032).
+    for (const { ledgerKey, workspaceId } of await domainLedgersOf(shopDomain)) {
+      left += await removeWorkspaceItems({ shopDomain: ledgerKey, workspaceId }, client, {
+        signal,
+      });
     }
     if (left > 0) log.warn({ shop: shopDomain }, `${left} items could not be removed in time`);
     return left;

@@ -6,19 +6,24 @@
  * primary domain's chat answers in English with links on the primary domain; asked about returns
  * there, it shows the French refund policy linking to its page on that domain (decision 0039);
  * Settings says so. Live changes follow there without a resync (decision 0037): a product's new
- * title and its new French translation, and a sale that sells a product out.
+ * title and its new French translation, and a sale that sells a product out. When the French
+ * presence is removed from the store, the chat there falls back to the primary workspace and the
+ * French one is emptied; added back, it is filled again (decision 0038), and the Dashboard says
+ * where the French storefront stands at each step.
  */
 import { createHash } from "node:crypto";
 import type { Browser } from "playwright-core";
 import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { RunningDemo } from "../../dev/demo/admin-demo";
+import { DEMO_SHOP, type RunningDemo } from "../../dev/demo/admin-demo";
 import { artifactsDir, CHROMIUM_ARGS, CHROMIUM_PATH } from "../../testkit/chromium";
 import { startTestDemo } from "../../testkit/demo-browser";
 import { ask, askForProductCard, openChat, ui } from "../../testkit/widget-stack";
 import { DEFAULT_MERCHANT_ACCESS_TOKEN } from "../../dev/fake-shopify/server";
 import { graphql } from "../fake-shopify/helpers";
 import prisma from "../../app/models/db.server";
+import { refreshStorefrontPresencesSoon } from "../../app/shop/follow-storefront-presences.server";
+import { adminFor } from "../../app/shopify/admin-auth.server";
 
 vi.setConfig({ testTimeout: 180_000 });
 
@@ -244,4 +249,92 @@ describe("the chat on each storefront domain", () => {
       since.every((op) => !/translations\(locale: "fr"\) \{ key value outdated \}/.test(op.query)),
     ).toBe(true);
   });
+
+  it("follows the store: the French presence removed, its chat answers from the primary workspace and its workspace is emptied; added back, it is filled again, and the Dashboard says so", async () => {
+    const frenchProducts = () =>
+      demo.emulator.state.workspace("professional", "demo-store-fr")?.products.length ?? 0;
+    const product = demo.shopify.state
+      .products()
+      .find((p) => demo.shopify.state.translations(p.id, "fr").some((t) => t.key === "title"))!;
+    const frenchTitle = demo.shopify.state
+      .translations(product.id, "fr")
+      .find((t) => t.key === "title")!.value;
+    const port = new URL(demo.storefrontUrl).port;
+    const frenchUrl = `http://${FRENCH_HOST}:${port}/`;
+    const asMerchant = async (query: string, variables: Record<string, unknown>) => {
+      const response = await fetch(demo.shopify.graphqlUrl, {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/json",
+          "X-Shopify-Access-Token": demo.shopify.state.merchantAccessToken,
+        },
+        body: JSON.stringify({ query, variables }),
+      });
+      expect((await response.json()) as object).not.toHaveProperty("errors");
+    };
+    /** The periodic check's read (a web presence's change sends no webhook), then a wait. */
+    const presencesRead = async (until: () => boolean) => {
+      await refreshStorefrontPresencesSoon(DEMO_SHOP, adminFor);
+      for (let waited = 0; !until() && waited < 70_000; waited += 200) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    };
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1400 } });
+    const dashboardLine = async () => {
+      await page.goto(demo.adminUrl);
+      const line = page.locator(`[data-storefront="${FRENCH_HOST}"]`);
+      await page.getByText("Storefront domains").or(page.getByText("Last sync")).first().waitFor();
+      return (await line.count()) > 0 ? line.innerText() : null;
+    };
+    expect(await dashboardLine()).toContain("filled with");
+
+    // Removed in Shopify: the configuration stops naming it, then its workspace is emptied.
+    const presence = demo.shopify.state
+      .presences()
+      .webPresences.find((p) => p.host === FRENCH_HOST)!;
+    const domainId = demo.shopify.state.presences().domains.find((d) => d.host === FRENCH_HOST)!.id;
+    await asMerchant(
+      `mutation Drop($id: ID!) { webPresenceDelete(id: $id) { deletedId userErrors { message } } }`,
+      { id: presence.id },
+    );
+    await presencesRead(() => frenchProducts() === 0);
+    expect(configuredWorkspace(FRENCH_HOST)).toBeUndefined();
+    expect(frenchProducts()).toBe(0);
+    const fallback = await askForProductCard(page, frenchUrl, String(product.title));
+    expect(await fallback.locator("a").first().getAttribute("href")).toBe(
+      `https://demo-store.example.com/products/${String(product.handle)}`,
+    );
+    expect(await dashboardLine()).toBeNull();
+
+    // Added back while Shopify's export fails: not filled, and why; its shoppers keep the primary.
+    demo.shopify.state.failNextBulkOperation("INTERNAL_SERVER_ERROR");
+    await asMerchant(
+      `mutation Add($input: WebPresenceCreateInput!) { webPresenceCreate(input: $input) { webPresence { id } userErrors { message } } }`,
+      { input: { domainId, defaultLocale: "fr" } },
+    );
+    let stopped: string | null = null;
+    await presencesRead(() => true);
+    for (let tries = 0; tries < 30 && !stopped?.includes("not filled"); tries++) {
+      stopped = await dashboardLine();
+    }
+    expect(stopped).toContain("not filled, its last fill stopped");
+    expect(stopped).toContain("shoppers get the primary workspace (English)");
+    expect(configuredWorkspace(FRENCH_HOST)).toBeUndefined();
+
+    // Resync (or the next try): filled, and French answers return on the French domain.
+    await page.goto(demo.adminUrl);
+    await page.getByRole("button", { name: "Resync" }).click();
+    for (let waited = 0; !configuredWorkspace(FRENCH_HOST) && waited < 60_000; waited += 200) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(configuredWorkspace(FRENCH_HOST)).toBe("demo-store-fr");
+    expect(await dashboardLine()).toContain("filled with");
+    const card = await askForProductCard(page, frenchUrl, frenchTitle);
+    expect(await card.locator(".name").innerText()).toBe(frenchTitle);
+    await page.screenshot({
+      path: `${await artifactsDir("storefront-domain")}/french-domain-back.png`,
+      fullPage: true,
+    });
+    await page.close();
+  }, 150_000);
 });

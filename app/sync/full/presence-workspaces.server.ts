@@ -34,7 +34,12 @@ import { urlSource, type BulkSource } from "../../shopify/bulk-source";
 import type { StorefrontPresence } from "../../shopify/storefront-presences.server";
 import { storefrontPresencesOf } from "../../models/storefront-presences.server";
 import { adoptReportedQuota } from "../../models/quota-usage.server";
-import { finishRun, unfinishedRun, type SyncTrigger } from "../../models/sync-runs.server";
+import {
+  finishRun,
+  recordStoppedRun,
+  unfinishedRun,
+  type SyncTrigger,
+} from "../../models/sync-runs.server";
 import {
   chosenMetaobjectsOf,
   findShop,
@@ -43,6 +48,7 @@ import {
 } from "../../models/shops.server";
 import { domainEntriesSource, domainPoliciesSource } from "./domain-content.server";
 import { lastSucceededRun } from "../../models/sync-runs.server";
+import { isDomainWorkspaceFilled } from "./domain-workspace-standing.server";
 import { writeStorefrontConfig } from "../../shopify/storefront-config";
 import { config } from "../../config.server";
 import { serviceClientForWorkspace } from "../../shop/service-keys.server";
@@ -78,11 +84,13 @@ export function isPresenceLedgerKey(key: string): boolean {
 
 /**
  * The storefronts that get a workspace of their own: each web presence on a domain other than
- * the primary one, in its default locale while shoppers can see it (published). A domain no
+ * the primary one, in its default locale while shoppers can see it (published, and a market it
+ * serves active). A domain no
  * workspace id can be made from is named in `problems` and left out.
  */
 export function presenceWorkspacesOf(
-  shop: Pick<Shop, "shopDomain" | "primaryDomain" | "workspaceId" | "workspaceOverride">,
+  shop: Pick<Shop, "shopDomain" | "primaryDomain" | "workspaceId" | "workspaceOverride"> &
+    Partial<Pick<Shop, "storefrontWorkspaceId">>,
   presences: readonly StorefrontPresence[],
 ): { workspaces: PresenceWorkspace[]; problems: string[] } {
   const primaryHost = (shop.primaryDomain ?? "").toLowerCase();
@@ -92,6 +100,8 @@ export function presenceWorkspacesOf(
   for (const presence of presences) {
     if (presence.primary || !presence.defaultLocale || !presence.localePublished) continue;
     if (presence.host.toLowerCase() === primaryHost) continue;
+    // Every market it serves switched off (draft): no shopper reaches it (decision 0038).
+    if (servesNoActiveMarket(presence)) continue;
     if (!isLocaleTag(presence.locale)) {
       problems.push(`${presence.url}: "${presence.locale}" is not a language the app can ask for`);
       continue;
@@ -105,6 +115,8 @@ export function presenceWorkspacesOf(
       continue;
     }
     if (workspaceId === own || workspaces.some((w) => w.workspaceId === workspaceId)) continue;
+    // The primary's former workspace the storefront still asks during a move (decision 0038).
+    if (workspaceId === shop.storefrontWorkspaceId) continue;
     workspaces.push({
       host: presence.host.toLowerCase(),
       locale: presence.locale,
@@ -113,6 +125,13 @@ export function presenceWorkspacesOf(
     });
   }
   return { workspaces, problems };
+}
+
+/** A presence whose markets were all read and none is active; one with no market is kept. */
+function servesNoActiveMarket(presence: StorefrontPresence): boolean {
+  return (
+    presence.markets.length > 0 && !presence.moreMarkets && presence.markets.every((m) => !m.active)
+  );
 }
 
 export interface PresenceSending {
@@ -127,6 +146,8 @@ export interface PresenceSending {
   metaobjectNames?: ReadonlyMap<string, string>;
   /** How often a translated export's bulk operation is asked whether it finished. */
   pollEveryMs?: number;
+  /** Only these workspaces (a domain just added: app/shop/follow-storefront-domains.server.ts). */
+  only?: readonly string[];
 }
 
 /** What a domain workspace holds of the shop's chosen types: all of them. */
@@ -176,6 +197,7 @@ async function fillPresenceWorkspaces(
   const { workspaces, problems } = presenceWorkspacesOf(shop, presences);
   for (const problem of problems) log.warn({ shop: shop.shopDomain }, problem);
   for (const workspace of workspaces) {
+    if (sending.only && !sending.only.includes(workspace.workspaceId)) continue;
     try {
       const result = await fillOne(shop, admin, workspace, chosen, sending);
       if (result) results.set(workspace.workspaceId, result);
@@ -185,6 +207,7 @@ async function fillPresenceWorkspaces(
         { err: error, shop: shop.shopDomain, workspaceId: workspace.workspaceId },
         `the storefront ${workspace.host} could not be filled`,
       );
+      await fillStopped(workspace, chosen, sending, error instanceof Error ? error.message : null);
     }
   }
   return results;
@@ -209,6 +232,12 @@ async function fillOne(
       log.warn(
         { shop: shop.shopDomain, workspaceId: workspace.workspaceId, status: state.status },
         `the ${type} export for ${workspace.host} did not complete (${state.errorCode ?? state.status}): its workspace is left as it was`,
+      );
+      await fillStopped(
+        workspace,
+        types,
+        sending,
+        `Shopify's export of its ${type}s did not complete (${state.errorCode ?? state.status})`,
       );
       return null;
     }
@@ -257,6 +286,25 @@ async function fillOne(
   return result;
 }
 
+/** A fill that stopped before its run could: kept, so the Dashboard says why (decision 0038). */
+async function fillStopped(
+  workspace: PresenceWorkspace,
+  types: readonly string[],
+  sending: PresenceSending,
+  reason: string | null,
+): Promise<void> {
+  if (await unfinishedRun(workspace.ledgerKey)) return;
+  await recordStoppedRun(
+    {
+      shopDomain: workspace.ledgerKey,
+      workspaceId: workspace.workspaceId,
+      trigger: sending.trigger,
+      exportedTypes: types,
+    },
+    { errorCode: "EXPORT_FAILED", errorMessage: reason ?? "the export failed" },
+  ).catch((error: unknown) => log.error({ err: error }, "the stopped fill was not recorded"));
+}
+
 async function waitForBulk(admin: AdminGraphql, id: string, pollEveryMs: number) {
   for (;;) {
     const state = await readBulkOperation(admin, id);
@@ -277,7 +325,8 @@ export async function filledDomainWorkspaces(shopDomain: string): Promise<Record
   const { presences } = await storefrontPresencesOf(shopDomain);
   const filled: Record<string, string> = {};
   for (const workspace of presenceWorkspacesOf(shop, presences).workspaces) {
-    if (await lastSucceededRun(workspace.ledgerKey)) filled[workspace.host] = workspace.workspaceId;
+    if (await isDomainWorkspaceFilled(workspace.ledgerKey))
+      filled[workspace.host] = workspace.workspaceId;
   }
   return filled;
 }

@@ -4,11 +4,14 @@ import { sendingTierOf } from "../engine/pacer-registry.server";
 import { serviceKeyIdOf } from "../../shop/service-keys.server";
 import { probePausedShop, shopsPausedByService } from "../../shop/pause.server";
 import { leaveFormerWorkspaces } from "../../shop/leave-former-workspace.server";
+import { followStorefrontDomains } from "../../shop/follow-storefront-domains.server";
+import { shopsToFollow } from "../../models/storefront-presences.server";
 import type { WorkerContext } from "./worker-context";
 
 /**
  * The worker's periodic chores: old receipts forgotten, shops that are gone forgotten, paused
- * shops asked again, old workspaces emptied.
+ * shops asked again, old workspaces emptied, storefront domains' workspaces filled or emptied as
+ * the store's domains changed (a pass after a presence read that failed or found the shop busy).
  */
 export async function maintain(worker: WorkerContext): Promise<void> {
   await pruneWebhookReceipts(worker.now());
@@ -37,6 +40,9 @@ export async function maintain(worker: WorkerContext): Promise<void> {
     });
   }
   await leaveFormerWorkspaces(worker);
+  for (const shopDomain of await shopsToFollow()) {
+    worker.launch(shopDomain, () => followStorefrontDomains(shopDomain, { leases: worker.leases }));
+  }
 }
 
 /** What the worker keeps per shop (memory, pacer) goes with the shop: deleted or uninstalled. */

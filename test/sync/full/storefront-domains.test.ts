@@ -26,6 +26,8 @@ import {
   saveChosenMetaobjects,
 } from "../../../app/models/shops.server";
 import { followPolicyChanges } from "../../../app/sync/full/policy-check.server";
+import { refreshStorefrontPresencesSoon } from "../../../app/shop/follow-storefront-presences.server";
+import { removeShopFromIndex } from "../../../app/shop/remove-from-index.server";
 import { adminFor } from "../../../app/shopify/admin-auth.server";
 
 let demo: RunningDemo;
@@ -33,6 +35,7 @@ const QUICK = { checkEveryMs: 50, webhookGraceMs: 60_000, pollEveryMs: 100 };
 const FRENCH_WORKSPACE = "demo-store-fr";
 const FRENCH_KEY = presenceLedgerKey(DEMO_SHOP, FRENCH_WORKSPACE);
 const POINTS_BOUND = 150;
+const frenchLedgerRows = () => prisma.indexedItem.count({ where: { shopDomain: FRENCH_KEY } });
 
 beforeAll(async () => {
   demo = await startTestDemo({ products: 20, presences: "sample" });
@@ -398,9 +401,171 @@ describe("a storefront domain's own workspace", () => {
     await saveChosenMetafields(DEMO_SHOP, []);
   });
 
+  describe("when the store's domains change (decision 0038)", () => {
+    const frenchPresence = () =>
+      demo.shopify.state.presences().webPresences.find((p) => p.host === "demo-store.fr");
+    const namedInConfig = () =>
+      (
+        JSON.parse(demo.shopify.state.metafields().find((m) => m.key === "config")!.value) as {
+          workspaces?: Record<string, string>;
+        }
+      ).workspaces?.["demo-store.fr"];
+    const frenchRows = () => prisma.indexedItem.count({ where: { shopDomain: FRENCH_KEY } });
+    const shopRuns = () => prisma.syncRun.count({ where: { shopDomain: DEMO_SHOP } });
+
+    async function asMerchant(query: string, variables: Record<string, unknown>): Promise<void> {
+      const response = await fetch(demo.shopify.graphqlUrl, {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/json",
+          "X-Shopify-Access-Token": demo.shopify.state.merchantAccessToken,
+        },
+        body: JSON.stringify({ query, variables }),
+      });
+      const body = (await response.json()) as { errors?: unknown };
+      if (body.errors) throw new Error(JSON.stringify(body.errors));
+    }
+
+    /** What the periodic check (or a webhook) does: the presences read, the domains followed. */
+    async function presencesRead(until: () => Promise<boolean> | boolean): Promise<void> {
+      await refreshStorefrontPresencesSoon(DEMO_SHOP, adminFor);
+      // The live worker's maintenance may have held the shop's lease: it follows them then.
+      for (let waited = 0; !(await until()) && waited < 75_000; waited += 200) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
+
+    async function leftOut(): Promise<{ configAt: string; firstDeleteAt: string }> {
+      const configWrites = demo.shopify.state
+        .requests()
+        .filter((r) => r.rootFields.includes("metafieldsSet"));
+      const deletes = demo.emulator.state
+        .requests()
+        .filter((r) => r.method === "DELETE" && r.workspaceId === FRENCH_WORKSPACE);
+      return { configAt: configWrites.at(-1)!.at, firstDeleteAt: deletes[0]!.at };
+    }
+
+    it("its market switched to draft: the chat there stops asking its workspace first, then the workspace is emptied; switched back on, it is filled again without a full sync of the shop", async () => {
+      const market = frenchPresence()!.markets[0]!;
+      const englishBefore = productsIn(demo.workspaceId).length;
+      const runsBefore = await shopRuns();
+      expect(productsIn(FRENCH_WORKSPACE).length).toBeGreaterThan(0);
+      demo.emulator.state.clearRequests();
+
+      await asMerchant(
+        `mutation Off($id: ID!, $input: MarketUpdateInput!) { marketUpdate(id: $id, input: $input) { market { id } userErrors { message } } }`,
+        { id: market.id, input: { status: "DRAFT" } },
+      );
+      await presencesRead(async () => productsIn(FRENCH_WORKSPACE).length === 0);
+      expect(namedInConfig()).toBeUndefined();
+      expect(productsIn(FRENCH_WORKSPACE)).toHaveLength(0);
+      expect((workspace(FRENCH_WORKSPACE)?.posts ?? []).length).toBe(0);
+      expect(await frenchRows()).toBe(0);
+      const { configAt, firstDeleteAt } = await leftOut();
+      expect(configAt < firstDeleteAt).toBe(true);
+      // The primary workspace is untouched.
+      expect(productsIn(demo.workspaceId)).toHaveLength(englishBefore);
+
+      await asMerchant(
+        `mutation On($id: ID!, $input: MarketUpdateInput!) { marketUpdate(id: $id, input: $input) { market { id } userErrors { message } } }`,
+        { id: market.id, input: { status: "ACTIVE" } },
+      );
+      await presencesRead(() => namedInConfig() === FRENCH_WORKSPACE);
+      expect(namedInConfig()).toBe(FRENCH_WORKSPACE);
+      expect(productsIn(FRENCH_WORKSPACE)).toHaveLength(englishBefore);
+      expect(await shopRuns()).toBe(runsBefore);
+      const refill = await prisma.syncRun.findFirstOrThrow({
+        where: { shopDomain: FRENCH_KEY },
+        orderBy: { startedAt: "desc" },
+      });
+      expect(refill).toMatchObject({ trigger: "domain-added", state: "succeeded" });
+    }, 180_000);
+
+    it("its web presence deleted (no webhook: the periodic check sees it): emptied; created again: filled in French again", async () => {
+      const presence = frenchPresence()!;
+      const domainId = demo.shopify.state
+        .presences()
+        .domains.find((d) => d.host === "demo-store.fr")!.id;
+      demo.emulator.state.clearRequests();
+      await asMerchant(
+        `mutation Drop($id: ID!) { webPresenceDelete(id: $id) { deletedId userErrors { message } } }`,
+        { id: presence.id },
+      );
+      await presencesRead(async () => productsIn(FRENCH_WORKSPACE).length === 0);
+      expect(namedInConfig()).toBeUndefined();
+      expect(productsIn(FRENCH_WORKSPACE)).toHaveLength(0);
+      expect(await frenchRows()).toBe(0);
+      const { configAt, firstDeleteAt } = await leftOut();
+      expect(configAt < firstDeleteAt).toBe(true);
+
+      await asMerchant(
+        `mutation Add($input: WebPresenceCreateInput!) { webPresenceCreate(input: $input) { webPresence { id } userErrors { message } } }`,
+        { input: { domainId, defaultLocale: "fr" } },
+      );
+      await presencesRead(() => namedInConfig() === FRENCH_WORKSPACE);
+      expect(namedInConfig()).toBe(FRENCH_WORKSPACE);
+      const frenchTitles = new Set(
+        demo.shopify.state
+          .products()
+          .flatMap((p) => demo.shopify.state.translations(p.id, "fr"))
+          .filter((t) => t.key === "title")
+          .map((t) => t.value),
+      );
+      const inFrench = productsIn(FRENCH_WORKSPACE).filter((p) => frenchTitles.has(p.name));
+      expect(inFrench.length).toBeGreaterThan(5);
+    }, 180_000);
+  });
+
+  it("the primary domain moved to the French domain's host: no workspace a storefront asks is emptied, the shop's move fills it and the French ledger is forgotten", async () => {
+    const french = () => productsIn(FRENCH_WORKSPACE).length;
+    const catalogue = productsIn(demo.workspaceId).length;
+    expect(french()).toBe(catalogue);
+    demo.emulator.state.clearRequests();
+    const config = () =>
+      JSON.parse(demo.shopify.state.metafields().find((m) => m.key === "config")!.value) as {
+        workspaceId: string;
+        workspaces?: Record<string, string>;
+      };
+    let fewest = french();
+    const idsBefore = productsIn(FRENCH_WORKSPACE)
+      .map((p) => p.id)
+      .sort();
+    await demo.shopify.state.setPrimaryDomain("demo-store.fr");
+    for (let waited = 0; config().workspaceId !== FRENCH_WORKSPACE && waited < 60_000;) {
+      fewest = Math.min(fewest, french());
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      waited += 100;
+    }
+    expect(config().workspaceId).toBe(FRENCH_WORKSPACE);
+    await refreshStorefrontPresencesSoon(DEMO_SHOP, adminFor);
+    for (let waited = 0; (await frenchLedgerRows()) > 0 && waited < 70_000; waited += 200) {
+      fewest = Math.min(fewest, french());
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(await frenchLedgerRows()).toBe(0);
+    expect(config().workspaces?.["demo-store.fr"]).toBeUndefined();
+    // Never emptied, not even in part: the shop's move wrote over the same ids.
+    expect(fewest).toBe(catalogue);
+    expect(french()).toBe(catalogue);
+    const ids = (workspaceId: string) =>
+      productsIn(workspaceId)
+        .map((p) => p.id)
+        .sort();
+    expect(ids(FRENCH_WORKSPACE)).toEqual(idsBefore);
+    expect(productsIn(FRENCH_WORKSPACE).map((p) => p.url)).toContainEqual(
+      expect.stringMatching(/^https:\/\/demo-store\.fr\/products\//),
+    );
+  }, 150_000);
+
+  it("shop/redact empties the storefront domains' workspaces in the service, as the shop's own", async () => {
+    expect(productsIn(FRENCH_WORKSPACE).length).toBeGreaterThan(0);
+    expect(await removeShopFromIndex(DEMO_SHOP)).toBe(0);
+    expect(productsIn(FRENCH_WORKSPACE)).toHaveLength(0);
+    expect(productsIn(demo.workspaceId)).toHaveLength(0);
+  });
+
   it("shop/redact deletes the domain workspace's runs, ledger and counts with the shop's", async () => {
     const mine = { shopDomain: { startsWith: `${DEMO_SHOP}#` } };
-    expect(await prisma.indexedItem.count({ where: mine })).toBeGreaterThan(0);
     await deleteAllShopData(DEMO_SHOP);
     expect(await prisma.indexedItem.count({ where: mine })).toBe(0);
     expect(await prisma.syncRun.count({ where: mine })).toBe(0);
