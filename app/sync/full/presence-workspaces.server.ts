@@ -47,7 +47,6 @@ import {
   workspaceOf,
 } from "../../models/shops.server";
 import { domainEntriesSource, domainPoliciesSource } from "./domain-content.server";
-import { lastSucceededRun } from "../../models/sync-runs.server";
 import { isDomainWorkspaceFilled } from "./domain-workspace-standing.server";
 import { writeStorefrontConfig } from "../../shopify/storefront-config";
 import { config } from "../../config.server";
