@@ -17,3 +17,4 @@ export * from "./storefront-url";
 export * from "./product-payload";
 export * from "./metafield-text";
 export * from "./translated-lines";
+export * from "./market-lines";
