@@ -336,7 +336,7 @@ export function isCountryCode(code: string): boolean {
  * `productsBulkQuery` (translated or not) as a shopper in `country` sees it: each product's
  * `publishedInContext` and, unless `prices` is false, each variant's `contextualPricing` (the
  * market's price and currency). Both are fields, not connections, so the bulk export's limits
- * and cost are unchanged (docs/markets.md, "Prices and selection").
+ * and cost are unchanged (docs/markets.md#prices-and-selection-per-market).
  */
 export function marketBulkQuery(query: string, country: string, prices = true): string {
   if (!isCountryCode(country)) throw new Error(`"${country}" is not a country code`);
