@@ -230,7 +230,8 @@ export async function expectedProducts(env: LiveServices, primaryDomain = PRIMAR
   for (const snapshot of env.shopify.state.products()) {
     const entry = catalogueEntry(
       { type: "Product", value: snapshot as unknown as import("../app/catalogue").ShopifyProduct },
-      { primaryDomain },
+      // The app labels the primary workspace's products with the shop's currency (decision 0036).
+      { primaryDomain, ...catalogue.documentCurrencyOf(env.shopify.state.shop()) },
     );
     if (entry.indexable) expected.set(entry.id, entry.hash);
   }

@@ -37,7 +37,7 @@ export interface ProductsModule {
     list: HTMLElement,
     items: ProductItem[],
     labels: Labels,
-    price: (n: number) => string,
+    price: (n: number, currency?: string) => string,
   ): void;
 }
 

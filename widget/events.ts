@@ -33,6 +33,7 @@ export function toProduct(d: Obj): ProductItem | undefined {
         id: String(d.id),
         name,
         price: Number.isFinite(price) && d.price !== "" ? price : undefined,
+        currency: text(d.currency) || undefined,
         url: link(d.url),
         image: image(d.image ?? d.featured_image),
         stock: text(d.stock_status) || undefined,

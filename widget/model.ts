@@ -6,6 +6,8 @@ export interface ProductItem {
   id: string;
   name: string;
   price?: number;
+  /** The index's `currency` (ISO 4217) of the prices; absent: the shop's. */
+  currency?: string;
   url?: string;
   image?: string;
   /** The index's `stock_status`: instock, outofstock or onbackorder. */

@@ -34,6 +34,8 @@ export interface Variant {
   id: string;
   title: string;
   price?: number;
+  /** Its price's currency when it differs from the product's (ISO 4217). */
+  currency?: string;
   available: boolean;
   /** The variant's own picture, when the index sends one (http/https only). */
   image?: string;
@@ -48,6 +50,7 @@ export function toVariants(raw: unknown): Variant[] {
       id: String(v.id ?? "").replace(/^gid:\/\/shopify\/ProductVariant\/(\d+)$/, "$1"),
       title: text(v.title),
       price: typeof v.price === "number" && Number.isFinite(v.price) ? v.price : undefined,
+      currency: text(v.currency) || undefined,
       available: v.available !== false,
       image: safeUrl(obj(v.image).src ?? v.image, location.href),
     }))
@@ -90,12 +93,20 @@ const picture = (src: string | undefined) =>
     : // Without a picture, an empty frame of the same size keeps the cards' names in line.
       h("span", { class: "no-image", "aria-hidden": "true" });
 
-function card(item: ProductItem, l: ProductLabels, price: (n: number) => string): HTMLElement {
+function card(
+  item: ProductItem,
+  l: ProductLabels,
+  price: (n: number, currency?: string) => string,
+): HTMLElement {
   const stock = item.stock as keyof ProductLabels | undefined;
   let image = picture(item.image);
   // The chosen variant's whole name (a closed list cuts long ones), its price and availability.
   const chosen = h("span", { class: "variant" });
-  const priceEl = h("span", { class: "price" }, item.price !== undefined && price(item.price));
+  const priceEl = h(
+    "span",
+    { class: "price" },
+    item.price !== undefined && price(item.price, item.currency),
+  );
   const stockEl = h(
     "span",
     { class: stock ? `stock ${stock}` : "stock" },
@@ -121,7 +132,7 @@ function card(item: ProductItem, l: ProductLabels, price: (n: number) => string)
               { value: v.id },
               [
                 v.title || v.id,
-                v.price !== undefined && price(v.price),
+                v.price !== undefined && price(v.price, v.currency ?? item.currency),
                 !v.available && l.outofstock,
               ]
                 .filter(Boolean)
@@ -133,9 +144,10 @@ function card(item: ProductItem, l: ProductLabels, price: (n: number) => string)
   choice?.addEventListener("change", () => {
     const v = variants.find((variant) => variant.id === choice.value);
     const shown = v?.price ?? item.price;
+    const shownCurrency = v?.price !== undefined ? (v.currency ?? item.currency) : item.currency;
     const state = v ? (v.available ? "instock" : "outofstock") : stock;
     chosen.textContent = v?.title ?? "";
-    priceEl.textContent = shown !== undefined ? price(shown) : "";
+    priceEl.textContent = shown !== undefined ? price(shown, shownCurrency) : "";
     stockEl.className = state ? `stock ${state}` : "stock";
     stockEl.textContent = state && state in PRODUCT_LABELS ? l[state as keyof ProductLabels] : "";
     const show = (src: string | undefined) => {
@@ -175,7 +187,7 @@ export function fillCards(
   list: HTMLElement,
   items: ProductItem[],
   labels: Labels,
-  price: (n: number) => string,
+  price: (n: number, currency?: string) => string,
 ): void {
   const root = list.getRootNode() as ParentNode;
   if (!root.querySelector?.("style.products")) {

@@ -15,7 +15,7 @@ export type ErrorEntry = Extract<Entry, { k: "error" }>;
 
 export interface RenderContext {
   labels: Labels;
-  price(n: number): string;
+  price(n: number, currency?: string): string;
   onPrompt(text: string): void;
   /** The offer asset, loaded on first use. */
   offers(): Promise<OfferModule>;

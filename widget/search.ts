@@ -148,7 +148,7 @@ export function enhance(root: HTMLElement): void {
           p.price !== undefined &&
             p.price !== "" &&
             Number.isFinite(amount) &&
-            h("span", { class: "ccs-price" }, price(amount)),
+            h("span", { class: "ccs-price" }, price(amount, text(p.currency))),
           ["instock", "onbackorder", "outofstock"].includes(stock) &&
             h("span", { class: `ccs-stock ${stock}` }, labels[stock]),
         );

@@ -19,6 +19,8 @@ export interface IndexProduct {
   price?: number;
   regular_price?: number;
   sale_price?: number;
+  /** ISO 4217 code of the prices (service-gaps: "Currency of prices"); left out when unknown. */
+  currency?: string;
   on_sale: boolean;
   stock_status: StockStatus;
   /** Sum of tracked quantities; absent when no variant tracks inventory. */
@@ -46,6 +48,8 @@ export interface IndexVariant {
   id: string;
   title: string;
   price?: number;
+  /** ISO 4217, only when this variant's price is in another currency than the product's. */
+  currency?: string;
   available: boolean;
   /**
    * The chosen variant metafields this variant has a readable value of, named by their
@@ -98,4 +102,6 @@ export interface MapContext {
   metafields?: readonly ChosenMetafield[];
   /** Metaobject entry gid → name, for chosen lists of references (referencedTypesOf). */
   metaobjectNames?: ReadonlyMap<string, string>;
+  /** The ISO 4217 code of the prices (`showableCurrency`): the document's `currency`; none: left out. */
+  currency?: string;
 }

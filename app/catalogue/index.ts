@@ -18,3 +18,4 @@ export * from "./product-payload";
 export * from "./metafield-text";
 export * from "./translated-lines";
 export * from "./translated-content";
+export * from "./market-lines";

@@ -67,7 +67,11 @@ export function mapProduct(product: ShopifyProduct, context: MapContext): Produc
 function toIndexProduct(id: string, product: ShopifyProduct, context: MapContext): IndexProduct {
   const variants = product.variants ?? [];
   const content = htmlToPlainText(product.descriptionHtml);
-  const pricing = pricingOf(variants);
+  const { currency } = context;
+  // A variant priced in another currency (a market's price the app could not use) is left out of
+  // the product's own price, which is in the document's currency.
+  const inCurrency = variants.filter((v) => !v.currency || !currency || v.currency === currency);
+  const pricing = pricingOf(inCurrency.length > 0 ? inCurrency : variants);
   const item: IndexProduct = {
     id,
     name: product.title.trim(),
@@ -95,13 +99,18 @@ function toIndexProduct(id: string, product: ShopifyProduct, context: MapContext
     item.regular_price = pricing.regularPrice;
     if (pricing.onSale) item.sale_price = pricing.price;
   }
+  if (currency) item.currency = currency;
   const quantity = stockQuantityOf(variants);
   if (quantity !== undefined) item.stock_quantity = quantity;
   const sku = firstSku(variants);
   if (sku) item.sku = sku;
   const type = product.productType?.trim();
   if (type) item.type = type;
-  const cartVariants = variantsOf(variants, variantMetafieldsOf(context.metafields ?? []));
+  const cartVariants = variantsOf(
+    variants,
+    variantMetafieldsOf(context.metafields ?? []),
+    currency,
+  );
   if (cartVariants.length > 0) item.variants = cartVariants;
   addVariantAttributes(item, cartVariants);
   return item;
@@ -144,6 +153,7 @@ export const MAX_INDEXED_VARIANTS = 100;
 function variantsOf(
   variants: ShopifyVariant[],
   chosen: readonly ChosenMetafield[],
+  currency: string | undefined,
 ): IndexVariant[] {
   return variants.slice(0, MAX_INDEXED_VARIANTS).map((variant) => {
     const values = variant.selectedOptions.map((option) => option.value.trim());
@@ -154,6 +164,9 @@ function variantsOf(
     };
     const price = money(variant.price);
     if (price !== undefined) entry.price = price;
+    if (price !== undefined && variant.currency && variant.currency !== currency) {
+      entry.currency = variant.currency;
+    }
     const attributes = variantAttributesOf(variant, chosen);
     if (attributes) entry.attributes = attributes;
     return entry;

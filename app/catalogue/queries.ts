@@ -327,6 +327,69 @@ export function translatedBulkQuery(query: string, locale: string): string {
   return `${query.slice(0, end)}\n        ${TRANSLATIONS_SELECTION(locale)}${query.slice(end)}`;
 }
 
+/** An ISO 3166 country code, as Shopify's `CountryCode` names them ("FR"). */
+export function isCountryCode(code: string): boolean {
+  return /^[A-Z]{2}$/.test(code);
+}
+
+/**
+ * `productsBulkQuery` (translated or not) as a shopper in `country` sees it: each product's
+ * `publishedInContext` and, unless `prices` is false, each variant's `contextualPricing` (the
+ * market's price and currency). Both are fields, not connections, so the bulk export's limits
+ * and cost are unchanged (docs/markets.md#prices-and-selection-per-market).
+ */
+export function marketBulkQuery(query: string, country: string, prices = true): string {
+  if (!isCountryCode(country)) throw new Error(`"${country}" is not a country code`);
+  const context = `context: { country: ${country} }`;
+  const at = query.indexOf("node {");
+  if (at < 0) throw new Error("not a connection's bulk query");
+  const end = at + "node {".length;
+  let market = `${query.slice(0, end)}\n        publishedInContext(${context})${query.slice(end)}`;
+  if (prices) {
+    const variant = `node { ${VARIANT_SELECTION}`;
+    if (!market.includes(variant)) throw new Error("not a product bulk query");
+    market = market.replace(
+      variant,
+      `node { contextualPricing(${context}) { price { amount currencyCode } compareAtPrice { amount currencyCode } }\n  ${VARIANT_SELECTION}`,
+    );
+  }
+  return market;
+}
+
+/**
+ * The market(s) a web presence serves, each with its status, currency and first country: the
+ * country a domain workspace's prices and selection are asked for (`marketBulkQuery`).
+ */
+export const PRESENCE_MARKET_QUERY = `query PresenceMarket($id: ID!) {
+  node(id: $id) {
+    ... on MarketWebPresence {
+      markets(first: 5) {
+        nodes {
+          name
+          status
+          currencySettings { baseCurrency { currencyCode } }
+          conditions { regionsCondition { regions(first: 1) { nodes { ... on MarketRegionCountry { code } } } } }
+        }
+      }
+    }
+  }
+}`;
+
+export interface PresenceMarketData {
+  node: {
+    markets?: {
+      nodes: {
+        name: string;
+        status: string;
+        currencySettings: { baseCurrency: { currencyCode: string } } | null;
+        conditions: {
+          regionsCondition: { regions: { nodes: { code?: string }[] } } | null;
+        } | null;
+      }[];
+    };
+  } | null;
+}
+
 /** Bulk export of every blog's articles. */
 export const ARTICLES_BULK_QUERY = `{
   articles {

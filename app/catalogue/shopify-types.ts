@@ -64,6 +64,11 @@ export interface ShopifyVariant {
   selectedOptions: { name: string; value: string }[];
   inventoryItem: { tracked: boolean } | null;
   /**
+   * The ISO 4217 code of `price` when a market's export set it (market-lines.ts); absent: the
+   * document's currency.
+   */
+  currency?: string;
+  /**
    * A chosen variant metafield, asked for under an alias (`variantMetafield0: metafield(...)`,
    * VARIANT_METAFIELD_ALIAS); null when the variant has no value.
    */

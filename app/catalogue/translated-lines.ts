@@ -72,7 +72,18 @@ export function applyTranslations(line: Record<string, unknown>): Record<string,
 
 /** The source with every line's translations applied (read afresh each time, like the source). */
 export function translatedSource(source: BulkSource): BulkSource {
-  return async function* translated() {
+  return mappedSource(source, applyTranslations);
+}
+
+/**
+ * The source with `map` applied to every line that is a JSON object (read afresh each time,
+ * like the source); any other line passes untouched, for the reader to refuse with its number.
+ */
+export function mappedSource(
+  source: BulkSource,
+  map: (line: Record<string, unknown>) => Record<string, unknown>,
+): BulkSource {
+  return async function* mapped() {
     const splitter = new LineSplitter();
     let out: string[] = [];
     const onLine = (text: string) => {
@@ -85,7 +96,7 @@ export function translatedSource(source: BulkSource): BulkSource {
       }
       out.push(
         typeof object === "object" && object !== null && !Array.isArray(object)
-          ? JSON.stringify(applyTranslations(object as Record<string, unknown>))
+          ? JSON.stringify(map(object as Record<string, unknown>))
           : text,
       );
     };

@@ -18,6 +18,8 @@ export interface IndexProduct {
   tags?: string[];
   regular_price?: number;
   sale_price?: number;
+  /** ISO 4217 code of the prices (docs: service-gaps "Currency of prices"). */
+  currency?: string;
   on_sale?: boolean;
   stock_status?: (typeof PRODUCT_STOCK_STATUSES)[number];
   stock_quantity?: number;

@@ -106,6 +106,21 @@ export class FakeShopifyControl {
     };
   }
 
+  /**
+   * Each market's catalog (market-pricing.ts): its price list's and publication's gids, the
+   * fixed prices and the products taken out of it. Changes go through the mutations
+   * (`priceListFixedPricesAdd|Delete`, `publishablePublish|Unpublish`).
+   */
+  marketCatalogs() {
+    return this.core.pricing.catalogs.map((catalog) => ({
+      marketId: `gid://shopify/Market/${catalog.marketId}`,
+      priceListId: `gid://shopify/PriceList/${catalog.priceListId}`,
+      publicationId: `gid://shopify/Publication/${catalog.publicationId}`,
+      fixedPrices: Object.fromEntries(catalog.fixedPrices),
+      unpublished: [...catalog.unpublished],
+    }));
+  }
+
   get merchantAccessToken(): string {
     return this.core.merchantAccessToken;
   }

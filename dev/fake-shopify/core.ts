@@ -19,6 +19,7 @@ import {
   SAMPLE_VARIANT_SPECS,
 } from "../sample-store/product-specs";
 import { PolicyStore, type ShopPolicyType } from "./policies";
+import { MarketPricingStore } from "./market-pricing";
 import { PresenceStore } from "./presences";
 import { TranslationStore } from "./translations";
 import {
@@ -30,6 +31,7 @@ import {
   frenchProduct,
   germanProduct,
 } from "../sample-store/translations";
+import { sampleFrancePricing } from "../sample-store/market-pricing";
 import {
   fieldResolver,
   nodeById,
@@ -159,6 +161,7 @@ export class FakeShopifyCore {
   readonly scopes: string[];
   readonly presences: PresenceStore;
   readonly translations: TranslationStore;
+  readonly pricing: MarketPricingStore;
   readonly bucket: CostBucket;
   readonly webhooks: WebhookSender;
   readonly bulk: BulkOperations;
@@ -196,12 +199,26 @@ export class FakeShopifyCore {
       "read_content",
       "read_translations",
     ];
+    this.pricing = new MarketPricingStore({
+      markets: () => this.presences.markets,
+      shopCurrency: () => this.shop.currencyCode,
+      hasVariant: (id) => this.store.productChild(id) !== undefined,
+      product: (id) => {
+        const record = this.store.products.get(id);
+        if (!record) return undefined;
+        const { status, onlineStoreUrl } = record.product;
+        return { onlineStore: status === "ACTIVE" && typeof onlineStoreUrl === "string" };
+      },
+      productIds: () => this.store.productList().map((record) => String(record.product.id)),
+    });
     this.presences = new PresenceStore({
       primaryDomainId: this.shop.id,
       primaryHost: () => this.shop.primaryDomain,
       shopCurrency: this.shop.currencyCode,
       sample: (options.store?.presences ?? "sample") === "sample",
+      catalogsOf: (marketId) => this.pricing.marketCatalogs(marketId),
     });
+    for (const market of this.presences.markets) this.pricing.addCatalog(market.id);
     this.translations = new TranslationStore({
       resource: (id) =>
         this.store.products.get(id)?.product ??
@@ -261,7 +278,34 @@ export class FakeShopifyCore {
       this.addSizeChartReferences();
       this.addColorPatterns();
     }
-    if ((this.options.store?.presences ?? "sample") === "sample") this.addSampleTranslations();
+    if ((this.options.store?.presences ?? "sample") === "sample") {
+      this.addSampleTranslations();
+      this.addSampleMarketPricing();
+    }
+  }
+
+  /**
+   * The France market's catalog (sample-store/market-pricing.ts): fixed euro prices for some
+   * variants, and one product its shoppers cannot see.
+   */
+  addSampleMarketPricing(): void {
+    const france = this.presences.markets.find((market) => market.handle === "fr");
+    const catalog = france && this.pricing.catalogOf(france.id);
+    if (!catalog) return;
+    const products = this.store.productList();
+    const { fixed, unpublished } = sampleFrancePricing(
+      products.map((record) => ({
+        id: String(record.product.id),
+        handle: String(record.product.handle),
+        variants: record.variants.map((v) => ({
+          id: String(v.id),
+          price: String(v.price),
+          compareAtPrice: typeof v.compareAtPrice === "string" ? v.compareAtPrice : null,
+        })),
+      })),
+    );
+    for (const [variantId, price] of fixed) catalog.fixedPrices.set(variantId, price);
+    for (const productId of unpublished) catalog.unpublished.add(productId);
   }
 
   /** A policy, metafield or metaobject entry as the translations see it (translations.ts). */

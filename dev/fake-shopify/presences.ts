@@ -54,6 +54,8 @@ export interface PresencesOptions {
   shopCurrency: string;
   /** false: only the primary domain in English, one market (a shop that never set up Markets). */
   sample: boolean;
+  /** `Market.catalogs` (market-pricing.ts); none when not given. */
+  catalogsOf?: (marketId: number) => (args: ConnectionArgs) => unknown;
 }
 
 /** What a webhook needs: topic and body (the app reads nothing of these bodies but the topic). */
@@ -80,6 +82,15 @@ function languageName(locale: string): string | undefined {
 }
 const regionNames = new Intl.DisplayNames(["en"], { type: "region" });
 const currencyNames = new Intl.DisplayNames(["en"], { type: "currency" });
+
+/** The currency's English name; its code for one `Intl` does not know (Shopify's `USDC`). */
+function currencyName(code: string): string {
+  try {
+    return currencyNames.of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
 
 export function accessDenied(field: string, requiredAccess: string): GraphQLError {
   return new GraphQLError(`Access denied for ${field} field. Required access: ${requiredAccess}`, {
@@ -251,7 +262,7 @@ export class PresenceStore {
     const currency = (code: string) => ({
       __typename: "CurrencySetting",
       currencyCode: code,
-      currencyName: currencyNames.of(code) ?? code,
+      currencyName: currencyName(code),
       manualRate: null,
       rateUpdatedAt: null,
     });
@@ -277,7 +288,8 @@ export class PresenceStore {
         __typename: "MarketCurrencySettings",
         baseCurrency: currency(market.currencyCode),
         localCurrencies: market.localCurrencies,
-        roundingEnabled: true,
+        // The fake converts to the minor unit, without Shopify's per-currency endings (market-pricing.ts).
+        roundingEnabled: false,
       },
       conditions: {
         __typename: "MarketConditions",
@@ -285,6 +297,8 @@ export class PresenceStore {
         regionsCondition: { __typename: "RegionsCondition", regions },
       },
       regions,
+      catalogs: (args: ConnectionArgs) =>
+        this.options.catalogsOf?.(market.id)(args) ?? connection([], args, () => ({})),
       webPresences: (args: ConnectionArgs) =>
         connection(presences(), args, (p) => this.presenceView(p)),
       webPresence: () => {

@@ -189,6 +189,7 @@ function variantView(core: FakeShopifyCore, variant: Json, record: ProductRecord
     legacyResourceId: numericPart(String(variant.id)),
     ...variant,
     inventoryItem: inventoryItemView(core, variant, record),
+    contextualPricing: core.pricing.variantPricing(variant),
     product: () => productView(core, record),
     ...metafieldResolvers(core, String(variant.id)),
   };
@@ -276,8 +277,14 @@ export function productView(core: FakeShopifyCore, record: ProductRecord): Json 
       connection(record.collections, args, (collection) => collectionView(core, collection)),
     media: (args: ConnectionArgs) => connection(record.media, args, mediaView),
     translations: core.translations.translationsField(String(product.id)),
+    publishedInContext: core.pricing.publishedInContext(String(product.id), onOnlineStore(product)),
     ...metafieldResolvers(core, String(product.id)),
   };
+}
+
+/** Active and published to the Online Store (it has a storefront URL). */
+function onOnlineStore(product: Json): boolean {
+  return product.status === "ACTIVE" && typeof product.onlineStoreUrl === "string";
 }
 
 function pageView(core: FakeShopifyCore, page: Json): Json {
@@ -434,6 +441,10 @@ export function nodeById(core: FakeShopifyCore, id: string): Json | null {
     case "Market":
     case "MarketWebPresence":
       return core.presences.node(id);
+    case "MarketCatalog":
+    case "PriceList":
+    case "Publication":
+      return core.pricing.node(id);
     case "Metafield": {
       const record = core.metafields.byId(id);
       return record ? metafieldView(core, record) : null;
@@ -546,6 +557,7 @@ function metafieldDefinitionView(core: FakeShopifyCore, record: MetafieldDefinit
 
 export function queryRoot(core: FakeShopifyCore): Json {
   const { store } = core;
+  core.pricing.viewOf = (id) => nodeById(core, id);
   return {
     metafieldDefinitions: (
       args: ConnectionArgs & { ownerType: string; namespace?: string | null; key?: string | null },
@@ -619,6 +631,7 @@ export function queryRoot(core: FakeShopifyCore): Json {
     currentAppInstallation: () => appInstallationView(core),
     ...core.presences.queries(scopesOf),
     ...core.translations.queries(scopesOf),
+    ...core.pricing.queries(),
     ...metaobjectQueries(core.metaobjects, () => core.scopes),
     ...themeQueries(
       core.themes,
@@ -637,11 +650,13 @@ function userErrorView(error: { field: string[] | null; message: string; code: s
 }
 
 export function mutationRoot(core: FakeShopifyCore): Json {
+  core.pricing.viewOf = (id) => nodeById(core, id);
   return {
     ...core.presences.mutations(scopesOf, ({ topic, payload }) => {
       void core.webhooks.send(topic, payload);
     }),
     ...core.translations.mutations(scopesOf),
+    ...core.pricing.mutations(),
     ...metaobjectMutations(
       core.metaobjects,
       () => core.scopes,

@@ -64,6 +64,21 @@ const BULK_DOCUMENTS: Record<string, string> = {
     queries.ARTICLES_BULK_QUERY,
     "fr",
   ),
+  // A market's domain (decision 0036): its prices and selection for its country, as fields.
+  "marketBulkQuery(translated products with a variant's metafield, FR)": queries.marketBulkQuery(
+    queries.translatedBulkQuery(
+      queries.productsBulkQuery([
+        {
+          namespace: "specs",
+          key: "finish",
+          type: "single_line_text_field",
+          owner: "PRODUCTVARIANT",
+        },
+      ]),
+      "fr",
+    ),
+    "FR",
+  ),
 };
 
 describe("a storefront domain's translated exports", () => {
@@ -93,6 +108,32 @@ describe("a storefront domain's translated exports", () => {
     const source = translatedPoliciesQuery("fr");
     expect(validate(adminSchema(), parse(source)).map((error) => error.message)).toEqual([]);
     expect(source).toContain('translations(locale: "fr")');
+  });
+
+  it("asks a market's prices and selection as fields, valid against 2026-10 and within the bulk limits", () => {
+    const [, source] = Object.entries(BULK_DOCUMENTS).find(([name]) =>
+      name.startsWith("marketBulkQuery"),
+    )!;
+    expect(validate(adminSchema(), parse(source)).map((error) => error.message)).toEqual([]);
+    expect(source).toContain("publishedInContext(context: { country: FR })");
+    expect(source).toContain("contextualPricing(context: { country: FR })");
+    expect(source).toContain("variantMetafield0: metafield(");
+    // Fields only: as many connections and levels as the export without them.
+    const without = queries.productsBulkQuery([
+      {
+        namespace: "specs",
+        key: "finish",
+        type: "single_line_text_field",
+        owner: "PRODUCTVARIANT",
+      },
+    ]);
+    expect(connectionStats(parse(source))).toEqual(connectionStats(parse(without)));
+    // Without the market's prices (a currency the chat cannot show): the selection alone.
+    const selectionOnly = queries.marketBulkQuery(queries.productsBulkQuery(), "FR", false);
+    expect(selectionOnly).not.toContain("contextualPricing");
+    expect(() => queries.marketBulkQuery(queries.productsBulkQuery(), "FR } x {")).toThrow(
+      /not a country code/,
+    );
   });
 
   it("refuses a locale that is not a language tag, so nothing else reaches the document", () => {

@@ -5,6 +5,9 @@
  */
 import { describe, expect, it } from "vitest";
 import {
+  applyMarket,
+  showableCurrency,
+  type MarketLinesReport,
   applyTranslations,
   mapShopPolicy,
   translatedEntry,
@@ -108,6 +111,7 @@ describe("the storefronts that get a workspace of their own", () => {
         locale: "fr",
         workspaceId: "shop-fr",
         ledgerKey: "s.myshopify.com#shop-fr",
+        webPresenceId: "gid://shopify/MarketWebPresence/1",
       },
     ]);
     expect(problems).toEqual([expect.stringContaining("https://bad_host!/")]);
@@ -221,5 +225,36 @@ describe("a storefront domain's policies, entries and metafields (translated-con
       variantMetafield1: { id: "gid://shopify/Metafield/3", value: "Brillant" },
       variantMetafield2: null,
     });
+  });
+});
+
+describe("a market's lines (decision 0036)", () => {
+  it("leaves out a product the market does not show, and prices each variant as the market does", () => {
+    const report: MarketLinesReport = { unshowable: 0, unpublished: 0 };
+    const product = { id: "gid://shopify/Product/1", onlineStoreUrl: "https://s/p" };
+    expect(applyMarket({ ...product, publishedInContext: true }, "EUR", report)).toEqual(product);
+    expect(applyMarket({ ...product, publishedInContext: false }, "EUR", report)).toEqual({
+      ...product,
+      onlineStoreUrl: null,
+    });
+    const variant = { id: "gid://shopify/ProductVariant/2", price: "50.00", compareAtPrice: null };
+    const priced = (currencyCode: string) => ({
+      ...variant,
+      contextualPricing: {
+        price: { amount: "42.00", currencyCode },
+        compareAtPrice: { amount: "60.00", currencyCode },
+      },
+    });
+    expect(applyMarket(priced("GBP"), "EUR", report)).toEqual({
+      ...variant,
+      price: "42.00",
+      compareAtPrice: "60.00",
+      currency: "GBP",
+    });
+    // Not a currency the chat can show: the shop's price, in the shop's currency.
+    expect(applyMarket(priced("USDC"), "EUR", report)).toEqual({ ...variant, currency: "EUR" });
+    expect(report).toEqual({ unshowable: 1, unshowableCode: "USDC", unpublished: 1 });
+    expect(showableCurrency("EUR")).toBe("EUR");
+    expect(showableCurrency("USDC")).toBeUndefined();
   });
 });

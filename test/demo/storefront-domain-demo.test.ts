@@ -2,8 +2,9 @@
  * A shopper on the French domain (issue 24 item 2, decision 0032), in Chromium against the
  * running demo: `demo-store.fr` is mapped to the storefront preview, which picks the workspace
  * from the request's host as the theme's embed does (`config.workspaces[request.host]`); the
- * chat there answers with the French product name and a link on the French domain, while the
- * primary domain's chat answers in English with links on the primary domain; asked about returns
+ * chat there answers with the French product name, a link on the French domain and the France
+ * market's price in euros (a price list's fixed price), while the primary domain's chat answers
+ * in English with links on the primary domain and the shop's own price; asked about returns
  * there, it shows the French refund policy linking to its page on that domain (decision 0039);
  * Settings says so. Live changes follow there without a resync (decision 0037): a product's new
  * title and its new French translation, and a sale that sells a product out. When the French
@@ -89,10 +90,23 @@ describe("the chat on each storefront domain", () => {
       demo.emulator.state.workspace("professional", workspaceId)!.products.map((p) => p.name);
     const inFrench = names("demo-store-fr");
     const products = demo.shopify.state.products();
-    // A product with a French title said once in the French workspace.
+    const { fixedPrices } = demo.shopify.state
+      .marketCatalogs()
+      .find((c) => Object.keys(c.fixedPrices).length > 0)!;
+    const prices = (p: (typeof products)[number]) => {
+      const variants = p.variants as { id: string; price: string }[];
+      return {
+        shop: Math.min(...variants.map((v) => Number(v.price))),
+        france: Math.min(...variants.map((v) => Number(fixedPrices[v.id]?.price ?? v.price))),
+      };
+    };
+    // A product with a French title said once in the French workspace, at a fixed French price.
     const product = products.find((p) => {
       const title = demo.shopify.state.translations(p.id, "fr").find((t) => t.key === "title");
-      return title && inFrench.filter((name) => name === title.value).length === 1;
+      const { shop, france } = prices(p);
+      return (
+        title && inFrench.filter((name) => name === title.value).length === 1 && shop !== france
+      );
     })!;
     expect(product).toBeDefined();
     const french = Object.fromEntries(
@@ -106,6 +120,12 @@ describe("the chat on each storefront domain", () => {
     expect(await card.locator("a").first().getAttribute("href")).toBe(
       `https://${FRENCH_HOST}/products/${french.handle}`,
     );
+    // The France market's price, labelled in euros (the document's currency), whatever the locale.
+    const shownPrice = async (locator: typeof card) =>
+      (await locator.locator(".price").innerText()).replace(/\s/g, " ");
+    const amount = (n: number) => new RegExp(n.toFixed(2).replace(".", "[.,]"));
+    expect(await shownPrice(card)).toMatch(amount(prices(product).france));
+    expect(await shownPrice(card)).toContain("€");
     await page.screenshot({
       path: `${await artifactsDir("storefront-domain")}/french-domain.png`,
       fullPage: true,
@@ -116,6 +136,9 @@ describe("the chat on each storefront domain", () => {
     expect(await english.locator("a").first().getAttribute("href")).toBe(
       `https://demo-store.example.com/products/${String(product.handle)}`,
     );
+    // The shop's own price, in the shop's currency.
+    expect(await shownPrice(english)).toMatch(amount(prices(product).shop));
+    expect(await shownPrice(english)).toContain("€");
     await page.close();
   });
 

@@ -4,7 +4,7 @@ import { parseChatEventLine } from "../../app/index-service/chat-events";
 import { retryAfterSeconds } from "../../widget/api";
 import { parsePrompts } from "../../widget/config";
 import { contrast, palette, parseHex } from "../../widget/contrast";
-import { interpret } from "../../widget/events";
+import { interpret, toProduct } from "../../widget/events";
 import { priceFormatter } from "../../widget/format";
 import { fill, mergeLabels, DEFAULT_LABELS } from "../../widget/labels";
 import { parseBlocks, parseInline, parseWork, safeUrl } from "../../widget/markdown";
@@ -283,6 +283,17 @@ describe("configuration", () => {
     );
     expect(priceFormatter("en", "NOPE!")(18)).toBe("18.00");
     expect(priceFormatter("en", undefined)(18)).toBe("18.00");
+  });
+
+  it("labels a price with its document's currency when it names one, else the shop's", () => {
+    const price = priceFormatter("en", "EUR");
+    const inPounds = new Intl.NumberFormat("en", { style: "currency", currency: "GBP" });
+    const inEuros = new Intl.NumberFormat("en", { style: "currency", currency: "EUR" });
+    expect(price(18, "GBP")).toBe(inPounds.format(18));
+    expect(price(18)).toBe(inEuros.format(18));
+    // Not a currency code (Shopify's USDC): the shop's.
+    expect(price(18, "USDC")).toBe(inEuros.format(18));
+    expect(toProduct({ id: 1, name: "Sac", price: 54.9, currency: "GBP" })?.currency).toBe("GBP");
   });
 
   it("waits the larger of the 429 body's retryAfter and Retry-After", async () => {

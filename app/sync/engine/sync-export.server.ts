@@ -62,6 +62,8 @@ export interface FullSyncOptions {
   metafields?: readonly ChosenMetafield[];
   /** Entry gid → name, for chosen lists of metaobject references (MapContext.metaobjectNames). */
   metaobjectNames?: ReadonlyMap<string, string>;
+  /** The products' `currency` (MapContext.currency). */
+  currency?: string;
   /** A client with the shop's secret key, scoped to its workspace. */
   client: IndexServiceClient;
   sources: readonly ExportSource[];
@@ -199,6 +201,7 @@ export async function runFullSync(options: FullSyncOptions): Promise<FullSyncRes
           primaryDomain: options.primaryDomain,
           metafields: options.metafields ?? [],
           ...(options.metaobjectNames ? { metaobjectNames: options.metaobjectNames } : {}),
+          ...(options.currency ? { currency: options.currency } : {}),
         },
         onProgress: ({ done, total }) => progress("export", done, total),
       });

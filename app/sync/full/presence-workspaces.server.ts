@@ -17,10 +17,13 @@
 import type { Shop } from "@prisma/client";
 import {
   isLocaleTag,
+  marketBulkQuery,
+  marketSource,
   translatedBulkQuery,
   translatedSource,
   withMetafieldTranslations,
   type ChosenMetafield,
+  type MarketLinesReport,
 } from "../../catalogue";
 import { InvalidDomainError, workspaceIdFromDomain } from "../../index-service/workspace-id";
 import type { Tier } from "../../index-service/tiers";
@@ -56,6 +59,7 @@ import { pacers } from "../engine/pacer-registry.server";
 import type { CatalogueType } from "../engine/catalogue-entry";
 import { runFullSync, type FullSyncResult } from "../engine/sync-export.server";
 import { logFor } from "../../server/log";
+import { presenceMarketPlan } from "./presence-market.server";
 
 const log = logFor("sync");
 
@@ -66,6 +70,8 @@ export interface PresenceWorkspace {
   workspaceId: string;
   /** Whose runs and ledger rows these are (see the file's comment). */
   ledgerKey: string;
+  /** The web presence's gid: its market gives the prices and the products shown. */
+  webPresenceId: string;
 }
 
 /** The key a domain workspace's runs and ledger rows are kept under: never a shop's domain. */
@@ -121,6 +127,7 @@ export function presenceWorkspacesOf(
       locale: presence.locale,
       workspaceId,
       ledgerKey: presenceLedgerKey(shop.shopDomain, workspaceId),
+      webPresenceId: presence.webPresenceId,
     });
   }
   return { workspaces, problems };
@@ -220,11 +227,23 @@ async function fillOne(
   sending: PresenceSending,
 ): Promise<FullSyncResult | null> {
   const sources: { label: string; open: BulkSource }[] = [];
+  const market = await presenceMarketPlan(admin, workspace.webPresenceId, shop.currencyCode);
+  if (market.problem) {
+    log.warn(
+      { shop: shop.shopDomain, workspaceId: workspace.workspaceId },
+      `the storefront ${workspace.host}: ${market.problem}`,
+    );
+  }
+  const report: MarketLinesReport = { unshowable: 0, unpublished: 0 };
   for (const type of types.filter(isBulkType)) {
-    const query = translatedBulkQuery(
+    const translated = translatedBulkQuery(
       withMetafieldTranslations(sending.bulkQueryOf(type), workspace.locale),
       workspace.locale,
     );
+    const query =
+      type === "product" && market.country
+        ? marketBulkQuery(translated, market.country, market.prices)
+        : translated;
     const id = await startBulkQuery(admin, query);
     const state = await waitForBulk(admin, id, sending.pollEveryMs ?? 2_000);
     if (state.status !== "COMPLETED") {
@@ -240,9 +259,14 @@ async function fillOne(
       );
       return null;
     }
+    const open = state.url ? translatedSource(urlSource(state.url)) : undefined;
     sources.push({
       label: id,
-      open: state.url ? translatedSource(urlSource(state.url)) : async function* empty() {},
+      open: !open
+        ? async function* empty() {}
+        : type === "product" && market.country
+          ? marketSource(open, market.currency, report)
+          : open,
     });
   }
   if (types.includes("policy"))
@@ -270,6 +294,7 @@ async function fillOne(
     primaryDomain: workspace.host,
     metafields: sending.metafields,
     ...(sending.metaobjectNames ? { metaobjectNames: sending.metaobjectNames } : {}),
+    ...(market.currency ? { currency: market.currency } : {}),
     client: serviceClientForWorkspace(shop, workspace.workspaceId),
     sources,
     types,
@@ -280,6 +305,12 @@ async function fillOne(
     pacer: pacers.pacerFor(shop.shopDomain, sending.tier, sending.keyId),
     ...(lease ? { fence: lease.fence, guard: lease.confirm } : {}),
   });
+  if (report.unshowable > 0) {
+    log.warn(
+      { shop: shop.shopDomain, workspaceId: workspace.workspaceId },
+      `the storefront ${workspace.host}: ${report.unshowable} variant price(s) in "${report.unshowableCode ?? ""}", a currency the chat cannot show, kept the shop's price in ${market.currency ?? "the shop's currency"}`,
+    );
+  }
   // The account's count after this domain's writes is the shop's too (the Dashboard, the next plan).
   await adoptReportedQuota(shop.shopDomain, workspace.ledgerKey, new Date());
   return result;

@@ -5,6 +5,7 @@
  */
 import type { PendingChange } from "@prisma/client";
 import {
+  documentCurrencyOf,
   ARTICLES_BY_IDS_QUERY,
   PAGES_BY_IDS_QUERY,
   SERVICE_ID_PREFIXES,
@@ -139,6 +140,7 @@ export async function retryRefusedItems(
         primaryDomain: shop.primaryDomain ?? shopDomain,
         metafields: chosenMetafieldsOf(shop),
         metaobjectNames: await readReferencedEntryNames(admin, chosenMetafieldsOf(shop)),
+        ...documentCurrencyOf(shop),
       },
       scope,
     );

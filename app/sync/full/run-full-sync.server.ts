@@ -14,6 +14,7 @@
 import { appMetrics } from "../../server/metrics";
 import type { BulkExport, Shop, SyncRun } from "@prisma/client";
 import {
+  documentCurrencyOf,
   ARTICLES_BULK_QUERY,
   PAGES_BULK_QUERY,
   productsBulkQuery,
@@ -499,6 +500,7 @@ async function sendExport(
     primaryDomain: shop.primaryDomain ?? shop.shopDomain,
     metafields: chosenMetafieldsOf(shop),
     metaobjectNames,
+    ...documentCurrencyOf(shop),
     client,
     sources,
     types,

@@ -1,5 +1,10 @@
 import type { PendingChange, Shop } from "@prisma/client";
-import { compareProductPriority, productPriorityKey, type IndexProduct } from "../../catalogue";
+import {
+  compareProductPriority,
+  documentCurrencyOf,
+  productPriorityKey,
+  type IndexProduct,
+} from "../../catalogue";
 import { type AdminGraphql } from "../../shopify/admin-graphql";
 import type { IndexServiceClient } from "../../index-service/client";
 import type { Tier } from "../../index-service/tiers";
@@ -96,6 +101,7 @@ export async function applyChanges(
     primaryDomain: shop.primaryDomain ?? shop.shopDomain,
     metafields,
     metaobjectNames: await readReferencedEntryNames(context.admin, metafields),
+    ...documentCurrencyOf(shop),
   };
 
   // Stock-only changes first: what cannot be sent from the kept document joins the whole re-reads.

@@ -7,6 +7,7 @@
  */
 import type { ReconcileCheck } from "@prisma/client";
 import {
+  documentCurrencyOf,
   COLLECTIONS_CHANGED_QUERY,
   numericId,
   PRODUCT_SHAPES_BULK_QUERY,
@@ -126,6 +127,7 @@ export async function checkChangedProducts(
       primaryDomain: shop.primaryDomain ?? shop.shopDomain,
       metafields,
       metaobjectNames: await readReferencedEntryNames(admin, metafields),
+      ...documentCurrencyOf(shop),
     };
     const repaired = new Map<string, RepairedItem>();
     // On the clock of the stock model's times (Shopify's stamps and this server's reads).

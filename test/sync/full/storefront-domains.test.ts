@@ -29,6 +29,7 @@ import { followPolicyChanges } from "../../../app/sync/full/policy-check.server"
 import { refreshStorefrontPresencesSoon } from "../../../app/shop/follow-storefront-presences.server";
 import { removeShopFromIndex } from "../../../app/shop/remove-from-index.server";
 import { adminFor } from "../../../app/shopify/admin-auth.server";
+import { captureLogs } from "../../../testkit/capture-logs";
 
 let demo: RunningDemo;
 const QUICK = { checkEveryMs: 50, webhookGraceMs: 60_000, pollEveryMs: 100 };
@@ -75,8 +76,16 @@ async function withFrench(runId: string): Promise<{ primary: SyncRun; french: Sy
 }
 
 const workspace = (id: string) => demo.emulator.state.workspace("professional", id);
-const productsIn = (id: string) =>
-  (workspace(id)?.products ?? []) as { id: string; name: string; url: string; content: string }[];
+interface Sent {
+  id: string;
+  name: string;
+  url: string;
+  content: string;
+  price?: number;
+  currency?: string;
+  variants?: { id: string; price?: number; currency?: string }[];
+}
+const productsIn = (id: string) => (workspace(id)?.products ?? []) as unknown as Sent[];
 const serviceId = (gid: string) => gid.slice(gid.lastIndexOf("/") + 1);
 interface Post {
   id: string;
@@ -93,6 +102,32 @@ const entry = (handle: string) =>
     (e) => e.handle === handle,
   )!;
 const FR = "https://demo-store.fr";
+
+/** The France market's catalog in the fake: price list, publication, fixed prices. */
+const franceCatalog = () => {
+  const france = demo.shopify.state
+    .presences()
+    .webPresences.flatMap((p) => p.markets)
+    .find((m) => m.handle === "fr")!;
+  return demo.shopify.state.marketCatalogs().find((c) => c.marketId === france.id)!;
+};
+
+/** A merchant's change in the fake store, through the Admin API's own mutation. */
+async function asMerchant(query: string, variables: Record<string, unknown>): Promise<void> {
+  const response = await fetch(demo.shopify.graphqlUrl, {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/json",
+      "X-Shopify-Access-Token": demo.shopify.state.merchantAccessToken,
+    },
+    body: JSON.stringify({ query, variables }),
+  });
+  const body = (await response.json()) as { errors?: unknown; data?: Record<string, unknown> };
+  const errors = Object.values(body.data ?? {}).flatMap(
+    (payload) => (payload as { userErrors?: unknown[] } | null)?.userErrors ?? [],
+  );
+  if (body.errors || errors.length > 0) throw new Error(JSON.stringify(body));
+}
 
 describe("a storefront domain's own workspace", () => {
   let first: { primary: SyncRun; french: SyncRun };
@@ -111,14 +146,17 @@ describe("a storefront domain's own workspace", () => {
     expect(first.french).toMatchObject({ state: "succeeded", workspaceId: FRENCH_WORKSPACE });
     const english = productsIn(demo.workspaceId);
     const french = productsIn(FRENCH_WORKSPACE);
-    expect(french.length).toBe(english.length);
+    // One product is not published to the France market (the sample store's second).
+    const notInFrance = franceCatalog().unpublished;
+    expect(notInFrance).toHaveLength(1);
+    expect(french.length).toBe(english.length - 1);
     expect(english.length).toBeGreaterThan(0);
 
     let translated = 0;
     for (const product of demo.shopify.state.products()) {
       const inEnglish = english.find((item) => item.id === serviceId(product.id));
       const inFrench = french.find((item) => item.id === serviceId(product.id));
-      if (!inEnglish) {
+      if (!inEnglish || notInFrance.includes(product.id)) {
         expect(inFrench).toBeUndefined();
         continue;
       }
@@ -158,8 +196,9 @@ describe("a storefront domain's own workspace", () => {
       .requests()
       .filter((request) => request.at >= first.primary.finishedAt!.toISOString());
     const points = after.reduce((sum, request) => sum + (request.actualQueryCost ?? 0), 0);
-    // Three bulk operations (products, pages, articles) asked and polled, the policies and the
-    // FAQ entries with their translations (by id), and the storefront configuration.
+    // The market's country and currency, three bulk operations (products with the market's
+    // prices and selection, pages, articles) asked and polled, the policies and the FAQ entries
+    // with their translations (by id), and the storefront configuration.
     expect(after.filter((r) => r.rootFields.includes("bulkOperationRunQuery"))).toHaveLength(3);
     expect(after.some((r) => r.rootFields.includes("translatableResources"))).toBe(false);
     expect(after.filter((r) => r.rootFields.includes("translatableResourcesByIds"))).toHaveLength(
@@ -182,6 +221,31 @@ describe("a storefront domain's own workspace", () => {
       workspaceId: demo.workspaceId,
       workspaces: { "demo-store.fr": FRENCH_WORKSPACE },
     });
+  });
+
+  it("prices the French domain's products as the France market does, in EUR, with the currency on each document; the primary's carry the shop's", () => {
+    const { fixedPrices } = franceCatalog();
+    const english = productsIn(demo.workspaceId);
+    const french = productsIn(FRENCH_WORKSPACE);
+    let fixed = 0;
+    for (const item of french) {
+      const product = demo.shopify.state.products().find((p) => serviceId(p.id) === item.id)!;
+      const variants = (product.variants ?? []) as { id: string; price: string }[];
+      // The fixed price where the price list has one, else the shop's price converted (EUR → EUR).
+      const expected = variants.map((v) => Number(fixedPrices[v.id]?.price ?? v.price));
+      fixed += variants.filter((v) => fixedPrices[v.id]).length;
+      expect(item.currency).toBe("EUR");
+      expect(item.price).toBe(Math.min(...expected));
+      expect(item.variants?.map((v) => v.price)).toEqual(expected.slice(0, item.variants?.length));
+      expect(item.variants?.some((v) => v.currency)).toBe(false);
+      const inEnglish = english.find((e) => e.id === item.id)!;
+      expect(inEnglish.currency).toBe("EUR");
+      expect(inEnglish.price).toBe(Math.min(...variants.map((v) => Number(v.price))));
+    }
+    expect(fixed).toBeGreaterThan(0);
+    expect(french.some((item) => item.price !== english.find((e) => e.id === item.id)?.price)).toBe(
+      true,
+    );
   });
 
   it("holds the pages in French on the French domain", () => {
@@ -365,12 +429,16 @@ describe("a storefront domain's own workspace", () => {
     const attributes = (workspaceId: string) =>
       new Map(
         (workspace(workspaceId)?.products ?? []).map((item) => {
-          const product = item as { name: string; attributes?: Record<string, string[]> };
-          return [product.name, product.attributes ?? {}];
+          const product = item as { id: string; attributes?: Record<string, string[]> };
+          return [product.id, product.attributes ?? {}];
         }),
       );
-    const primary = [...attributes(demo.workspaceId).values()];
-    const inFrench = [...attributes(FRENCH_WORKSPACE).values()];
+    const inFrenchById = attributes(FRENCH_WORKSPACE);
+    // The products both hold (one is not published to the France market).
+    const primary = [...attributes(demo.workspaceId)]
+      .filter(([id]) => inFrenchById.has(id))
+      .map(([, a]) => a);
+    const inFrench = [...inFrenchById.values()];
     expect(primary.some((a) => a.Color?.includes("Black"))).toBe(true);
     expect(inFrench.filter((a) => a.Color).map((a) => a.Color)).toEqual(
       primary.filter((a) => a.Color).map((a) => a.Color),
@@ -401,6 +469,69 @@ describe("a storefront domain's own workspace", () => {
     await saveChosenMetafields(DEMO_SHOP, []);
   });
 
+  it("follows the merchant's market changes at the next full sync: another currency, a fixed price, a product unpublished from France", async () => {
+    const catalog = franceCatalog();
+    const marketId = catalog.marketId;
+    const [fixedProduct, leaving] = productsIn(FRENCH_WORKSPACE).map((item) =>
+      demo.shopify.state.products().find((p) => serviceId(p.id) === item.id)!,
+    );
+    const variant = (fixedProduct!.variants as { id: string; price: string }[])[0]!;
+    const setCurrency = (code: string) =>
+      asMerchant(
+        `mutation M($id: ID!, $input: MarketUpdateInput!) { marketUpdate(id: $id, input: $input) { userErrors { message } } }`,
+        { id: marketId, input: { currencySettings: { baseCurrency: code } } },
+      );
+    await setCurrency("GBP");
+    await asMerchant(
+      `mutation A($id: ID!, $prices: [PriceListPriceInput!]!) { priceListFixedPricesAdd(priceListId: $id, prices: $prices) { userErrors { message } } }`,
+      {
+        id: catalog.priceListId,
+        prices: [{ variantId: variant.id, price: { amount: "12.34", currencyCode: "GBP" } }],
+      },
+    );
+    await asMerchant(
+      `mutation U($id: ID!, $input: [PublicationInput!]!) { publishableUnpublish(id: $id, input: $input) { userErrors { message } } }`,
+      { id: leaving!.id, input: [{ publicationId: catalog.publicationId }] },
+    );
+
+    const { french } = await resync();
+    expect(french.state).toBe("succeeded");
+    const inPounds = productsIn(FRENCH_WORKSPACE);
+    expect(inPounds.find((p) => p.id === serviceId(leaving!.id))).toBeUndefined();
+    expect(productsIn(demo.workspaceId).find((p) => p.id === serviceId(leaving!.id))).toBeDefined();
+    expect(inPounds.every((p) => p.currency === "GBP")).toBe(true);
+    const withFixed = inPounds.find((p) => p.id === serviceId(fixedProduct!.id))!;
+    expect(withFixed.variants?.[0]?.price).toBe(12.34);
+    // Every other price: the shop's converted at the fake's rate (0.85 GBP a euro), to the penny.
+    const other = inPounds.find((p) => p.id !== withFixed.id)!;
+    const base = demo.shopify.state.products().find((p) => serviceId(p.id) === other.id)!;
+    const basePrices = (base.variants as { price: string }[]).map((v) => Number(v.price));
+    expect(other.price).toBe(Math.round(Math.min(...basePrices) * 0.85 * 100) / 100);
+    // The primary domain's workspace is not touched by a market's change.
+    expect(productsIn(demo.workspaceId).every((p) => p.currency === "EUR")).toBe(true);
+
+    // A currency the chat cannot show (Shopify's USDC is not ISO 4217): a clear warning, and the
+    // French domain's products carry the shop's prices in its currency.
+    await setCurrency("USDC");
+    const logs = captureLogs();
+    try {
+      expect((await resync()).french.state).toBe("succeeded");
+    } finally {
+      logs.restore();
+    }
+    expect(
+      logs
+        .lines()
+        .filter((line) => line.level === "warn")
+        .map((line) => String(line.msg)),
+    ).toContainEqual(expect.stringContaining(`currency "USDC" is not an ISO 4217 currency`));
+    const fallen = productsIn(FRENCH_WORKSPACE);
+    expect(fallen.every((p) => p.currency === "EUR")).toBe(true);
+    expect(fallen.find((p) => p.id === other.id)?.price).toBe(Math.min(...basePrices));
+    expect(fallen.find((p) => p.id === serviceId(leaving!.id))).toBeUndefined();
+    await setCurrency("EUR");
+  }, 120_000);
+
   describe("when the store's domains change (decision 0038)", () => {
     const frenchPresence = () =>
       demo.shopify.state.presences().webPresences.find((p) => p.host === "demo-store.fr");
@@ -412,19 +543,6 @@ describe("a storefront domain's own workspace", () => {
       ).workspaces?.["demo-store.fr"];
     const frenchRows = () => prisma.indexedItem.count({ where: { shopDomain: FRENCH_KEY } });
     const shopRuns = () => prisma.syncRun.count({ where: { shopDomain: DEMO_SHOP } });
-
-    async function asMerchant(query: string, variables: Record<string, unknown>): Promise<void> {
-      const response = await fetch(demo.shopify.graphqlUrl, {
-        method: "POST",
-        headers: {
-          "Content-Type": "application/json",
-          "X-Shopify-Access-Token": demo.shopify.state.merchantAccessToken,
-        },
-        body: JSON.stringify({ query, variables }),
-      });
-      const body = (await response.json()) as { errors?: unknown };
-      if (body.errors) throw new Error(JSON.stringify(body.errors));
-    }
 
     /** What the periodic check (or a webhook) does: the presences read, the domains followed. */
     async function presencesRead(until: () => Promise<boolean> | boolean): Promise<void> {
