@@ -19,6 +19,7 @@ import {
   toGid,
   type IndexProduct,
   type MapContext,
+  type MarketLinesReport,
   type ShopifyProduct,
 } from "../../catalogue";
 import { queryAdmin, type AdminGraphql } from "../../shopify/admin-graphql";
@@ -38,6 +39,8 @@ import { catalogueEntry } from "../engine/catalogue-entry";
 import { sendAndSettle } from "../engine/send-and-settle.server";
 import { presenceWorkspacesOf, type PresenceWorkspace } from "../full/presence-workspaces.server";
 import { rereadProducts } from "./reread-products.server";
+import { presenceMarketPlan, type PresenceMarketPlan } from "../full/presence-market.server";
+import { productInMarket, readMarketContexts } from "./domain-market.server";
 import { parseKept } from "./restock-products.server";
 import type { ApplyContext } from "./apply-changes.server";
 import { logFor } from "../../server/log";
@@ -240,18 +243,43 @@ export async function followInDomainWorkspaces(
     productMetafieldsOf(primary.mapContext.metafields ?? []).map(metafieldKey),
   );
 
+  // Each domain's market, as its fill reads it: its prices and product selection (decision 0036).
+  const plans = new Map<string, PresenceMarketPlan>();
+  if (toTranslate.length > 0) {
+    for (const workspace of workspaces) {
+      plans.set(
+        workspace.workspaceId,
+        await presenceMarketPlan(context.admin, workspace.webPresenceId, context.shop.currencyCode),
+      );
+    }
+  }
+  const countries = [...new Set([...plans.values()].flatMap((plan) => plan.country ?? []))];
+  const contexts = await readMarketContexts(
+    context.admin,
+    toTranslate.map((id) => readById.get(id)!),
+    countries,
+  );
+
   for (const workspace of workspaces) {
     const planned = byWorkspace.get(workspace.workspaceId)!;
     const scope = scopeOf(context, workspace);
     try {
       const indexed = await indexedHashes(scope, "product", ids);
-      const mapContext: MapContext = { ...primary.mapContext, primaryDomain: workspace.host };
+      const plan = plans.get(workspace.workspaceId);
+      const { currency: _shopCurrency, ...primaryContext } = primary.mapContext;
+      const mapContext: MapContext = {
+        ...primaryContext,
+        primaryDomain: workspace.host,
+        ...(plan?.currency ? { currency: plan.currency } : {}),
+      };
+      const report: MarketLinesReport = { unshowable: 0, unpublished: 0 };
       const upserts: DomainUpsert[] = [];
       const deletes = new Set<string>();
       for (const id of planned.whole) {
         const product = readById.get(id);
         if (!product) continue;
-        const value = translatedProduct(product, translations.get(id)?.get(workspace.locale));
+        const translated = translatedProduct(product, translations.get(id)?.get(workspace.locale));
+        const value = plan ? productInMarket(translated, plan, contexts, report) : translated;
         const entry = catalogueEntry({ type: "Product", value }, mapContext);
         if (!entry.indexable) {
           if (indexed.has(id)) deletes.add(id);

@@ -31,6 +31,7 @@ import {
 import { presenceLedgerKey } from "../../../app/sync/full/presence-workspaces.server";
 import { checkChangedProducts } from "../../../app/sync/live/changed-products-check.server";
 import { adminFor } from "../../../app/shopify/admin-auth.server";
+import { marketContextQuery } from "../../../app/sync/live/domain-market.server";
 import {
   productTranslationsQuery,
   translationsChangedBulkQuery,
@@ -134,6 +135,7 @@ describe("live changes in a storefront domain's workspace", () => {
     for (const query of [
       productTranslationsQuery(["fr", "pt-BR"]),
       productTranslationsQuery(["fr", "pt-BR"], ["specs.material", "custom.care"]),
+      marketContextQuery(["FR", "DE"]),
       translationsChangedBulkQuery("fr"),
     ]) {
       expect(validate(adminSchema(), parse(query)).map((error) => error.message)).toEqual([]);
@@ -160,7 +162,7 @@ describe("live changes in a storefront domain's workspace", () => {
     const cost = points("ProductTranslations");
     if (process.env.PRINT_COSTS)
       console.info(
-        `1 product: ProductTranslations ${cost} points, ProductsByIds ${points("ProductsByIds")} points`,
+        `1 product: ProductTranslations ${cost} points, PresenceMarket ${points("PresenceMarket")}, MarketContexts ${points("MarketContexts")}, ProductsByIds ${points("ProductsByIds")} points`,
       );
     expect(cost).toBeLessThanOrEqual(points("ProductsByIds"));
 
@@ -172,8 +174,38 @@ describe("live changes in a storefront domain's workspace", () => {
     expect(writesOf(FRENCH, product.id, again)).toHaveLength(0);
   });
 
+  it("a product edit keeps the France market's fixed euro price and currency in the French workspace, the shop's in the primary", async () => {
+    // The France market's catalog: the one with fixed prices (the primary market's has none).
+    const catalog = env.shopify.state
+      .marketCatalogs()
+      .find((c) => Object.keys(c.fixedPrices).length > 0)!;
+    const fixed = Object.entries(catalog.fixedPrices);
+    const product = sellableProducts(env).find(
+      (p) =>
+        french(p.id) !== undefined &&
+        variantsOf(p).some((v) => fixed.some(([variantId]) => variantId === v.id)),
+    )!;
+    expect(product).toBeDefined();
+    const priceBefore = french(product.id)?.price;
+    env.shopify.state.updateProduct(product.id, { title: "Summit stove" });
+    await env.shopify.state.sendWebhook("products/update", product.id);
+    await settled();
+
+    expect(english(product.id)?.name).toBe("Summit stove");
+    expect(french(product.id)?.name).toBe("Summit stove");
+    // The market's price, as the fill sent it: not the shop's base price.
+    expect(french(product.id)?.price).toBe(priceBefore);
+    expect(french(product.id)?.currency).toBe("EUR");
+    const fixedPrices = fixed
+      .filter(([variantId]) => variantsOf(product).some((v) => v.id === variantId))
+      .map(([, price]) => Number(price.price));
+    expect(fixedPrices).toContain(french(product.id)?.price);
+    expect(english(product.id)?.price).not.toBe(french(product.id)?.price);
+  });
+
   it("a sale's stock reaches the French domain from the payload, with no read for the French workspace", async () => {
-    const product = sellableProducts(env)[1]!;
+    // One the France market shows (the sample market leaves one product out).
+    const product = sellableProducts(env).filter((p) => french(p.id) !== undefined)[1]!;
     const variant = variantsOf(product).find((v) => v.inventoryQuantity > 1)!;
     // The first purchase reads the product's stock model once (the primary's own rule).
     await env.shopify.state.purchase(variant.id, 1).delivery;
