@@ -251,10 +251,11 @@ export async function ledgerWorkspacesOf(shopDomain: string): Promise<string[]> 
 export async function domainLedgersOf(
   shopDomain: string,
 ): Promise<{ ledgerKey: string; workspaceId: string }[]> {
-  const rows = await prisma.indexedItem.findMany({
+  // groupBy is SQL's GROUP BY; findMany's `distinct` would read every row and dedupe in Node,
+  // every minute (the live worker's maintenance), for every item of every domain workspace.
+  const rows = await prisma.indexedItem.groupBy({
+    by: ["shopDomain", "workspaceId"],
     where: { shopDomain: { startsWith: `${shopDomain}#` } },
-    distinct: ["shopDomain", "workspaceId"],
-    select: { shopDomain: true, workspaceId: true },
   });
   return rows.map((row) => ({ ledgerKey: row.shopDomain, workspaceId: row.workspaceId }));
 }
