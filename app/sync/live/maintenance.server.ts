@@ -40,8 +40,15 @@ export async function maintain(worker: WorkerContext): Promise<void> {
     });
   }
   await leaveFormerWorkspaces(worker);
+  // In a slot of its own: a pass that finds nothing to do must not keep the shop's changes from
+  // being served (with frequent maintenance it would take the shop's slot every round); one that
+  // acts holds the shop's lease, which keeps serving out meanwhile.
   for (const shopDomain of await shopsToFollow()) {
-    worker.launch(shopDomain, () => followStorefrontDomains(shopDomain, { leases: worker.leases }));
+    worker.launch(
+      shopDomain,
+      () => followStorefrontDomains(shopDomain, { leases: worker.leases }),
+      `${shopDomain}#domains`,
+    );
   }
 }
 

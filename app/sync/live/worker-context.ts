@@ -23,8 +23,11 @@ export interface WorkerContext {
   log: (message: string, error?: unknown, shop?: string) => void;
   memory: ShopMemory;
   stopped: () => boolean;
-  /** Runs work for a shop, unless something is already running for it or the worker stops. */
-  launch: (shopDomain: string, work: () => Promise<void>) => void;
+  /**
+   * Runs work for a shop, unless something is already running in its slot (the shop's own by
+   * default: serving it) or the worker stops.
+   */
+  launch: (shopDomain: string, work: () => Promise<void>, slot?: string) => void;
 }
 
 /**

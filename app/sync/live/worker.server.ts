@@ -105,13 +105,13 @@ export function startLiveWorker(options: LiveWorkerOptions = {}): LiveWorker {
       }),
     memory: new ShopMemory(options.failureBackoff ?? { baseMs: 1_000, maxMs: 300_000 }, now),
     stopped: () => stopped,
-    launch: (shopDomain, work) => {
-      if (busy.has(shopDomain) || stopped) return;
+    launch: (shopDomain, work, slot = shopDomain) => {
+      if (busy.has(slot) || stopped) return;
       // Every line logged by the shop's work names the shop.
       const task = withLogContext({ shop: shopDomain }, work)
         .catch((error: unknown) => worker.log(messageOf(error), error, shopDomain))
-        .finally(() => busy.delete(shopDomain));
-      busy.set(shopDomain, task);
+        .finally(() => busy.delete(slot));
+      busy.set(slot, task);
     },
   };
 
