@@ -285,15 +285,10 @@ describe("the chat on each storefront domain", () => {
     const port = new URL(demo.storefrontUrl).port;
     const frenchUrl = `http://${FRENCH_HOST}:${port}/`;
     const asMerchant = async (query: string, variables: Record<string, unknown>) => {
-      const response = await fetch(demo.shopify.graphqlUrl, {
-        method: "POST",
-        headers: {
-          "Content-Type": "application/json",
-          "X-Shopify-Access-Token": demo.shopify.state.merchantAccessToken,
-        },
-        body: JSON.stringify({ query, variables }),
+      const { body } = await graphql(demo.shopify, query, variables, {
+        token: demo.shopify.state.merchantAccessToken,
       });
-      expect((await response.json()) as object).not.toHaveProperty("errors");
+      expect(body as object).not.toHaveProperty("errors");
     };
     /** The periodic check's read (a web presence's change sends no webhook), then a wait. */
     const presencesRead = async (until: () => boolean) => {

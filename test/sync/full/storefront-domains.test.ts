@@ -29,6 +29,7 @@ import { followPolicyChanges } from "../../../app/sync/full/policy-check.server"
 import { refreshStorefrontPresencesSoon } from "../../../app/shop/follow-storefront-presences.server";
 import { removeShopFromIndex } from "../../../app/shop/remove-from-index.server";
 import { adminFor } from "../../../app/shopify/admin-auth.server";
+import { graphql } from "../../fake-shopify/helpers";
 import { captureLogs } from "../../../testkit/capture-logs";
 
 let demo: RunningDemo;
@@ -114,15 +115,9 @@ const franceCatalog = () => {
 
 /** A merchant's change in the fake store, through the Admin API's own mutation. */
 async function asMerchant(query: string, variables: Record<string, unknown>): Promise<void> {
-  const response = await fetch(demo.shopify.graphqlUrl, {
-    method: "POST",
-    headers: {
-      "Content-Type": "application/json",
-      "X-Shopify-Access-Token": demo.shopify.state.merchantAccessToken,
-    },
-    body: JSON.stringify({ query, variables }),
+  const { body } = await graphql(demo.shopify, query, variables, {
+    token: demo.shopify.state.merchantAccessToken,
   });
-  const body = (await response.json()) as { errors?: unknown; data?: Record<string, unknown> };
   const errors = Object.values(body.data ?? {}).flatMap(
     (payload) => (payload as { userErrors?: unknown[] } | null)?.userErrors ?? [],
   );
