@@ -89,7 +89,8 @@ export function ui(page: Page) {
     launcher: page.getByRole("button", { name: /chat/i }).and(page.locator(".launcher")),
     dialog,
     log: dialog.locator(".log"),
-    input: dialog.locator(".composer").getByRole("textbox", { name: "Your message" }),
+    // The composer's one text box, whatever the page's language labels it.
+    input: dialog.locator(".composer").getByRole("textbox"),
     send: dialog.locator(".composer").getByRole("button", { name: "Send", exact: true }),
     stop: dialog.getByRole("button", { name: "Stop", exact: true }),
     close: dialog.getByRole("button", { name: /close/i }),

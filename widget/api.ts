@@ -56,6 +56,8 @@ export async function postChat(
         message: turn.message,
         threadId,
         stream: true,
+        // The shopper's language (BCP 47), a body extra the service may use (service-gaps.md).
+        locale: cfg.locale,
         ...(turn.offerResponse ? { offerResponse: turn.offerResponse } : {}),
       }),
       signal,

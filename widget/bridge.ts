@@ -32,13 +32,16 @@ export interface OfferModule {
 }
 
 export interface ProductsModule {
-  /** Fills the list with the products' cards (picture, name, price, availability, cart). */
+  /**
+   * Fills the list with the products' cards (picture, name, price, availability, cart); on a
+   * subfolder once the storefront has said how it shows them (./storefront).
+   */
   fillCards(
     list: HTMLElement,
     items: ProductItem[],
     labels: Labels,
     price: (n: number, currency?: string) => string,
-  ): void;
+  ): Promise<void>;
 }
 
 declare global {

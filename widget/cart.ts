@@ -5,19 +5,10 @@
  * themes listen for: the cart icon section redrawn from the store's own answer (section rendering,
  * as Dawn does for `#cart-icon-bubble`) and a `cart:refresh` event on the document.
  */
-declare global {
-  interface Window {
-    Shopify?: { routes?: { root?: unknown } };
-  }
-}
+import { shopRoot } from "./storefront";
 
 /** The cart icon's section id in Dawn and the themes built on it. */
 const CART_ICON_SECTION = "cart-icon-bubble";
-
-export function shopRoot(): string {
-  const root = window.Shopify?.routes?.root;
-  return typeof root === "string" && root.startsWith("/") ? root.replace(/\/?$/, "/") : "/";
-}
 
 export type CartResult = { ok: true } | { ok: false; message?: string };
 

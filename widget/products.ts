@@ -8,10 +8,11 @@
  * by app/catalogue/map-product.ts) and are checked here like everything the service sends. The
  * index sends no variant pictures, so the chosen variant's comes from the storefront itself.
  */
-import { addToCart, shopRoot } from "./cart";
+import { addToCart } from "./cart";
 import { list, obj, text } from "./data";
 import { h } from "./dom";
 import { safeUrl } from "./markdown";
+import { asShownHere, handleOf, storeProduct } from "./storefront";
 import type { Labels } from "./labels";
 import type { ProductItem } from "./model";
 import css from "./styles/products.css?inline";
@@ -57,34 +58,19 @@ export function toVariants(raw: unknown): Variant[] {
     .filter((v) => /^\d{1,20}$/.test(v.id));
 }
 
-/** Product handle → its variants' pictures (variant id → src), read once from the storefront. */
-const storePictures = new Map<string, Promise<Map<string, string>>>();
-
 /**
- * The variants' pictures from the storefront's own product JSON (Shopify's Ajax API,
- * `{root}products/{handle}.js`), for cards whose index data has none. A failed or slow answer
- * gives none, and the product's picture stays.
+ * The variants' pictures from the storefront's own product JSON (./storefront), for cards whose
+ * index data has none. A failed or slow answer gives none, and the product's picture stays.
  */
-function variantPictures(url: string | undefined): Promise<Map<string, string>> {
-  const handle = /\/products\/([^/?#]+)/.exec(url ?? "")?.[1];
-  if (!handle) return Promise.resolve(new Map());
-  let pictures = storePictures.get(handle);
-  if (!pictures) {
-    pictures = fetch(`${shopRoot()}products/${handle}.js`, { signal: AbortSignal.timeout(5000) })
-      .then((res) => (res.ok ? res.json() : {}))
-      .then(
-        (json: unknown) =>
-          new Map(
-            list(obj(json).variants)
-              .map(obj)
-              .map((v) => [String(v.id), safeUrl(obj(v.featured_image).src, location.href)])
-              .filter((e): e is [string, string] => !!e[1]),
-          ),
-      )
-      .catch(() => new Map<string, string>());
-    storePictures.set(handle, pictures);
-  }
-  return pictures;
+async function variantPictures(url: string | undefined): Promise<Map<string, string>> {
+  const handle = handleOf(url);
+  const json = handle ? await storeProduct(handle) : undefined;
+  return new Map(
+    list(json?.variants)
+      .map(obj)
+      .map((v) => [String(v.id), safeUrl(obj(v.featured_image).src, location.href)])
+      .filter((e): e is [string, string] => !!e[1]),
+  );
 }
 
 const picture = (src: string | undefined) =>
@@ -183,16 +169,18 @@ function card(
   return li;
 }
 
-export function fillCards(
+export async function fillCards(
   list: HTMLElement,
   items: ProductItem[],
   labels: Labels,
   price: (n: number, currency?: string) => string,
-): void {
+): Promise<void> {
   const root = list.getRootNode() as ParentNode;
   if (!root.querySelector?.("style.products")) {
     (root instanceof ShadowRoot ? root : list).append(h("style", { class: "products" }, css));
   }
   const l = { ...PRODUCT_LABELS, ...(labels as Partial<ProductLabels>) };
-  list.append(...items.map((item) => card(item, l, price)));
+  // On a language or market subfolder, as the storefront there shows them (decision 0044).
+  const shown = await Promise.all(items.map(asShownHere));
+  list.append(...shown.filter((item) => !!item).map((item) => card(item, l, price)));
 }

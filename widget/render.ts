@@ -4,7 +4,7 @@
  */
 import type { OfferModule, ProductsModule } from "./bridge";
 import { h, icon, ICONS, uid } from "./dom";
-import { shopRoot } from "./cart";
+import { shopRoot } from "./storefront";
 import { fill, type Labels } from "./labels";
 import { parseBlocks, toNodes } from "./markdown";
 import type { Entry, OfferResponse, PostItem, Rating } from "./model";

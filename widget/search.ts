@@ -17,6 +17,7 @@ import { priceFormatter } from "./format";
 import { fill } from "./labels";
 import { safeUrl } from "./markdown";
 import { SEARCH_LABELS, SEARCH_PAUSE_MS, type SearchLabels } from "./search-labels";
+import { asShownHere } from "./storefront";
 import css from "./styles/search.css?inline";
 
 /** The shortest text worth asking about. */
@@ -191,8 +192,17 @@ export function enhance(root: HTMLElement): void {
       if (res.status === 429) pausedUntil = Date.now() + (await retryAfterSeconds(res)) * 1000;
       else if ([401, 402, 403].includes(res.status)) pausedUntil = Infinity;
       const body = res.ok ? ((await res.json()) as { data?: unknown }) : undefined;
+      const data = body ? obj(body.data) : undefined;
+      // On a language or market subfolder, as the storefront there shows them (decision 0044).
+      if (data) {
+        const shown = list(data.results)
+          .map(obj)
+          .slice(0, MAX_PRODUCTS)
+          .map((p) => asShownHere({ ...p, name: text(p.name), url: text(p.url) }));
+        data.results = (await Promise.all(shown)).filter(Boolean);
+      }
       if (controller.signal.aborted || input.value.trim() !== q) return;
-      show(q, body ? obj(body.data) : undefined);
+      show(q, data);
     } catch {
       // aborted by a newer keystroke, or the service unreachable: the theme's search remains
       if (!controller.signal.aborted && input.value.trim() === q) show(q);

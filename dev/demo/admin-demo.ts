@@ -15,7 +15,7 @@ import { createPostgresDatabase } from "../postgres-database";
 import { startFakeShopify } from "../fake-shopify/server";
 import { startMailSink } from "../mail-sink/server";
 import type { CartCatalogue } from "../storefront/fake-cart";
-import { startStorefrontPreview } from "../storefront/server";
+import { startStorefrontPreview, type StorefrontAt } from "../storefront/server";
 import { escapeHtml } from "../storefront/page";
 import { writeDemoStore } from "./demo-store";
 import { migrateDatabase } from "../../app/cli/migrate-database";
@@ -29,6 +29,7 @@ import { storefrontPresencesOf } from "../../app/models/storefront-presences.ser
 import { presenceWorkspacesOf } from "../../app/sync/full/presence-workspaces.server";
 
 const ROOT = join(import.meta.dirname, "..", "..");
+
 export const DEMO_SHOP = "demo-store.myshopify.com";
 export const DEMO_DOMAIN = "demo-store.example.com";
 export const DEMO_SECRET_KEY = "svc_sk_test_professional";
@@ -190,6 +191,11 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     app = await startAppServer({ host, port: appPort, background: true });
     shopify.state.setApp({ appUrl: app.url });
     const workspaceId = await installDemoShop(options.saveKeys ?? true);
+    /** A product's title as its storefront in `locale` shows it: its translation, if any. */
+    const titleIn = (id: string, locale: string | undefined) =>
+      locale
+        ? shopify.state.translations(id, locale).find((t) => t.key === "title")?.value
+        : undefined;
     const storefront = await startStorefrontPreview({
       host,
       port: storefrontPort,
@@ -200,7 +206,18 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       pages: DEMO_PAGES,
       settings: { prompts: DEMO_PROMPTS.join("\n") },
       cart: () => cartCatalogue(shopify.state.products()),
-      storePage: (pathname) => productPage(shopify.state.products(), pathname),
+      storePage: (pathname, locale) =>
+        productPage(shopify.state.products(), pathname, (id) => titleIn(id, locale)),
+      storefrontAt: (host, pathname) =>
+        storefrontAt(shopify.state.presences().webPresences, {
+          // The preview on loopback stands for the store's primary domain.
+          host: LOOPBACK.test(host) ? shopify.state.shop().primaryDomain : host,
+          pathname,
+        }),
+      productTitle: (handle, locale) => {
+        const product = shopify.state.products().find((p) => p.handle === handle);
+        return product && titleIn(String(product.id), locale);
+      },
       shopDomains: () => {
         const shop = shopify.state.shop();
         return [...new Set([shop.primaryDomain, shop.myshopifyDomain, DEMO_DOMAIN])];
@@ -356,15 +373,22 @@ function savedStorefrontConfig(
  */
 /** A product's page in the storefront preview (/products/<handle>), where the chat's links lead. */
 function productPage(
-  products: { handle?: unknown; title?: unknown; descriptionHtml?: unknown; variants: unknown[] }[],
+  products: {
+    id?: unknown;
+    handle?: unknown;
+    title?: unknown;
+    descriptionHtml?: unknown;
+    variants: unknown[];
+  }[],
   pathname: string,
+  titleHere: (id: string) => string | undefined,
 ): { title: string; body: string } | undefined {
   const handle = /^\/products\/([^/]+)$/.exec(pathname)?.[1];
   const product = handle && products.find((p) => p.handle === decodeURIComponent(handle));
   if (!product) return undefined;
   const price = (product.variants[0] as { price?: string } | undefined)?.price;
   return {
-    title: String(product.title ?? ""),
+    title: titleHere(String(product.id)) ?? String(product.title ?? ""),
     // The store's own description (the fake store's sample HTML), as a theme shows it.
     body: `${String(product.descriptionHtml ?? "")}${price ? `<p class="price">${escapeHtml(price)}</p>` : ""}`,
   };
@@ -402,4 +426,31 @@ function cartCatalogue(
     }
   }
   return catalogue;
+}
+
+/**
+ * Which storefront a request is on, as Shopify picks it: the web presence root URL on the request's
+ * host whose path is the longest prefix of the request's ("/de/" before "/"), with that presence's
+ * first market's currency.
+ */
+export function storefrontAt(
+  presences: {
+    rootUrls: { locale: string; url: string }[];
+    markets: { currencyCode: string }[];
+  }[],
+  request: { host: string; pathname: string },
+): StorefrontAt | undefined {
+  let best: StorefrontAt | undefined;
+  for (const presence of presences) {
+    for (const { locale, url } of presence.rootUrls) {
+      const root = new URL(url);
+      const inside =
+        request.pathname.startsWith(root.pathname) || `${request.pathname}/` === root.pathname;
+      if (root.hostname !== request.host || !inside) continue;
+      if (best && best.root.length >= root.pathname.length) continue;
+      const currency = presence.markets[0]?.currencyCode;
+      if (currency) best = { root: root.pathname, locale, currency };
+    }
+  }
+  return best;
 }

@@ -66,14 +66,14 @@ export class FakeCart {
   }
 
   /** The product as Shopify's Ajax API gives it (the fields the widget reads), 404 if unknown. */
-  product(res: ServerResponse, handle: string): void {
+  product(res: ServerResponse, handle: string, here: { title?: string } = {}): void {
     const catalogue = typeof this.catalogue === "function" ? this.catalogue() : this.catalogue;
     const variants = Object.entries(catalogue ?? {}).filter(([, v]) => v.handle === handle);
     if (!variants.length) return sendJson(res, 404, { status: 404, message: "Not Found" });
     const cents = (price: number) => Math.round(price * 100);
     sendJson(res, 200, {
       handle,
-      title: variants[0]![1].product,
+      title: here.title ?? variants[0]![1].product,
       price: Math.min(...variants.map(([, v]) => cents(v.price))),
       available: variants.some(([, v]) => v.inventory !== 0),
       variants: variants.map(([id, v]) => ({

@@ -166,6 +166,8 @@ const THEME_CSS = `
 export interface ShopOptions {
   /** `window.Shopify.routes.root`: "/" or a locale's root such as "/fr/". */
   root: string;
+  /** `window.Shopify.currency.active`: the presentment currency, when the page says it. */
+  currency?: string;
   cartCount: number;
   /**
    * "sections" (the default): the cart icon is Dawn's `#cart-icon-bubble`, redrawn by section
@@ -177,7 +179,11 @@ export interface ShopOptions {
 const DEFAULT_SHOP: ShopOptions = { root: "/", cartCount: 0, cartTheme: "sections" };
 
 function shopMarkup(shop: ShopOptions): { head: string; cart: string } {
-  const head = `<script>window.Shopify = { routes: { root: ${JSON.stringify(shop.root).replace(/</g, "\\u003c")} } };</script>`;
+  const globals = {
+    routes: { root: shop.root },
+    ...(shop.currency ? { currency: { active: shop.currency } } : {}),
+  };
+  const head = `<script>window.Shopify = ${JSON.stringify(globals).replace(/</g, "\\u003c")};</script>`;
   if (shop.cartTheme === "sections") {
     return {
       head,

@@ -15,7 +15,9 @@
  * holds the search box block (`search=0` leaves it out); `/search?q=` is the theme's search page
  * and `/pages/contact` its contact form (where the chat sends shoppers when it cannot answer).
  * Assets are read from extensions/chat-widget/assets at each request, so a rebuild shows at once.
- * With `shopDomains`, links to the store's own domain open in the preview (`storePage` serves them).
+ * With `shopDomains`, links to the store's own domain open in the preview (`storePage` serves them);
+ * with `storefrontAt`, a presence's subfolder (`/de/`) is served as Shopify does: its pages, its
+ * root, locale and currency in `window.Shopify`, and `productTitle` in its product JSON.
  */
 import { readFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -71,12 +73,27 @@ export interface StorefrontPreviewOptions {
    * The store's own pages beyond `pages`, by path (the demo's products at /products/<handle>),
    * read at each request so that the store's edits show.
    */
-  storePage?: (pathname: string) => { title: string; body: string } | undefined;
+  storePage?: (pathname: string, locale?: string) => { title: string; body: string } | undefined;
   /**
    * The storefront domains the preview stands for: a link to one of them (a product card, a link
    * in an answer) opens the same path in the preview instead of a domain that does not exist here.
    */
   shopDomains?: () => string[];
+  /**
+   * The storefront a request is on, as Shopify picks it from the host and the path's first
+   * segment (a language or market subfolder such as `/de/`): its root, locale and presentment
+   * currency. Without it, or when it answers nothing, a page is at the root (or `?root=`).
+   */
+  storefrontAt?: (host: string, pathname: string) => StorefrontAt | undefined;
+  /** A product's title in a locale, for `{root}products/{handle}.js` and its page there. */
+  productTitle?: (handle: string, locale: string) => string | undefined;
+}
+
+export interface StorefrontAt {
+  /** "/" or the subfolder, e.g. "/de/". */
+  root: string;
+  locale: string;
+  currency: string;
 }
 
 export interface StorefrontPreview {
@@ -151,19 +168,24 @@ export async function startStorefrontPreview(
   };
   // As the theme's embed does: a storefront domain's own workspace by the request's host
   // (`config.workspaces[request.host]`, decision 0032), else the configuration's workspace.
+  const hostOf = (req: IncomingMessage) =>
+    (req.headers.host ?? "").replace(/:\d+$/, "").toLowerCase();
   const current = (req: IncomingMessage) => {
     const { workspaces, ...saved } = options.savedConfig?.() ?? {};
-    const host = (req.headers.host ?? "").replace(/:\d+$/, "").toLowerCase();
-    const own = workspaces?.[host];
+    const own = workspaces?.[hostOf(req)];
     return { ...service, ...saved, ...(own ? { workspaceId: own } : {}) };
   };
   const cart = new FakeCart(options.cart);
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://preview.invalid");
+    const at = options.storefrontAt?.(hostOf(req), url.pathname);
     const cartRoute = FakeCart.route(url.pathname);
     if (cartRoute) return cart.handle(req, res, cartRoute);
     const productHandle = FakeCart.productRoute(url.pathname);
-    if (productHandle && req.method === "GET") return cart.product(res, productHandle);
+    if (productHandle && req.method === "GET") {
+      const title = at && options.productTitle?.(productHandle, at.locale);
+      return cart.product(res, productHandle, title ? { title } : {});
+    }
     if (req.method !== "GET" && req.method !== "HEAD") {
       res.writeHead(405, { Allow: "GET, HEAD" });
       return res.end();
@@ -174,28 +196,35 @@ export async function startStorefrontPreview(
       res.writeHead(204);
       return res.end();
     }
+    // A subfolder's page is the same page in its language (its path without the subfolder).
+    const pathname =
+      at && at.root !== "/" ? url.pathname.slice(at.root.length - 1) || "/" : url.pathname;
     const query = url.searchParams.get("q") ?? "";
     // The theme's own search page: where the search box falls back to.
     const content =
-      url.pathname === "/search"
+      pathname === "/search"
         ? {
             title: "Search",
             body: `<p class="theme-search">Search results for “${escapeHtml(query)}”</p>`,
           }
-        : url.pathname === "/pages/contact"
+        : pathname === "/pages/contact"
           ? { title: "Contact", body: CONTACT_FORM }
-          : (pages[url.pathname] ?? options.storePage?.(url.pathname));
+          : (pages[pathname] ?? options.storePage?.(pathname, at?.locale));
     if (!content) return notFound(res);
     const settings = settingsFrom(base, url.searchParams);
+    if (at && !url.searchParams.has("locale")) settings.locale = at.locale;
     const html = page({
       ...content,
       pages,
       lang: settings.locale,
       shopDomains: options.shopDomains?.() ?? [],
       shop: {
-        root: /^\/([a-z]{2}(-[a-z]{2})?\/)?$/i.test(url.searchParams.get("root") ?? "")
-          ? url.searchParams.get("root")!
-          : "/",
+        root:
+          at?.root ??
+          (/^\/([a-z]{2}(-[a-z]{2})?\/)?$/i.test(url.searchParams.get("root") ?? "")
+            ? url.searchParams.get("root")!
+            : "/"),
+        ...(at ? { currency: at.currency } : {}),
         cartCount: cart.count(req),
         cartTheme: url.searchParams.get("cartTheme") === "events" ? "events" : "sections",
       },

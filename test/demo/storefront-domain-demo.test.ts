@@ -142,6 +142,68 @@ describe("the chat on each storefront domain", () => {
     await page.close();
   });
 
+  it("on the primary domain's German subfolder (/de), the chat's cards and the search box's suggestions show the German names, links under /de/ and the storefront's prices, and the chat is told the shopper's language", async () => {
+    const english = demo.emulator.state
+      .workspace("professional", demo.workspaceId)!
+      .products.map((p) => p.name);
+    const germanTitle = (id: string) =>
+      demo.shopify.state.translations(id, "de").find((t) => t.key === "title")?.value;
+    // A product with a German title whose English name is said once in the primary workspace.
+    const product = demo.shopify.state
+      .products()
+      .find(
+        (p) => germanTitle(p.id) && english.filter((name) => name === String(p.title)).length === 1,
+      )!;
+    expect(product).toBeDefined();
+    const german = germanTitle(product.id)!;
+    const price = Math.min(
+      ...(product.variants as { price: string }[]).map((v) => Number(v.price)),
+    );
+    const subfolder = `${demo.storefrontUrl}de/`;
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const chats: { locale?: string }[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "POST" && request.url().endsWith("/chat")) {
+        chats.push(JSON.parse(request.postData() ?? "{}") as { locale?: string });
+      }
+    });
+    await page.goto(subfolder);
+    // The shopper's page is in German: so is the chat's composer.
+    await openChat(page);
+    expect(await ui(page).dialog.getByRole("textbox", { name: "Ihre Nachricht" }).count()).toBe(1);
+    await ask(page, `Tell me about ${String(product.title)}`);
+    const card = ui(page).dialog.locator(".cards .card").filter({ hasText: german }).first();
+    await card.waitFor({ timeout: 30_000 });
+    expect(await card.locator(".name").innerText()).toBe(german);
+    const link = `${subfolder}products/${String(product.handle)}`;
+    expect(await card.locator("a").first().getAttribute("href")).toBe(link);
+    const shown = (await card.locator(".price").innerText()).replace(/\s/g, " ");
+    expect(shown).toMatch(new RegExp(price.toFixed(2).replace(".", "[.,]")));
+    expect(shown).toContain("€");
+    expect(chats.at(-1)?.locale).toBe("de");
+    await page.screenshot({
+      path: `${await artifactsDir("storefront-domain")}/german-subfolder.png`,
+      fullPage: true,
+    });
+
+    // The search box on the same page suggests the product under its German name and link.
+    await ui(page).dialog.getByRole("button", { name: "Chat schließen" }).click();
+    const input = page.getByLabel("Suchen", { exact: true });
+    await input.click();
+    await input.pressSequentially(String(product.title));
+    const suggestion = page
+      .getByRole("listbox")
+      .getByRole("group", { name: "Produkte" })
+      .getByRole("option")
+      .filter({ hasText: german })
+      .first();
+    await suggestion.waitFor({ timeout: 15_000 });
+    await suggestion.click();
+    await page.waitForURL(link);
+    expect(await page.locator("h1").innerText()).toBe(german);
+    await page.close();
+  });
+
   it("asked about returns on the French domain, shows the French refund policy linking to its page there", async () => {
     const port = new URL(demo.storefrontUrl).port;
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });

@@ -186,12 +186,25 @@ describe("add to cart from the chat", () => {
       (r) => r.method() === "POST" && cartRequests.push(new URL(r.url()).pathname),
     );
     const cards = await cardsFor(page, "Do you have a café mug?");
+    // The cards are what the storefront sells in that subfolder, linked there (decision 0044):
+    // products its /fr/products/<handle>.js does not know (404) are left out.
+    expect(await cards.locator(".name").allTextContents()).toEqual([
+      "Café mug",
+      "Crème brûlée dish",
+    ]);
     const mug = cards.filter({ hasText: "Café mug" });
+    expect(await mug.locator("a").first().getAttribute("href")).toBe(
+      new URL("/fr/products/cafe-mug", stack.preview.url).href,
+    );
     await mug.getByRole("button", { name: "Add to cart" }).click();
     await expect.poll(() => mug.getByRole("status").textContent()).toBe("Added to your cart.");
     expect(cartRequests).toContain("/fr/cart/add.js");
     expect(await cartOf(page, "/fr/")).toEqual({ "41000000001": 1 });
     await page.context().close();
+    // At the root the index's cards are shown as they are, those the storefront does not know too.
+    const atRoot = await cardsFor(await openPage(stack), "Do you have a café mug?");
+    expect(await atRoot.locator(".name").allTextContents()).toContain("Espresso cup ☕");
+    await atRoot.page().context().close();
   });
 
   it("tells a theme that listens for cart:refresh", async () => {
