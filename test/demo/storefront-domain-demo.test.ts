@@ -130,6 +130,25 @@ describe("the chat on each storefront domain", () => {
       path: `${await artifactsDir("storefront-domain")}/french-domain.png`,
       fullPage: true,
     });
+    // The search box there suggests it by its French name, at the French price, on the French domain.
+    await page.keyboard.press("Escape");
+    const search = page.getByLabel("Rechercher", { exact: true });
+    await search.click();
+    await search.pressSequentially(french.title!);
+    const suggestion = page
+      .getByRole("listbox")
+      .getByRole("group", { name: "Produits" })
+      .getByRole("option")
+      .filter({ hasText: french.title! })
+      .first();
+    await suggestion.waitFor({ timeout: 15_000 });
+    expect((await suggestion.innerText()).replace(/\s/g, " ")).toMatch(
+      amount(prices(product).france),
+    );
+    // It opens the product on the French domain (which the preview does not serve over https).
+    const opened = page.waitForRequest(`https://${FRENCH_HOST}/products/${french.handle}`);
+    await suggestion.click();
+    await opened;
 
     const english = await askForProductCard(page, demo.storefrontUrl, String(product.title));
     expect(await english.locator(".name").innerText()).toBe(String(product.title));
