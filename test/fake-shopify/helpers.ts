@@ -63,6 +63,32 @@ export async function graphql<T = Record<string, unknown>>(
   return { status: response.status, body: (await response.json()) as GraphqlAnswer<T>["body"] };
 }
 
+/**
+ * A merchant's change (or read) in the fake store through the Admin API, with the merchant's own
+ * token: the answer's data. Throws on a refused request; a mutation's `userErrors` are in the
+ * data (`userErrorsOf`), for the tests that expect them.
+ */
+export async function asMerchant<T = Record<string, unknown>>(
+  shop: FakeShopify,
+  query: string,
+  variables: Record<string, unknown> = {},
+): Promise<T> {
+  const answer = await graphql<T>(shop, query, variables, {
+    token: shop.state.merchantAccessToken,
+  });
+  if (answer.status !== 200 || !answer.body.data || answer.body.errors) {
+    throw new Error(`GraphQL failed: ${answer.status} ${JSON.stringify(answer.body)}`);
+  }
+  return answer.body.data;
+}
+
+/** Every mutation payload's `userErrors` in an answer's data. */
+export function userErrorsOf(data: unknown): unknown[] {
+  return Object.values(data ?? {}).flatMap(
+    (payload) => (payload as { userErrors?: unknown[] } | null)?.userErrors ?? [],
+  );
+}
+
 /** Data of a request that must succeed. */
 export async function data<T>(
   shop: FakeShopify,

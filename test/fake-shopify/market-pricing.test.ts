@@ -12,10 +12,9 @@ import { readBulkExport } from "../../app/catalogue/bulk-jsonl";
 import { marketBulkQuery, productsBulkQuery } from "../../app/catalogue/queries";
 import { urlSource } from "../../app/shopify/bulk-source";
 import { adminSchema } from "../../dev/fake-shopify/schema";
-import { DEFAULT_MERCHANT_ACCESS_TOKEN } from "../../dev/fake-shopify/server";
 import {
+  asMerchant,
   data,
-  graphql,
   pollBulk,
   runBulk,
   startShopWithReceiver,
@@ -44,14 +43,6 @@ afterAll(async () => {
 function valid(query: string): string {
   expect(validate(adminSchema(), parse(query)).map((e) => e.message)).toEqual([]);
   return query;
-}
-
-async function asMerchant<T>(query: string, variables: Record<string, unknown>): Promise<T> {
-  const answer = await graphql<T>(fake, valid(query), variables, {
-    token: DEFAULT_MERCHANT_ACCESS_TOKEN,
-  });
-  if (!answer.body.data || answer.body.errors) throw new Error(JSON.stringify(answer.body));
-  return answer.body.data;
 }
 
 const FRANCE = valid(`{
@@ -206,6 +197,7 @@ describe("the fake shop's market prices and selection", () => {
     const added = await asMerchant<{
       priceListFixedPricesAdd: { prices: { price: { amount: string } }[]; userErrors: unknown[] };
     }>(
+      fake,
       `mutation Add($id: ID!, $prices: [PriceListPriceInput!]!) {
         priceListFixedPricesAdd(priceListId: $id, prices: $prices) {
           prices { price { amount currencyCode } }
@@ -226,6 +218,7 @@ describe("the fake shop's market prices and selection", () => {
     );
 
     const mismatch = await asMerchant<{ priceListFixedPricesAdd: { userErrors: unknown[] } }>(
+      fake,
       `mutation Add($id: ID!, $prices: [PriceListPriceInput!]!) {
         priceListFixedPricesAdd(priceListId: $id, prices: $prices) { userErrors { code } }
       }`,
@@ -239,6 +232,7 @@ describe("the fake shop's market prices and selection", () => {
     ]);
 
     await asMerchant(
+      fake,
       `mutation Delete($id: ID!, $variantIds: [ID!]!) {
         priceListFixedPricesDelete(priceListId: $id, variantIds: $variantIds) {
           deletedFixedPriceVariantIds
@@ -253,6 +247,7 @@ describe("the fake shop's market prices and selection", () => {
 
     const publishing = (name: "publishablePublish" | "publishableUnpublish") =>
       asMerchant(
+        fake,
         `mutation P($id: ID!, $input: [PublicationInput!]!) {
           ${name}(id: $id, input: $input) { publishable { ... on Product { id } } userErrors { field message } }
         }`,
@@ -265,6 +260,7 @@ describe("the fake shop's market prices and selection", () => {
 
     // Another currency for the market: the shop's prices converted at the fake's fixed rate.
     await asMerchant(
+      fake,
       `mutation M($id: ID!, $input: MarketUpdateInput!) {
         marketUpdate(id: $id, input: $input) { userErrors { message } }
       }`,

@@ -7,9 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryAdmin, isAccessDenied, type AdminGraphql } from "../../app/shopify/admin-graphql";
 import { readStorefrontPresences } from "../../app/shopify/storefront-presences.server";
-import { DEFAULT_MERCHANT_ACCESS_TOKEN } from "../../dev/fake-shopify/server";
 import { shopifyAdminClient } from "../../testkit/shopify-admin-client";
 import {
+  asMerchant,
   API_SECRET,
   graphql,
   startShopWithReceiver,
@@ -34,12 +34,6 @@ afterAll(async () => {
 });
 
 /** A merchant's change: the Admin API's own mutation, with a token that may write. */
-async function asMerchant<T>(query: string, variables: Record<string, unknown>): Promise<T> {
-  const answer = await graphql<T>(fake, query, variables, { token: DEFAULT_MERCHANT_ACCESS_TOKEN });
-  if (!answer.body.data || answer.body.errors) throw new Error(JSON.stringify(answer.body));
-  return answer.body.data;
-}
-
 const storefronts = async () =>
   (await readStorefrontPresences(admin)).map((p) => ({
     url: p.url,
@@ -162,6 +156,7 @@ describe("the fake shop's markets and languages", () => {
     const enabled = await asMerchant<{
       shopLocaleEnable: { shopLocale: { locale: string; published: boolean } };
     }>(
+      fake,
       `mutation Enable($locale: String!, $ids: [ID!]) {
         shopLocaleEnable(locale: $locale, marketWebPresenceIds: $ids) {
           shopLocale { locale published }
@@ -179,6 +174,7 @@ describe("the fake shop's markets and languages", () => {
     });
 
     await asMerchant(
+      fake,
       `mutation Publish($locale: String!) {
         shopLocaleUpdate(locale: $locale, shopLocale: { published: true }) {
           shopLocale { locale published }
@@ -201,6 +197,7 @@ describe("the fake shop's markets and languages", () => {
 
   it("answers an unknown language with a userError, not an error", async () => {
     const answer = await asMerchant<{ shopLocaleEnable: { userErrors: { message: string }[] } }>(
+      fake,
       `mutation Enable($locale: String!) { shopLocaleEnable(locale: $locale) { shopLocale { locale } userErrors { field message } } }`,
       { locale: "!!" },
     );
@@ -209,11 +206,13 @@ describe("the fake shop's markets and languages", () => {
 
   it("disables a language (locales/destroy) and refuses to disable a presence's default one", async () => {
     const refused = await asMerchant<{ shopLocaleDisable: { userErrors: { message: string }[] } }>(
+      fake,
       `mutation Disable($locale: String!) { shopLocaleDisable(locale: $locale) { locale userErrors { field message } } }`,
       { locale: "fr" },
     );
     expect(refused.shopLocaleDisable.userErrors[0]?.message).toContain("default");
     await asMerchant(
+      fake,
       `mutation Disable($locale: String!) { shopLocaleDisable(locale: $locale) { locale userErrors { field message } } }`,
       { locale: "it" },
     );
@@ -227,6 +226,7 @@ describe("the fake shop's markets and languages", () => {
     const created = await asMerchant<{
       webPresenceCreate: { webPresence: { id: string; rootUrls: { url: string }[] } };
     }>(
+      fake,
       `mutation Create($input: WebPresenceCreateInput!) {
         webPresenceCreate(input: $input) {
           webPresence { id rootUrls { locale url } }
@@ -242,6 +242,7 @@ describe("the fake shop's markets and languages", () => {
     const updated = await asMerchant<{
       marketUpdate: { market: { status: string; webPresences: { nodes: { id: string }[] } } };
     }>(
+      fake,
       `mutation Market($id: ID!, $input: MarketUpdateInput!) {
         marketUpdate(id: $id, input: $input) {
           market { status webPresences(first: 5) { nodes { id } } }
@@ -253,6 +254,7 @@ describe("the fake shop's markets and languages", () => {
     expect(updated.marketUpdate.market.status).toBe("DRAFT");
     expect(updated.marketUpdate.market.webPresences.nodes.map((n) => n.id)).toContain(presence.id);
     await asMerchant(
+      fake,
       `mutation Delete($id: ID!) { webPresenceDelete(id: $id) { deletedId userErrors { field message code } } }`,
       { id: presence.id },
     );
@@ -269,6 +271,7 @@ describe("the fake shop's markets and languages", () => {
     const created = await asMerchant<{
       webPresenceCreate: { webPresence: { domain: { host: string } }; userErrors: unknown[] };
     }>(
+      fake,
       `mutation Create($input: WebPresenceCreateInput!) {
         webPresenceCreate(input: $input) { webPresence { domain { host } } userErrors { field message code } }
       }`,

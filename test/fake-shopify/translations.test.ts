@@ -14,9 +14,8 @@ import {
   productsBulkQuery,
   translatedBulkQuery,
 } from "../../app/catalogue/queries";
-import { DEFAULT_MERCHANT_ACCESS_TOKEN } from "../../dev/fake-shopify/server";
 import { shopifyAdminClient } from "../../testkit/shopify-admin-client";
-import { graphql, pollBulk, runBulk, startTestShop, type FakeShopify } from "./helpers";
+import { asMerchant, graphql, pollBulk, runBulk, startTestShop, type FakeShopify } from "./helpers";
 
 let fake: FakeShopify;
 let admin: AdminGraphql;
@@ -84,12 +83,6 @@ interface RegisterData {
 }
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
-
-async function asMerchant<T>(query: string, variables: Record<string, unknown>): Promise<T> {
-  const answer = await graphql<T>(fake, query, variables, { token: DEFAULT_MERCHANT_ACCESS_TOKEN });
-  if (!answer.body.data || answer.body.errors) throw new Error(JSON.stringify(answer.body));
-  return answer.body.data;
-}
 
 /** A generated product the sample store translated (its title is made of the generator's words). */
 function translatedProduct() {
@@ -159,7 +152,7 @@ describe("the fake shop's translations", () => {
     expect(before.translations).toEqual([]);
     const digest = before.translatableContent.find((c) => c.key === "title")!.digest!;
 
-    const stale = await asMerchant<RegisterData>(REGISTER, {
+    const stale = await asMerchant<RegisterData>(fake, REGISTER, {
       id: product.id,
       translations: [
         { key: "title", locale: "fr", value: "iPod Nano (FR)", translatableContentDigest: digest },
@@ -183,7 +176,7 @@ describe("the fake shop's translations", () => {
     });
     expect(fake.state.translations(product.id)).toEqual([]);
 
-    const saved = await asMerchant<RegisterData>(REGISTER, {
+    const saved = await asMerchant<RegisterData>(fake, REGISTER, {
       id: product.id,
       translations: [
         { key: "title", locale: "fr", value: "iPod Nano (FR)", translatableContentDigest: digest },
@@ -249,7 +242,7 @@ describe("the fake shop's translations", () => {
   it("refuses the primary locale, an unknown key, and the app's own token", async () => {
     const product = translatedProduct();
     const digest = sha256(String(product.title));
-    const refused = await asMerchant<RegisterData>(REGISTER, {
+    const refused = await asMerchant<RegisterData>(fake, REGISTER, {
       id: product.id,
       translations: [
         { key: "title", locale: "en", value: "x", translatableContentDigest: digest },
@@ -277,7 +270,7 @@ describe("the fake shop's translations", () => {
 
     const removed = await asMerchant<{
       translationsRemove: { translations: { key: string; locale: string }[] };
-    }>(REMOVE, { id: product.id, keys: ["title"], locales: ["fr"] });
+    }>(fake, REMOVE, { id: product.id, keys: ["title"], locales: ["fr"] });
     expect(removed.translationsRemove.translations).toEqual([{ key: "title", locale: "fr" }]);
     expect(fake.state.translations(product.id, "fr").map((t) => t.key)).not.toContain("title");
   });

@@ -11,6 +11,7 @@ import { callAction } from "../../testkit/route-call";
 import { shopifyAdminClient } from "../../testkit/shopify-admin-client";
 import { shopifyWebhookRequest } from "../../testkit/shopify-webhook";
 import { startFakeShopify } from "../../dev/fake-shopify/server";
+import { asMerchant as merchantChange, userErrorsOf } from "../fake-shopify/helpers";
 import { action as presencesWebhook } from "../../app/routes/webhooks.presences";
 import { adminFor } from "../../app/shopify/admin-auth.server";
 import { recordShopAfterAuth } from "../../app/shopify/app.server";
@@ -31,17 +32,9 @@ afterAll(async () => {
 
 const urls = async () => (await storefrontPresencesOf(SHOP)).presences.map((p) => p.url);
 
+/** A merchant's change in the fake store, through the Admin API's own mutation. */
 async function asMerchant(query: string, variables: Record<string, unknown>): Promise<void> {
-  const response = await fetch(env.shopify.graphqlUrl, {
-    method: "POST",
-    headers: {
-      "Content-Type": "application/json",
-      "X-Shopify-Access-Token": env.shopify.state.merchantAccessToken,
-    },
-    body: JSON.stringify({ query, variables }),
-  });
-  const body = (await response.json()) as { errors?: unknown };
-  if (body.errors) throw new Error(JSON.stringify(body.errors));
+  expect(userErrorsOf(await merchantChange(env.shopify, query, variables))).toEqual([]);
 }
 
 describe("the store's storefront presences", () => {

@@ -29,7 +29,7 @@ import { followPolicyChanges } from "../../../app/sync/full/policy-check.server"
 import { refreshStorefrontPresencesSoon } from "../../../app/shop/follow-storefront-presences.server";
 import { removeShopFromIndex } from "../../../app/shop/remove-from-index.server";
 import { adminFor } from "../../../app/shopify/admin-auth.server";
-import { graphql } from "../../fake-shopify/helpers";
+import { asMerchant as merchantChange, userErrorsOf } from "../../fake-shopify/helpers";
 import { captureLogs } from "../../../testkit/capture-logs";
 
 let demo: RunningDemo;
@@ -115,13 +115,7 @@ const franceCatalog = () => {
 
 /** A merchant's change in the fake store, through the Admin API's own mutation. */
 async function asMerchant(query: string, variables: Record<string, unknown>): Promise<void> {
-  const { body } = await graphql(demo.shopify, query, variables, {
-    token: demo.shopify.state.merchantAccessToken,
-  });
-  const errors = Object.values(body.data ?? {}).flatMap(
-    (payload) => (payload as { userErrors?: unknown[] } | null)?.userErrors ?? [],
-  );
-  if (body.errors || errors.length > 0) throw new Error(JSON.stringify(body));
+  expect(userErrorsOf(await merchantChange(demo.shopify, query, variables))).toEqual([]);
 }
 
 describe("a storefront domain's own workspace", () => {
