@@ -18,6 +18,9 @@ const MEDIA_SELECTION = `
   alt
   preview { image { url } }`;
 
+const OPTIONS_SELECTION = "options { name values }";
+const SELECTED_OPTIONS_SELECTION = "selectedOptions { name value }";
+
 const PRODUCT_SELECTION = `
   id
   legacyResourceId
@@ -34,7 +37,7 @@ const PRODUCT_SELECTION = `
   publishedAt
   totalInventory
   tracksInventory
-  options { name values }
+  ${OPTIONS_SELECTION}
   featuredMedia { ${MEDIA_SELECTION} }`;
 
 // Variants come in position order (the connection's default sort key).
@@ -46,7 +49,7 @@ const VARIANT_SELECTION = `
   inventoryQuantity
   inventoryPolicy
   availableForSale
-  selectedOptions { name value }
+  ${SELECTED_OPTIONS_SELECTION}
   inventoryItem { tracked }`;
 
 const METAFIELD_SELECTION = "id namespace key type value";
@@ -324,7 +327,28 @@ export function translatedBulkQuery(query: string, locale: string): string {
   const at = query.indexOf("node {");
   if (at < 0) throw new Error("not a connection's bulk query");
   const end = at + "node {".length;
-  return `${query.slice(0, end)}\n        ${TRANSLATIONS_SELECTION(locale)}${query.slice(end)}`;
+  const translated = `${query.slice(0, end)}\n        ${TRANSLATIONS_SELECTION(locale)}${query.slice(end)}`;
+  return translatedOptions(translated, locale);
+}
+
+/**
+ * A product selection with its options' names and values in `locale` (Shopify's
+ * `PRODUCT_OPTION` and `PRODUCT_OPTION_VALUE` resources): each option's and option value's
+ * `translations`, and each variant's selected values through `optionValue` (fields, not
+ * connections: the export's limits and cost are unchanged). A selection without them is returned
+ * as it is.
+ */
+export function translatedOptions(query: string, locale: string): string {
+  const translations = TRANSLATIONS_SELECTION(locale);
+  return query
+    .replace(
+      OPTIONS_SELECTION,
+      `options { name values ${translations} optionValues { name ${translations} } }`,
+    )
+    .replace(
+      SELECTED_OPTIONS_SELECTION,
+      `selectedOptions { name value optionValue { ${translations} } }`,
+    );
 }
 
 /** An ISO 3166 country code, as Shopify's `CountryCode` names them ("FR"). */
@@ -346,11 +370,13 @@ export function marketBulkQuery(query: string, country: string, prices = true): 
   const end = at + "node {".length;
   let market = `${query.slice(0, end)}\n        publishedInContext(${context})${query.slice(end)}`;
   if (prices) {
-    const variant = `node { ${VARIANT_SELECTION}`;
+    // The variant's first fields: the same whether its options are asked in another language.
+    const head = VARIANT_SELECTION.slice(0, VARIANT_SELECTION.indexOf(SELECTED_OPTIONS_SELECTION));
+    const variant = `node { ${head}`;
     if (!market.includes(variant)) throw new Error("not a product bulk query");
     market = market.replace(
       variant,
-      `node { contextualPricing(${context}) { price { amount currencyCode } compareAtPrice { amount currencyCode } }\n  ${VARIANT_SELECTION}`,
+      `node { contextualPricing(${context}) { price { amount currencyCode } compareAtPrice { amount currencyCode } }\n  ${head}`,
     );
   }
   return market;

@@ -46,8 +46,105 @@ function translatedNested(object: Record<string, unknown>): void {
   }
 }
 
+type Json = Record<string, unknown>;
+const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null;
+
+/** The usable translation of a `name` (an option's or an option value's), or null. */
+function translatedName(translations: unknown): string | null {
+  const name = Array.isArray(translations)
+    ? (translations as TranslationLine[]).find((translation) => translation.key === "name")
+    : undefined;
+  return name ? usableTranslation(name) : null;
+}
+
+/** An option's name and values in a storefront's language, as its translations say (null: none). */
+interface OptionWords {
+  name: string | null;
+  values: Map<unknown, string | null>;
+}
+
+/** Read from an option with `translations` and `optionValues { name translations }`. */
+function wordsOf(option: Json): OptionWords {
+  const values = Array.isArray(option.optionValues) ? option.optionValues.filter(isObject) : [];
+  return {
+    name: translatedName(option.translations),
+    values: new Map(values.map((value) => [value.name, translatedName(value.translations)])),
+  };
+}
+
+/** An option `{name, values}` in the storefront's language: the primary language's where none. */
+function inLanguage(option: Json, words: OptionWords | undefined): Json {
+  const { translations: _translations, optionValues: _optionValues, ...rest } = option;
+  return {
+    ...rest,
+    name: words?.name ?? rest.name,
+    values: Array.isArray(rest.values)
+      ? rest.values.map((value: unknown) => words?.values.get(value) ?? value)
+      : rest.values,
+  };
+}
+
+/**
+ * A product's options in the storefront's language (`translatedOptions` asks for them): each
+ * option's name and each value by its option value's translation.
+ */
+function translatedProductOptions(options: unknown[]): unknown[] {
+  return options.map((option) => (isObject(option) ? inLanguage(option, wordsOf(option)) : option));
+}
+
+/** A variant's selected values in the storefront's language, by their `optionValue`'s translation. */
+function translatedSelectedOptions(selected: unknown[]): unknown[] {
+  return selected.map((raw) => {
+    if (!isObject(raw)) return raw;
+    const { optionValue, ...option } = raw;
+    return {
+      ...option,
+      value: (isObject(optionValue) && translatedName(optionValue.translations)) || option.value,
+    };
+  });
+}
+
+/**
+ * A product read in the primary language, its options and its variants' selected values in a
+ * storefront's language from its options' translations read apart (`options { name translations
+ * optionValues { name translations } }`, the live re-read's query): what the translated export
+ * gives.
+ */
+export function withTranslatedOptions<
+  P extends {
+    options?: unknown;
+    variants?: { selectedOptions: { name: string; value: string }[] }[];
+  },
+>(product: P, read: readonly unknown[]): P {
+  const words = new Map(read.filter(isObject).map((option) => [option.name, wordsOf(option)]));
+  if (words.size === 0) return product;
+  return {
+    ...product,
+    options: Array.isArray(product.options)
+      ? product.options.map((option: unknown) =>
+          isObject(option) ? inLanguage(option, words.get(option.name)) : option,
+        )
+      : product.options,
+    ...(product.variants && {
+      variants: product.variants.map((variant) => ({
+        ...variant,
+        selectedOptions: variant.selectedOptions.map((option) => ({
+          ...option,
+          value: words.get(option.name)?.values.get(option.value) ?? option.value,
+        })),
+      })),
+    }),
+  };
+}
+
 /** What a translated export's line becomes: the line with the usable translations applied. */
 export function applyTranslations(line: Record<string, unknown>): Record<string, unknown> {
+  if (Array.isArray(line.options)) {
+    line = { ...line, options: translatedProductOptions(line.options) };
+  }
+  if (Array.isArray(line.selectedOptions)) {
+    line = { ...line, selectedOptions: translatedSelectedOptions(line.selectedOptions) };
+  }
   const translations = line.translations;
   if (!Array.isArray(translations)) {
     if (typeof line.id === "string" && line.id.startsWith("gid://shopify/ProductVariant/"))

@@ -21,8 +21,11 @@ import {
 import { PolicyStore, type ShopPolicyType } from "./policies";
 import { MarketPricingStore } from "./market-pricing";
 import { PresenceStore } from "./presences";
-import { TranslationStore } from "./translations";
+import { TranslationStore, type TranslatableType } from "./translations";
+import { optionResource, optionResources } from "./product-options";
 import {
+  FRENCH_OPTIONS,
+  FRENCH_OPTION_VALUES,
   FRENCH_ENTRIES,
   FRENCH_METAFIELD_VALUES,
   FRENCH_POLICIES,
@@ -333,12 +336,21 @@ export class FakeShopifyCore {
           })),
         };
       }
+      case "ProductOption":
+      case "ProductOptionValue":
+        return optionResource(id, (productId) => this.store.products.get(productId)?.product);
       default:
         return undefined;
     }
   }
 
-  translatableOfType(type: "ShopPolicy" | "Metafield" | "Metaobject"): Json[] {
+  translatableOfType(type: Exclude<TranslatableType, "Product" | "Page" | "Article">): Json[] {
+    if (type === "ProductOption" || type === "ProductOptionValue") {
+      return optionResources(
+        this.store.productList().map((record) => record.product),
+        type,
+      );
+    }
     const ids =
       type === "ShopPolicy"
         ? this.policies.list().map((record) => record.id)
@@ -359,6 +371,15 @@ export class FakeShopifyCore {
       if (french) this.translations.seed(String(product.id), "fr", french);
       const german = germanProduct(source);
       if (german) this.translations.seed(String(product.id), "de", german);
+    }
+    const products = this.store.productList().map((record) => record.product);
+    for (const option of optionResources(products, "ProductOption")) {
+      const name = FRENCH_OPTIONS[String(option.name)];
+      if (name) this.translations.seed(String(option.id), "fr", { name });
+    }
+    for (const value of optionResources(products, "ProductOptionValue")) {
+      const name = FRENCH_OPTION_VALUES[String(value.name)];
+      if (name) this.translations.seed(String(value.id), "fr", { name });
     }
     for (const page of this.store.pages.values()) {
       const french = frenchPage({ title: String(page.title), handle: String(page.handle) });

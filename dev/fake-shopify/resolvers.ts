@@ -4,6 +4,7 @@
  * called with its arguments (as graphql-js's default resolver does); a field the fake does not
  * model resolves to null, or to an empty value of its type when it is non-null.
  */
+import { optionViews, selectedOptionViews } from "./product-options";
 import { themeQueries } from "./themes";
 import {
   GraphQLError,
@@ -188,6 +189,11 @@ function variantView(core: FakeShopifyCore, variant: Json, record: ProductRecord
     displayName: `${String(record.product.title)} - ${title}`,
     legacyResourceId: numericPart(String(variant.id)),
     ...variant,
+    selectedOptions: selectedOptionViews(
+      record.product,
+      (variant.selectedOptions as { name: string; value: string }[] | undefined) ?? [],
+      (id) => core.translations.translationsField(id),
+    ),
     inventoryItem: inventoryItemView(core, variant, record),
     contextualPricing: core.pricing.variantPricing(variant),
     product: () => productView(core, record),
@@ -276,6 +282,7 @@ export function productView(core: FakeShopifyCore, record: ProductRecord): Json 
     collections: (args: ConnectionArgs) =>
       connection(record.collections, args, (collection) => collectionView(core, collection)),
     media: (args: ConnectionArgs) => connection(record.media, args, mediaView),
+    options: optionViews(product, (id) => core.translations.translationsField(id)),
     translations: core.translations.translationsField(String(product.id)),
     publishedInContext: core.pricing.publishedInContext(String(product.id), onOnlineStore(product)),
     ...metafieldResolvers(core, String(product.id)),

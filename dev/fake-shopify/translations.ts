@@ -43,6 +43,8 @@ const RESOURCE_TYPES = {
   SHOP_POLICY: "ShopPolicy",
   METAOBJECT: "Metaobject",
   METAFIELD: "Metafield",
+  PRODUCT_OPTION: "ProductOption",
+  PRODUCT_OPTION_VALUE: "ProductOptionValue",
 } as const;
 type ResourceType = keyof typeof RESOURCE_TYPES;
 export type TranslatableType = (typeof RESOURCE_TYPES)[ResourceType];
@@ -86,6 +88,9 @@ export function sourceFields(resource: Json): SourceField[] {
         { key: "summary_html", value: text(resource.summary), type: "HTML" },
         { key: "handle", value: text(resource.handle), type: "URI" },
       ];
+    case "ProductOption":
+    case "ProductOptionValue":
+      return [{ key: "name", value: text(resource.name), type: "SINGLE_LINE_TEXT_FIELD" }];
     case "ShopPolicy":
       // The title is Shopify's own name of the policy type, in the shopper's language: not content.
       return [{ key: "body", value: text(resource.body), type: "HTML" }];

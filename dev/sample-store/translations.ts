@@ -197,3 +197,23 @@ export const FRENCH_ENTRIES: Readonly<Record<string, Readonly<Record<string, str
 export const FRENCH_METAFIELD_VALUES: Readonly<Record<string, string>> = {
   "Anodised aluminium": "Aluminium anodisé",
 };
+
+/**
+ * Option names and values in French (Shopify's `PRODUCT_OPTION` and `PRODUCT_OPTION_VALUE`
+ * resources): sizes stay as they are, as French storefronts show them; a colour already in French
+ * ("Rouge") or in another script has none, so the storefront shows it as it is.
+ */
+export const FRENCH_OPTIONS: Readonly<Record<string, string>> = {
+  Size: "Taille",
+  Color: "Couleur",
+  Title: "Titre",
+};
+export const FRENCH_OPTION_VALUES: Readonly<Record<string, string>> = {
+  Black: "Noir",
+  White: "Blanc",
+  Navy: "Marine",
+  "Forest Green": "Vert forêt",
+  Sand: "Sable",
+  Charcoal: "Anthracite",
+  Mustard: "Moutarde",
+};

@@ -15,6 +15,7 @@ import {
   BulkJsonlSyntaxError,
   readBulkExport,
   translatedSource,
+  withTranslatedOptions,
 } from "../../app/catalogue";
 import { presenceWorkspacesOf } from "../../app/sync/full/presence-workspaces.server";
 import type { StorefrontPresence } from "../../app/shopify/storefront-presences.server";
@@ -44,6 +45,64 @@ describe("a translated export's lines", () => {
       ...product,
       title: "Sac à dos léger",
       handle: "sac-a-dos-leger-1",
+    });
+  });
+
+  it("names options and their values in the storefront's language, on the product and on each variant, and keeps the primary language's where there is none", () => {
+    const t = (value: string, outdated = false) => [{ key: "name", value, outdated }];
+    const line = applyTranslations({
+      ...product,
+      translations: [],
+      options: [
+        {
+          name: "Color",
+          values: ["Black", "抹茶", "Sand"],
+          translations: t("Couleur"),
+          optionValues: [
+            { name: "Black", translations: t("Noir") },
+            { name: "抹茶", translations: [] },
+            { name: "Sand", translations: t("Sable", true) },
+          ],
+        },
+        { name: "Size", values: ["M"], translations: [], optionValues: [{ name: "M" }] },
+      ],
+    });
+    expect(line.options).toEqual([
+      { name: "Couleur", values: ["Noir", "抹茶", "Sand"] },
+      { name: "Size", values: ["M"] },
+    ]);
+    const variant = applyTranslations({
+      id: "gid://shopify/ProductVariant/11",
+      __parentId: product.id,
+      selectedOptions: [
+        { name: "Color", value: "Black", optionValue: { translations: t("Noir") } },
+        { name: "Size", value: "M", optionValue: { translations: [] } },
+      ],
+    });
+    expect(variant.selectedOptions).toEqual([
+      { name: "Color", value: "Noir" },
+      { name: "Size", value: "M" },
+    ]);
+
+    // The live re-read: the product in the primary language, its options' translations read apart.
+    const read = [
+      {
+        name: "Color",
+        translations: t("Couleur"),
+        optionValues: [{ name: "Black", translations: t("Noir") }],
+      },
+    ];
+    expect(
+      withTranslatedOptions(
+        {
+          options: [{ name: "Color", values: ["Black", "Sand"] }],
+          variants: [{ selectedOptions: [{ name: "Color", value: "Black" }] }],
+        },
+        read,
+      ),
+    ).toEqual({
+      options: [{ name: "Couleur", values: ["Noir", "Sand"] }],
+      variants: [{ selectedOptions: [{ name: "Color", value: "Noir" }] }],
     });
   });
 

@@ -133,6 +133,74 @@ describe("the fake shop's translations", () => {
     expect(cost?.requestedQueryCost).toBeLessThanOrEqual(1000);
   });
 
+  it("keeps product options and option values as resources of their own (PRODUCT_OPTION, PRODUCT_OPTION_VALUE), read on the product and each variant's selected value", async () => {
+    const values = await queryAdmin<{ translatableResources: { nodes: ResourceNode[] } }>(
+      admin,
+      RESOURCES,
+      { type: "PRODUCT_OPTION_VALUE", first: 250, locale: "fr" },
+    );
+    const sand = values.translatableResources.nodes.find((node) =>
+      node.translatableContent.some((c) => c.key === "name" && c.value === "Sand"),
+    )!;
+    expect(sand.translatableContent).toEqual([
+      expect.objectContaining({ key: "name", value: "Sand", digest: sha256("Sand") }),
+    ]);
+    expect(sand.translations).toMatchObject([{ key: "name", value: "Sable", outdated: false }]);
+    // A merchant renames the value in French; the product and its variants read it.
+    const registered = await asMerchant<RegisterData>(fake, REGISTER, {
+      id: sand.resourceId,
+      translations: [
+        {
+          key: "name",
+          locale: "fr",
+          value: "Sable doré",
+          translatableContentDigest: sha256("Sand"),
+        },
+      ],
+    });
+    expect(registered.translationsRegister.userErrors).toEqual([]);
+    const product = fake.state
+      .products()
+      .find((p) =>
+        (p.variants as { selectedOptions: { value: string }[] }[]).some((v) =>
+          v.selectedOptions.some((o) => o.value === "Sand"),
+        ),
+      )!;
+    const read = await queryAdmin<{
+      product: {
+        options: {
+          name: string;
+          translations: { value: string }[];
+          optionValues: { name: string; translations: { value: string }[] }[];
+        }[];
+        variants: {
+          nodes: {
+            selectedOptions: {
+              value: string;
+              optionValue: { translations: { value: string }[] };
+            }[];
+          }[];
+        };
+      };
+    }>(
+      admin,
+      `query P($id: ID!) { product(id: $id) {
+        options { name translations(locale: "fr") { value } optionValues { name translations(locale: "fr") { value } } }
+        variants(first: 100) { nodes { selectedOptions { value optionValue { translations(locale: "fr") { value } } } } }
+      } }`,
+      { id: product.id },
+    );
+    const colour = read.product.options.find((o) => o.name === "Color")!;
+    expect(colour.translations).toEqual([{ value: "Couleur" }]);
+    expect(colour.optionValues.find((v) => v.name === "Sand")?.translations).toEqual([
+      { value: "Sable doré" },
+    ]);
+    const selected = read.product.variants.nodes
+      .flatMap((v) => v.selectedOptions)
+      .find((o) => o.value === "Sand")!;
+    expect(selected.optionValue.translations).toEqual([{ value: "Sable doré" }]);
+  });
+
   it("lists the online store's pages in French", async () => {
     const data = await queryAdmin<{ translatableResources: { nodes: ResourceNode[] } }>(
       admin,

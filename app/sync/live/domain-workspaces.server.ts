@@ -17,6 +17,7 @@ import {
   numericId,
   productMetafieldsOf,
   toGid,
+  withTranslatedOptions,
   type IndexProduct,
   type MapContext,
   type MarketLinesReport,
@@ -65,9 +66,11 @@ export function productTranslationsQuery(
     if (!isLocaleTag(locale)) throw new Error(`"${locale}" is not a locale`);
     const translations = `translations(locale: ${JSON.stringify(locale)}) { key value outdated }`;
     const own = `t${index}: ${translations}`;
-    if (metafieldKeys.length === 0) return [own];
+    const options = `o${index}: options { name ${translations} optionValues { name ${translations} } }`;
+    if (metafieldKeys.length === 0) return [own, options];
     return [
       own,
+      options,
       `m${index}: metafields(first: ${metafieldKeys.length}, keys: [${keys}]) { nodes { namespace key ${translations} } }`,
     ];
   });
@@ -86,9 +89,13 @@ interface TranslationsData {
   nodes: ({ id: string; [alias: string]: unknown } | null)[];
 }
 
-/** One product's translations into one locale: its own, and its chosen metafields' by `namespace.key`. */
+/**
+ * One product's translations into one locale: its own, its options' (as read: `name
+ * translations optionValues`), and its chosen metafields' by `namespace.key`.
+ */
 export interface ProductTranslations {
   lines: TranslationLines;
+  options: unknown[];
   metafields: Map<string, TranslationLines>;
 }
 
@@ -123,7 +130,12 @@ export async function readProductTranslations(
           )
             metafields.set(metafieldKey({ namespace, key }), translations as TranslationLines);
         }
-        byLocale.set(locale, { lines: Array.isArray(lines) ? lines : [], metafields });
+        const options = node[`o${index}`];
+        byLocale.set(locale, {
+          lines: Array.isArray(lines) ? lines : [],
+          options: Array.isArray(options) ? options : [],
+          metafields,
+        });
       });
       found.set(numericId(node.id), byLocale);
     }
@@ -133,10 +145,10 @@ export async function readProductTranslations(
 
 /** The product read in the primary language, as a shopper reading `translations` sees it. */
 function translatedProduct(product: ShopifyProduct, read?: ProductTranslations): ShopifyProduct {
-  const value = applyTranslations({
-    ...product,
-    translations: read?.lines ?? [],
-  }) as unknown as ShopifyProduct;
+  const value = withTranslatedOptions(
+    applyTranslations({ ...product, translations: read?.lines ?? [] }) as unknown as ShopifyProduct,
+    read?.options ?? [],
+  );
   if (!read || read.metafields.size === 0 || !value.metafields) return value;
   return {
     ...value,
@@ -409,6 +421,7 @@ export function translationsChangedBulkQuery(locale: string): string {
         id
         title
         translations(locale: ${JSON.stringify(locale)}) { key updatedAt }
+        options { translations(locale: ${JSON.stringify(locale)}) { key updatedAt } optionValues { translations(locale: ${JSON.stringify(locale)}) { key updatedAt } } }
       }
     }
   }
@@ -435,15 +448,21 @@ export async function productsWithNewTranslations(
     const changed = new Map<string, { title: string; at: number }>();
     const splitter = new LineSplitter();
     const onLine = (text: string) => {
-      const line = JSON.parse(text) as {
+      type Dated = { translations?: { updatedAt?: string }[] };
+      const line = JSON.parse(text) as Dated & {
         id?: string;
         title?: string;
-        translations?: { updatedAt?: string }[];
+        options?: (Dated & { optionValues?: Dated[] })[];
       };
       if (typeof line.id !== "string" || !line.id.includes("/Product/")) return;
+      // The product's own translations, and its options' and option values' (resources of their own).
+      const dated = [
+        line,
+        ...(line.options ?? []).flatMap((option) => [option, ...(option.optionValues ?? [])]),
+      ].flatMap((resource) => resource.translations ?? []);
       const latest = Math.max(
         0,
-        ...(line.translations ?? []).map((translation) =>
+        ...dated.map((translation) =>
           typeof translation.updatedAt === "string" ? Date.parse(translation.updatedAt) || 0 : 0,
         ),
       );

@@ -37,6 +37,7 @@ import {
   translationsChangedBulkQuery,
 } from "../../../app/sync/live/domain-workspaces.server";
 import type { ProductSnapshot } from "../../../dev/fake-shopify/server";
+import { optionValueId } from "../../../dev/fake-shopify/product-options";
 
 let env: LiveEnvironment;
 let worker: Awaited<ReturnType<typeof startTestWorker>>;
@@ -174,6 +175,30 @@ describe("live changes in a storefront domain's workspace", () => {
     expect(writesOf(FRENCH, product.id, again)).toHaveLength(0);
   });
 
+  it("a product edit keeps its options' French names and values in the French workspace, as the fill sent them", async () => {
+    const product = sellableProducts(env).find((p) =>
+      (p.variants as { selectedOptions?: { name: string }[] }[]).some((v) =>
+        v.selectedOptions?.some((o) => o.name === "Size"),
+      ),
+    )!;
+    expect(product).toBeDefined();
+    const filled = french(product.id) as { attributes?: Record<string, string[]> } | undefined;
+    expect(filled?.attributes?.Taille).toBeDefined();
+    expect(filled?.attributes?.Size).toBeUndefined();
+    const since = env.emulator.state.requests().length;
+    env.shopify.state.updateProduct(product.id, { vendor: "Atelier" });
+    await env.shopify.state.sendWebhook("products/update", product.id);
+    await settled();
+    const after = french(product.id) as {
+      attributes?: Record<string, string[]>;
+      variants?: unknown;
+    };
+    // The live re-read names the options as the fill did: the vendor is the only change.
+    expect(after.attributes?.Taille).toEqual(filled?.attributes?.Taille);
+    expect(after.variants).toEqual((filled as { variants?: unknown }).variants);
+    expect(writesOf(FRENCH, product.id, since)).toHaveLength(1);
+  });
+
   it("a product edit keeps the France market's fixed euro price and currency in the French workspace, the shop's in the primary", async () => {
     // The France market's catalog: the one with fixed prices (the primary market's has none).
     const catalog = env.shopify.state
@@ -237,6 +262,27 @@ describe("live changes in a storefront domain's workspace", () => {
     await settled();
     expect(french(product.id)?.name).toBe("Gourde isotherme");
     expect(english(product.id)?.name).toBe(before);
+    expect(writesOf(WORKSPACE, product.id, since)).toHaveLength(0);
+    expect(writesOf(FRENCH, product.id, since)).toHaveLength(1);
+  });
+
+  it("an option value translated without any webhook reaches the French domain at the hourly check", async () => {
+    const product = sellableProducts(env).find((p) =>
+      (p.variants as { selectedOptions?: { name: string; value: string }[] }[]).some((v) =>
+        v.selectedOptions?.some((o) => o.name === "Size" && o.value === "M"),
+      ),
+    )!;
+    expect(product).toBeDefined();
+    const position =
+      (product.options as { name: string }[]).findIndex((option) => option.name === "Size") + 1;
+    const since = env.emulator.state.requests().length;
+    env.shopify.state.translate(optionValueId(product.id, position, "M"), "fr", { name: "Moyen" });
+    await checkChangedProducts({ shopDomain: SHOP, admin: await adminFor(SHOP), pollMs: 50 });
+    await settled();
+    const sizes = (french(product.id) as { attributes?: Record<string, string[]> }).attributes
+      ?.Taille;
+    expect(sizes).toContain("Moyen");
+    expect(sizes).not.toContain("M");
     expect(writesOf(WORKSPACE, product.id, since)).toHaveLength(0);
     expect(writesOf(FRENCH, product.id, since)).toHaveLength(1);
   });
