@@ -46,14 +46,34 @@ export interface ShopifyMetafield {
   reference?: ReferencedEntry | null;
 }
 
-/** A metaobject entry a metafield references (a size chart), as the export reads it. */
+/**
+ * What a single reference names, as the export reads it (`reference { __typename … }`): a
+ * metaobject entry (a size chart) with its name and fields, a product, variant, collection or
+ * page with its title, a file with its alt text and URL or file name.
+ */
 export interface ReferencedEntry {
+  __typename?: string;
   displayName?: string;
   fields?: { key: string; type: string; value: string | null; definition?: { name: string } }[];
+  title?: string;
+  product?: { title?: string } | null;
+  alt?: string | null;
+  image?: { url?: string } | null;
+  url?: string | null;
+  filename?: string | null;
 }
 
-/** The one reference type turned into text: a metaobject entry, by its name and fields. */
+/** A metaobject entry, by its name and fields. */
 export const METAOBJECT_REFERENCE_TYPE = "metaobject_reference";
+/** Single references read with the product (`reference`) and turned into what they name. */
+export const SINGLE_REFERENCE_TYPES: ReadonlySet<string> = new Set([
+  METAOBJECT_REFERENCE_TYPE,
+  "product_reference",
+  "variant_reference",
+  "collection_reference",
+  "page_reference",
+  "file_reference",
+]);
 /** A list of references to entries of one definition: each entry by its name (MapContext). */
 export const METAOBJECT_REFERENCE_LIST_TYPE = "list.metaobject_reference";
 
@@ -104,13 +124,13 @@ const SCALAR_TYPES = new Set([
 ]);
 
 export function isIndexableMetafieldType(type: string): boolean {
-  if (type === METAOBJECT_REFERENCE_TYPE) return true;
+  if (SINGLE_REFERENCE_TYPES.has(type)) return true;
   return SCALAR_TYPES.has(type.startsWith("list.") ? type.slice(5) : type);
 }
 
 /** Whether reading these metafields must resolve references (a heavier read). */
-export function hasMetaobjectReference(chosen: readonly { type?: string }[]): boolean {
-  return chosen.some((metafield) => metafield.type === METAOBJECT_REFERENCE_TYPE);
+export function hasReference(chosen: readonly { type?: string }[]): boolean {
+  return chosen.some((metafield) => SINGLE_REFERENCE_TYPES.has(metafield.type ?? ""));
 }
 
 /**
@@ -124,11 +144,15 @@ export function metafieldValueText(
   names?: ReadonlyMap<string, string>,
 ): string[] | null {
   if (metafield.type === METAOBJECT_REFERENCE_LIST_TYPE) return referenceListText(metafield, names);
-  if (metafield.type !== METAOBJECT_REFERENCE_TYPE) {
+  if (!SINGLE_REFERENCE_TYPES.has(metafield.type)) {
     return metafieldText(metafield.type, metafield.value);
   }
   const entry = metafield.reference;
   if (!entry) return null;
+  if (metafield.type !== METAOBJECT_REFERENCE_TYPE) {
+    const name = namedReference(entry);
+    return name ? [bounded(name)] : null;
+  }
   const name = typeof entry.displayName === "string" ? collapseWhitespace(entry.displayName) : "";
   const facts = (Array.isArray(entry.fields) ? entry.fields : []).flatMap((field) => {
     if (typeof field.value !== "string" || typeof field.type !== "string") return [];
@@ -139,6 +163,45 @@ export function metafieldValueText(
   });
   const text = [name, facts.join("; ")].filter(Boolean).join(": ");
   return text ? [bounded(text)] : null;
+}
+
+/** The last path segment of a URL, without its query: a file's name ("care-guide.pdf"). */
+function fileNameOf(url: unknown): string {
+  if (typeof url !== "string") return "";
+  try {
+    return decodeURIComponent(new URL(url).pathname.split("/").pop() ?? "");
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * What a product, variant, collection, page or file reference names, as a shopper would call it:
+ * its title ("Burton Custom 151 - Small" for a variant), a file's alt text, else its file name.
+ */
+function namedReference(entry: ReferencedEntry): string {
+  const text = (value: unknown) => (typeof value === "string" ? collapseWhitespace(value) : "");
+  switch (entry.__typename) {
+    case "Product":
+    case "Collection":
+    case "Page":
+      return text(entry.title);
+    case "ProductVariant": {
+      const product = text(entry.product?.title);
+      const variant = text(entry.title);
+      return variant && variant !== "Default Title"
+        ? [product, variant].filter(Boolean).join(" - ")
+        : product;
+    }
+    case "MediaImage":
+      return text(entry.alt) || fileNameOf(entry.image?.url);
+    case "GenericFile":
+      return text(entry.alt) || fileNameOf(entry.url);
+    case "Video":
+      return text(entry.alt) || text(entry.filename);
+    default:
+      return "";
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { VariantStock } from "./map-product";
-import { hasMetaobjectReference, productMetafieldsOf, variantMetafieldsOf } from "./metafield-text";
+import { hasReference, productMetafieldsOf, variantMetafieldsOf } from "./metafield-text";
 import type { ShopifyMetaobject, ShopifyProductFields, ShopifyShopPolicy } from "./shopify-types";
 
 /**
@@ -91,7 +91,7 @@ function withVariantMetafields(query: string, chosen: readonly MetafieldChoice[]
  * With a chosen `metaobject_reference` metafield: what the entry it names says (a size chart's
  * name and fields), read with the product. An object, not a connection: no bulk level of its own.
  */
-const METAFIELD_WITH_REFERENCE_SELECTION = `${METAFIELD_SELECTION} reference { ... on Metaobject { displayName fields { key type value definition { name } } } }`;
+const METAFIELD_WITH_REFERENCE_SELECTION = `${METAFIELD_SELECTION} reference { __typename ... on Metaobject { displayName fields { key type value definition { name } } } ... on Product { title } ... on ProductVariant { title product { title } } ... on Collection { title } ... on Page { title } ... on MediaImage { alt image { url } } ... on GenericFile { alt url } ... on Video { alt filename } }`;
 
 const COLLECTION_SELECTION = `
   id
@@ -154,9 +154,7 @@ export function productsBulkQuery(chosen: readonly MetafieldChoice[] = []): stri
   const own = productMetafieldsOf(chosen);
   if (own.length === 0) return query;
   const keys = own.map((metafield) => JSON.stringify(metafieldKey(metafield))).join(", ");
-  const selection = hasMetaobjectReference(own)
-    ? METAFIELD_WITH_REFERENCE_SELECTION
-    : METAFIELD_SELECTION;
+  const selection = hasReference(own) ? METAFIELD_WITH_REFERENCE_SELECTION : METAFIELD_SELECTION;
   return query.replace(
     "        media { edges",
     `        metafields(keys: [${keys}]) { edges { node { ${selection} } } }\n        media { edges`,
@@ -537,7 +535,7 @@ function productMetafieldsRead(chosen: readonly MetafieldChoice[]): {
 } {
   if (chosen.length === 0) return { query: PRODUCTS_BY_IDS_QUERY, variables: {} };
   const variables = { metafieldKeys: chosen.map(metafieldKey), metafieldsFirst: chosen.length };
-  if (hasMetaobjectReference(chosen)) {
+  if (hasReference(chosen)) {
     return {
       query: PRODUCTS_WITH_METAFIELD_REFERENCES_BY_IDS_QUERY,
       variables,

@@ -2,7 +2,6 @@ import {
   isIndexableMetafieldType,
   METAOBJECT_DEFINITION_TYPES_QUERY,
   METAOBJECT_REFERENCE_LIST_TYPE,
-  METAOBJECT_REFERENCE_TYPE,
   metafieldKey,
   type MetaobjectDefinitionTypesData,
   PRODUCT_METAFIELD_DEFINITIONS_QUERY,
@@ -48,9 +47,9 @@ export const HIDDEN_REASON =
 export const SOME_INVALID_NOTE =
   "Some products' values do not match its type in Shopify: those products are sent without it until the values are fixed (Shopify admin: Settings, Custom data).";
 export const NOT_TEXT_REASON =
-  "References to products, collections and files, and lists of metaobject references without a definition, are not turned into text yet.";
+  "Lists of references to products, variants, collections, pages or files, and lists of metaobject references without a definition, are not turned into text yet.";
 export const VARIANT_REFERENCE_REASON =
-  "A variant's references to metaobjects are not turned into text yet (a product's are).";
+  "A variant's references are not turned into text yet (a product's are): each would be read for every variant.";
 
 /** The checkbox value of a chosen metafield: a variant's is told apart from a product's of the same key. */
 export function choiceOf(metafield: { namespace: string; key: string; owner?: string }): string {
@@ -97,7 +96,7 @@ function notOfferedReason(
   if (isAppOwnedNamespace(node.namespace)) return APP_OWNED_REASON;
   if (node.access.storefront === "NONE") return HIDDEN_REASON;
   const type = node.type.name;
-  if (owner === "PRODUCTVARIANT" && type.endsWith(METAOBJECT_REFERENCE_TYPE)) {
+  if (owner === "PRODUCTVARIANT" && type.endsWith("_reference")) {
     return VARIANT_REFERENCE_REASON;
   }
   if (type === METAOBJECT_REFERENCE_LIST_TYPE) return referenceType ? null : NOT_TEXT_REASON;

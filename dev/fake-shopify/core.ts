@@ -11,7 +11,11 @@ import { gid, gidType } from "./gid";
 import { MetafieldStore } from "./metafields";
 import { MetafieldDefinitionStore } from "./metafield-definitions";
 import { MetaobjectStore } from "./metaobjects";
-import { SAMPLE_COLOR_PATTERNS, SAMPLE_SIZE_CHART_REFERENCES } from "../sample-store/metaobjects";
+import {
+  SAMPLE_COLOR_PATTERNS,
+  SAMPLE_PAIRS_WELL_WITH,
+  SAMPLE_SIZE_CHART_REFERENCES,
+} from "../sample-store/metaobjects";
 import {
   SAMPLE_PRODUCT_DEFINITIONS,
   SAMPLE_PRODUCT_SPECS,
@@ -280,6 +284,7 @@ export class FakeShopifyCore {
     if (this.options.store?.productSpecs && this.options.store.metaobjects) {
       this.addSizeChartReferences();
       this.addColorPatterns();
+      this.addProductReferences();
     }
     if ((this.options.store?.presences ?? "sample") === "sample") {
       this.addSampleTranslations();
@@ -432,6 +437,53 @@ export class FakeShopifyCore {
         type: "metaobject_reference",
       };
       const result = this.metafields.set([input], () => true, this.iso());
+      if (result.userErrors.length > 0) throw new Error(JSON.stringify(result.userErrors));
+    }
+  }
+
+  /**
+   * A "Pairs well with" product reference (`custom.pairs_well_with`, SAMPLE_PAIRS_WELL_WITH) and
+   * a "Featured in" collection reference (`custom.featured_in`: the product's first collection).
+   */
+  addProductReferences(): void {
+    const definitions = [
+      { name: "Pairs well with", key: "pairs_well_with", type: "product_reference" },
+      { name: "Featured in", key: "featured_in", type: "collection_reference" },
+    ];
+    for (const { name, key, type } of definitions) {
+      this.metafieldDefinitions.create({
+        name,
+        namespace: "custom",
+        key,
+        type,
+        ownerType: "PRODUCT",
+        description: null,
+        storefrontAccess: "PUBLIC_READ",
+        pinnedPosition: null,
+      });
+    }
+    const byHandle = new Map(
+      this.store.productList().map((record) => [String(record.product.handle), record]),
+    );
+    for (const record of this.store.productList()) {
+      const paired = byHandle.get(SAMPLE_PAIRS_WELL_WITH[String(record.product.handle)] ?? "");
+      const collection = record.collections[0] as { id?: string } | undefined;
+      const inputs = [
+        ...(paired
+          ? [
+              {
+                key: "pairs_well_with",
+                value: String(paired.product.id),
+                type: "product_reference",
+              },
+            ]
+          : []),
+        ...(paired && collection?.id
+          ? [{ key: "featured_in", value: collection.id, type: "collection_reference" }]
+          : []),
+      ].map((input) => ({ ...input, ownerId: String(record.product.id), namespace: "custom" }));
+      if (inputs.length === 0) continue;
+      const result = this.metafields.set(inputs, () => true, this.iso());
       if (result.userErrors.length > 0) throw new Error(JSON.stringify(result.userErrors));
     }
   }

@@ -194,3 +194,14 @@ export const SAMPLE_SIZE_CHART_REFERENCES: Readonly<Record<string, string>> = {
   "burton-custom-freestyle-151-1": "burton-custom-151",
   "burton-custom-freestyle-151-2": "burton-custom-151",
 };
+
+/**
+ * Product handle → the product (its handle) its `custom.pairs_well_with` product reference names:
+ * what a merchant sells beside it.
+ */
+export const SAMPLE_PAIRS_WELL_WITH: Readonly<Record<string, string>> = {
+  "burton-custom-freestyle-151": "ipod-nano",
+  "burton-custom-freestyle-151-1": "ipod-nano",
+  "burton-custom-freestyle-151-2": "ipod-nano",
+  "ipod-touch": "ipod-nano",
+};

@@ -261,6 +261,71 @@ describe("a metafield referencing a metaobject entry (a size chart)", () => {
   });
 });
 
+describe("a metafield referencing a product, variant, collection, page or file", () => {
+  const text = (type: string, reference: unknown) =>
+    metafieldValueText({
+      namespace: "custom",
+      key: "ref",
+      type,
+      value: "gid://shopify/X/1",
+      reference: reference as never,
+    });
+
+  it("is what it names as a shopper would call it: a title, a variant after its product, a file's alt text or name", () => {
+    expect(text("product_reference", { __typename: "Product", title: " Ski  wax " })).toEqual([
+      "Ski wax",
+    ]);
+    expect(
+      text("variant_reference", {
+        __typename: "ProductVariant",
+        title: "Small",
+        product: { title: "Crème brûlée dish" },
+      }),
+    ).toEqual(["Crème brûlée dish - Small"]);
+    expect(
+      text("variant_reference", {
+        __typename: "ProductVariant",
+        title: "Default Title",
+        product: { title: "Teapot" },
+      }),
+    ).toEqual(["Teapot"]);
+    expect(text("collection_reference", { __typename: "Collection", title: "Winter" })).toEqual([
+      "Winter",
+    ]);
+    expect(text("page_reference", { __typename: "Page", title: "Size guide" })).toEqual([
+      "Size guide",
+    ]);
+    expect(
+      text("file_reference", {
+        __typename: "MediaImage",
+        alt: "",
+        image: { url: "https://cdn.shopify.com/s/files/1/care%20guide.png?v=3" },
+      }),
+    ).toEqual(["care guide.png"]);
+    expect(
+      text("file_reference", {
+        __typename: "GenericFile",
+        alt: "Care guide (PDF)",
+        url: "https://cdn.shopify.com/care.pdf",
+      }),
+    ).toEqual(["Care guide (PDF)"]);
+    expect(text("file_reference", { __typename: "Video", alt: null, filename: "fit.mp4" })).toEqual(
+      ["fit.mp4"],
+    );
+  });
+
+  it("gives nothing for something deleted, unnamed, of a type it cannot name, or a file URL that is none, and is bounded", () => {
+    expect(text("product_reference", null)).toBeNull();
+    expect(text("product_reference", undefined)).toBeNull();
+    expect(text("product_reference", { __typename: "Product", title: "  " })).toBeNull();
+    expect(text("product_reference", { __typename: "Customer", title: "Jane" })).toBeNull();
+    expect(text("file_reference", { __typename: "GenericFile", url: "not a url" })).toBeNull();
+    const [long] = text("page_reference", { __typename: "Page", title: "x".repeat(5_000) })!;
+    expect(long!.length).toBeLessThanOrEqual(METAFIELD_TEXT_MAX);
+    expect(long!.endsWith(CUT_NOTE)).toBe(true);
+  });
+});
+
 describe("a list of metaobject references (a standard category metafield)", () => {
   const PINK = "gid://shopify/Metaobject/1";
   const RED = "gid://shopify/Metaobject/2";

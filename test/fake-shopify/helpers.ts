@@ -89,17 +89,37 @@ export function userErrorsOf(data: unknown): unknown[] {
   );
 }
 
-/** Data of a request that must succeed. */
+/**
+ * Data of a request that must succeed. A THROTTLED answer (the app's own work shares the bucket)
+ * is waited out as Shopify asks: until the bucket has restored the points the query requests.
+ */
 export async function data<T>(
   shop: FakeShopify,
   query: string,
   variables?: Record<string, unknown>,
 ): Promise<T> {
-  const answer = await graphql<T>(shop, query, variables);
+  let answer = await graphql<T>(shop, query, variables);
+  for (let tries = 0; tries < 5 && isThrottled(answer); tries += 1) {
+    const cost = answer.body.extensions!.cost;
+    const missing = cost.requestedQueryCost - cost.throttleStatus.currentlyAvailable;
+    await new Promise((resolve) =>
+      setTimeout(resolve, (1000 * Math.max(1, missing)) / cost.throttleStatus.restoreRate),
+    );
+    answer = await graphql<T>(shop, query, variables);
+  }
   if (answer.status !== 200 || answer.body.errors || !answer.body.data) {
     throw new Error(`GraphQL failed: ${answer.status} ${JSON.stringify(answer.body)}`);
   }
   return answer.body.data;
+}
+
+function isThrottled(answer: GraphqlAnswer<unknown>): boolean {
+  const errors = answer.body.errors;
+  return (
+    Array.isArray(errors) &&
+    errors.some((error) => error.extensions?.code === "THROTTLED") &&
+    !!answer.body.extensions?.cost
+  );
 }
 
 export async function runBulk(shop: FakeShopify, query: string) {

@@ -171,3 +171,53 @@ describe("the chosen metafields in the products' export", () => {
     }
   });
 });
+
+describe("product, variant, collection, page and file references", () => {
+  let withReferences: FakeShopify;
+  beforeAll(async () => {
+    withReferences = await startTestShop({
+      store: { files: [DOCS_SHOP], productSpecs: true, metaobjects: true },
+    });
+  });
+  afterAll(() => withReferences.close());
+
+  const REFERENCES = [
+    {
+      namespace: "custom",
+      key: "pairs_well_with",
+      name: "Pairs well with",
+      type: "product_reference",
+    },
+    { namespace: "custom", key: "featured_in", name: "Featured in", type: "collection_reference" },
+  ];
+
+  it("are read with the product, in the export and the live re-read alike, and sent as what they name", async () => {
+    const products = await exported(withReferences, REFERENCES);
+    const touch = products.get("ipod-touch")!;
+    const nano = withReferences.state.products().find((p) => p.handle === "ipod-nano")!;
+    const mapped = mapProduct(touch, { primaryDomain: "shop.example.com", metafields: REFERENCES });
+    expect(mapped.indexable && mapped.item.attributes).toMatchObject({
+      "Pairs well with": [String(nano.title)],
+      "Featured in": [expect.any(String)],
+    });
+    const { query, variables, idsPerQuery } = productsByIdsRead(REFERENCES);
+    expect(idsPerQuery).toBeDefined();
+    const answer = await data<ProductsByIdsData>(withReferences, query, {
+      ids: [touch.id],
+      ...PRODUCT_NODES_DEFAULT_PAGE_SIZES,
+      ...variables,
+    });
+    const reread = productsFromNodesResponse([touch.id], answer).products[0]!;
+    expect(
+      mapProduct(reread, { primaryDomain: "shop.example.com", metafields: REFERENCES }),
+    ).toEqual(mapped);
+  });
+
+  it("give nothing once what they name is deleted", async () => {
+    const nano = withReferences.state.products().find((p) => p.handle === "ipod-nano")!;
+    withReferences.state.deleteProduct(nano.id);
+    const touch = (await exported(withReferences, REFERENCES)).get("ipod-touch")!;
+    const mapped = mapProduct(touch, { primaryDomain: "shop.example.com", metafields: REFERENCES });
+    expect(mapped.indexable && mapped.item.attributes).not.toHaveProperty("Pairs well with");
+  });
+});
