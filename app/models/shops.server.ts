@@ -255,6 +255,17 @@ export async function saveChosenMetaobjects(
   });
 }
 
+/** The storefront domains (hosts, lower case) the merchant unticked in Settings (decision 0042). */
+export function unindexedDomainsOf(shop: { unindexedDomains?: string }): string[] {
+  try {
+    const parsed = JSON.parse(shop.unindexedDomains ?? "[]") as unknown;
+    if (!Array.isArray(parsed)) return [];
+    return parsed.filter((h): h is string => typeof h === "string").map((h) => h.toLowerCase());
+  } catch {
+    return [];
+  }
+}
+
 // pauseShop, resumeShop and recordShopTier write through raw SQL, not `updateMany`: Prisma runs
 // that in a transaction of its own, and on SQLite each one opens a connection that stays open
 // until a garbage collection (docs/database.md, "Memory"). "updatedAt" is set as Prisma would.

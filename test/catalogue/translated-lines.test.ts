@@ -175,6 +175,18 @@ describe("the storefronts that get a workspace of their own", () => {
     ]);
     expect(problems).toEqual([expect.stringContaining("https://bad_host!/")]);
   });
+
+  it("leaves out a domain the merchant unticked in Settings; one appearing later is indexed", () => {
+    const { workspaces } = presenceWorkspacesOf(
+      { ...shop, unindexedDomains: JSON.stringify(["SHOP.FR"]) },
+      [
+        presence({ primary: true }),
+        presence({ url: "https://shop.fr/", host: "shop.fr", locale: "fr" }),
+        presence({ url: "https://shop.es/", host: "shop.es", locale: "es" }),
+      ],
+    );
+    expect(workspaces.map((w) => w.host)).toEqual(["shop.es"]);
+  });
 });
 
 describe("a storefront domain's policies, entries and metafields (translated-content.ts)", () => {

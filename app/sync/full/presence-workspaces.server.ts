@@ -45,6 +45,7 @@ import {
 } from "../../models/sync-runs.server";
 import {
   chosenMetaobjectsOf,
+  unindexedDomainsOf,
   findShop,
   storefrontWorkspaceOf,
   workspaceOf,
@@ -95,16 +96,20 @@ export function isPresenceLedgerKey(key: string): boolean {
  */
 export function presenceWorkspacesOf(
   shop: Pick<Shop, "shopDomain" | "primaryDomain" | "workspaceId" | "workspaceOverride"> &
-    Partial<Pick<Shop, "storefrontWorkspaceId">>,
+    Partial<Pick<Shop, "storefrontWorkspaceId" | "unindexedDomains">>,
   presences: readonly StorefrontPresence[],
 ): { workspaces: PresenceWorkspace[]; problems: string[] } {
   const primaryHost = (shop.primaryDomain ?? "").toLowerCase();
   const own = workspaceOf(shop);
+  // Unticked in Settings (decision 0042): not a storefront to serve, so the domain-removed
+  // path of decision 0038 drops it from the configuration and empties its workspace.
+  const unindexed = new Set(unindexedDomainsOf(shop));
   const workspaces: PresenceWorkspace[] = [];
   const problems: string[] = [];
   for (const presence of presences) {
     if (presence.primary || !presence.defaultLocale || !presence.localePublished) continue;
     if (presence.host.toLowerCase() === primaryHost) continue;
+    if (unindexed.has(presence.host.toLowerCase())) continue;
     // Every market it serves switched off (draft): no shopper reaches it (decision 0038).
     if (servesNoActiveMarket(presence)) continue;
     if (!isLocaleTag(presence.locale)) {

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Shop" ADD COLUMN "unindexedDomains" TEXT NOT NULL DEFAULT '[]';
