@@ -6,6 +6,7 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import { useDemoInBrowser } from "../../testkit/demo-browser";
+import { asMerchant, userErrorsOf } from "../fake-shopify/helpers";
 
 // Runs on a shared, loaded machine; nothing depends on timing.
 vi.setConfig({ testTimeout: 300_000 });
@@ -16,21 +17,6 @@ const session = useDemoInBrowser({
   artifacts: "markets",
   presences: "sample",
 });
-
-/** A merchant's change in the Shopify admin: the Admin API's own mutation, as the merchant. */
-async function asMerchant(query: string, variables: Record<string, unknown>): Promise<unknown> {
-  const response = await fetch(session.demo.shopifyGraphqlUrl, {
-    method: "POST",
-    headers: {
-      "Content-Type": "application/json",
-      "X-Shopify-Access-Token": session.demo.shopify.state.merchantAccessToken,
-    },
-    body: JSON.stringify({ query, variables }),
-  });
-  const body = (await response.json()) as { data?: unknown; errors?: unknown };
-  if (body.errors) throw new Error(JSON.stringify(body.errors));
-  return body.data;
-}
 
 describe("markets and languages, in Settings", () => {
   it("lists the store's three storefronts, says only the primary one is indexed, and shows a language the merchant enables", async () => {
@@ -56,9 +42,11 @@ describe("markets and languages, in Settings", () => {
     expect(await row("https://demo-store.fr/").innerText()).toContain("Not indexed yet");
     await session.shot(page, "settings-markets");
 
-    // The merchant adds Italian to the primary domain in Shopify (Settings, Languages).
+    // The merchant adds Italian to the primary domain in Shopify (Settings, Languages): the Admin
+    // API's own mutation, as the merchant.
     const primary = session.demo.shopify.state.presences().webPresences[0]!;
-    await asMerchant(
+    const enabled = await asMerchant(
+      session.demo.shopify,
       `mutation Enable($locale: String!, $ids: [ID!]) {
         shopLocaleEnable(locale: $locale, marketWebPresenceIds: $ids) {
           shopLocale { locale }
@@ -67,6 +55,7 @@ describe("markets and languages, in Settings", () => {
       }`,
       { locale: "it", ids: [primary.id] },
     );
+    expect(userErrorsOf(enabled)).toEqual([]);
     await session.demo.shopify.state.settled();
     expect(
       session.demo.shopify.state.webhookDeliveries("locales/create").map((d) => d.status),
