@@ -73,6 +73,23 @@ export function optionResources(products: Json[], type: "ProductOption" | "Produ
   );
 }
 
+/** One `ProductOptionValue`: its id, name and `translations(locale:)`. */
+function optionValueView(
+  productId: string,
+  position: number,
+  value: string,
+  translationsOf: (resourceId: string) => unknown,
+): Json {
+  const id = optionValueId(productId, position, value);
+  return {
+    __typename: "ProductOptionValue",
+    id,
+    name: value,
+    hasVariants: true,
+    translations: translationsOf(id),
+  };
+}
+
 /** `Product.options` with ids, option values and their `translations(locale:)`. */
 export function optionViews(
   product: Json,
@@ -88,16 +105,9 @@ export function optionViews(
       position: index + 1,
       values: option.values,
       translations: translationsOf(id),
-      optionValues: option.values.map((value) => {
-        const valueId = optionValueId(productId, index + 1, value);
-        return {
-          __typename: "ProductOptionValue",
-          id: valueId,
-          name: value,
-          hasVariants: true,
-          translations: translationsOf(valueId),
-        };
-      }),
+      optionValues: option.values.map((value) =>
+        optionValueView(productId, index + 1, value, translationsOf),
+      ),
     };
   });
 }
@@ -112,18 +122,11 @@ export function selectedOptionViews(
   const options = optionsOf(product);
   return selected.map(({ name, value }) => {
     const position = options.findIndex((option) => option.name === name) + 1;
-    const id = optionValueId(productId, position, value);
     return {
       __typename: "SelectedOption",
       name,
       value,
-      optionValue: {
-        __typename: "ProductOptionValue",
-        id,
-        name: value,
-        hasVariants: true,
-        translations: translationsOf(id),
-      },
+      optionValue: optionValueView(productId, position, value, translationsOf),
     };
   });
 }

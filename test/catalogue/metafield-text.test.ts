@@ -272,46 +272,43 @@ describe("a metafield referencing a product, variant, collection, page or file",
     });
 
   it("is what it names as a shopper would call it: a title, a variant after its product, a file's alt text or name", () => {
-    expect(text("product_reference", { __typename: "Product", title: " Ski  wax " })).toEqual([
-      "Ski wax",
-    ]);
-    expect(
-      text("variant_reference", {
-        __typename: "ProductVariant",
-        title: "Small",
-        product: { title: "Crème brûlée dish" },
-      }),
-    ).toEqual(["Crème brûlée dish - Small"]);
-    expect(
-      text("variant_reference", {
-        __typename: "ProductVariant",
-        title: "Default Title",
-        product: { title: "Teapot" },
-      }),
-    ).toEqual(["Teapot"]);
-    expect(text("collection_reference", { __typename: "Collection", title: "Winter" })).toEqual([
-      "Winter",
-    ]);
-    expect(text("page_reference", { __typename: "Page", title: "Size guide" })).toEqual([
-      "Size guide",
-    ]);
-    expect(
-      text("file_reference", {
-        __typename: "MediaImage",
-        alt: "",
-        image: { url: "https://cdn.shopify.com/s/files/1/care%20guide.png?v=3" },
-      }),
-    ).toEqual(["care guide.png"]);
-    expect(
-      text("file_reference", {
-        __typename: "GenericFile",
-        alt: "Care guide (PDF)",
-        url: "https://cdn.shopify.com/care.pdf",
-      }),
-    ).toEqual(["Care guide (PDF)"]);
-    expect(text("file_reference", { __typename: "Video", alt: null, filename: "fit.mp4" })).toEqual(
-      ["fit.mp4"],
-    );
+    const cases: [type: string, reference: unknown, text: string][] = [
+      ["product_reference", { __typename: "Product", title: " Ski  wax " }, "Ski wax"],
+      [
+        "variant_reference",
+        { __typename: "ProductVariant", title: "Small", product: { title: "Crème brûlée dish" } },
+        "Crème brûlée dish - Small",
+      ],
+      [
+        "variant_reference",
+        { __typename: "ProductVariant", title: "Default Title", product: { title: "Teapot" } },
+        "Teapot",
+      ],
+      ["collection_reference", { __typename: "Collection", title: "Winter" }, "Winter"],
+      ["page_reference", { __typename: "Page", title: "Size guide" }, "Size guide"],
+      [
+        "file_reference",
+        {
+          __typename: "MediaImage",
+          alt: "",
+          image: { url: "https://cdn.shopify.com/s/files/1/care%20guide.png?v=3" },
+        },
+        "care guide.png",
+      ],
+      [
+        "file_reference",
+        {
+          __typename: "GenericFile",
+          alt: "Care guide (PDF)",
+          url: "https://cdn.shopify.com/care.pdf",
+        },
+        "Care guide (PDF)",
+      ],
+      ["file_reference", { __typename: "Video", alt: null, filename: "fit.mp4" }, "fit.mp4"],
+    ];
+    for (const [type, reference, expected] of cases) {
+      expect(text(type, reference)).toEqual([expected]);
+    }
   });
 
   it("gives nothing for something deleted, unnamed, of a type it cannot name, or a file URL that is none, and is bounded", () => {

@@ -414,14 +414,15 @@ const SENT_AFTER_MARGIN_MS = 60_000;
  */
 export function translationsChangedBulkQuery(locale: string): string {
   if (!isLocaleTag(locale)) throw new Error(`"${locale}" is not a locale`);
+  const dated = `translations(locale: ${JSON.stringify(locale)}) { key updatedAt }`;
   return `{
   products {
     edges {
       node {
         id
         title
-        translations(locale: ${JSON.stringify(locale)}) { key updatedAt }
-        options { translations(locale: ${JSON.stringify(locale)}) { key updatedAt } optionValues { translations(locale: ${JSON.stringify(locale)}) { key updatedAt } } }
+        ${dated}
+        options { ${dated} optionValues { ${dated} } }
       }
     }
   }
