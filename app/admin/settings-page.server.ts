@@ -16,19 +16,22 @@ import {
 } from "../shop/product-metafields.server";
 import { filledDomainWorkspaces } from "../sync/full/presence-workspaces.server";
 import { metaobjectOffers, type MetaobjectOffer } from "../shop/metaobject-definitions.server";
+import { storefrontChoiceOf } from "./storefront-choice.server";
 
 const log = logFor("admin");
 
 /** What the Settings page shows: the saved keys (never the secret), the workspace and choices. */
 export async function settingsPageOf(shopDomain: string, admin: AdminGraphql) {
-  const [shop, events, metafields, metaobjects, presences, domainWorkspaces] = await Promise.all([
-    findShop(shopDomain),
-    serviceEventsStatus(shopDomain),
-    metafieldOffersOrNull(shopDomain, admin),
-    metaobjectOffersOrNull(shopDomain, admin),
-    storefrontPresencesOf(shopDomain),
-    filledDomainWorkspaces(shopDomain),
-  ]);
+  const [shop, events, metafields, metaobjects, presences, domainWorkspaces, storefrontChoice] =
+    await Promise.all([
+      findShop(shopDomain),
+      serviceEventsStatus(shopDomain),
+      metafieldOffersOrNull(shopDomain, admin),
+      metaobjectOffersOrNull(shopDomain, admin),
+      storefrontPresencesOf(shopDomain),
+      filledDomainWorkspaces(shopDomain),
+      storefrontChoiceOf(shopDomain),
+    ]);
   return {
     derivedWorkspaceId: shop?.workspaceId ?? null,
     primaryDomain: shop?.primaryDomain ?? null,
@@ -75,6 +78,8 @@ export async function settingsPageOf(shopDomain: string, admin: AdminGraphql) {
     presences: { ...presences, readAt: presences.readAt?.toISOString() ?? null },
     /** Storefront host → its own filled workspace (decision 0032). */
     domainWorkspaces,
+    /** The domains the merchant can tick to index, with counts and the quota left (0042). */
+    storefrontChoice,
   };
 }
 

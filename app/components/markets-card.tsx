@@ -1,26 +1,62 @@
-import { Badge, Banner, BlockStack, Card, InlineStack, Link, Text } from "@shopify/polaris";
+import { useFetcher } from "@remix-run/react";
+import {
+  Badge,
+  Banner,
+  BlockStack,
+  Button,
+  Card,
+  Checkbox,
+  InlineStack,
+  Link,
+  Text,
+} from "@shopify/polaris";
+import { useState } from "react";
+import type { StorefrontChoice } from "../admin/storefront-choice.server";
+import { planDomainChoice, type ChoicePlan } from "../admin/storefront-choice";
+import type { AdminFormat } from "../format";
 import type { StorefrontPresence } from "../shopify/storefront-presences.server";
+import type { StorefrontChoiceSaved } from "../shop/choose-storefronts.server";
 import { useAdminFormat } from "./admin-locale";
 
 /**
  * Settings' "Markets and languages": each storefront URL the store sells on (a domain, or a
  * language's subfolder), with its language, markets and currency, as last read from Shopify.
- * Read-only: it says which are indexed (the primary domain's default language, and each other
- * domain whose own workspace a full sync filled) and which are not yet.
+ * It says which are indexed (the primary domain's default language, and each other domain whose
+ * own workspace is filled) and which are not yet, and lets the merchant tick the other domains
+ * to index, showing what the choice adds to the month's product quota before it is saved
+ * (decision 0042).
  */
 export function MarketsCard({
   presences,
   readAt,
   problem,
   domainWorkspaces = {},
+  choice = { rows: [], unticked: [], remaining: null },
 }: {
   presences: StorefrontPresence[];
   readAt: string | null;
   problem: string | null;
   /** Storefront host → its own workspace, filled by a full sync (decision 0032). */
   domainWorkspaces?: Record<string, string>;
+  /** The domains the merchant can tick, with their counts and the quota left. */
+  choice?: StorefrontChoice;
 }) {
   const format = useAdminFormat();
+  const fetcher = useFetcher<StorefrontChoiceSaved>();
+  const [ticked, setTicked] = useState(
+    () =>
+      new Set(
+        choice.rows
+          .filter((row) => !row.primary && !choice.unticked.includes(row.domain))
+          .map((row) => row.domain),
+      ),
+  );
+  const choosable = (presence: StorefrontPresence) =>
+    presence.defaultLocale
+      ? choice.rows.find((row) => !row.primary && row.domain === presence.host.toLowerCase())
+      : undefined;
+  const plan =
+    choice.remaining === null ? null : planDomainChoice(choice.rows, ticked, choice.remaining);
   const indexed = presences.find((presence) => presence.primary);
   const ownWorkspace = (presence: StorefrontPresence) =>
     presence.defaultLocale ? domainWorkspaces[presence.host.toLowerCase()] : undefined;
@@ -50,27 +86,75 @@ export function MarketsCard({
           </Text>
         )}
         {presences.length > 0 && (
-          <ul aria-label="Storefronts" style={{ margin: 0, paddingLeft: 0, listStyle: "none" }}>
-            {presences.map((presence) => (
-              <li key={presence.url} data-url={presence.url} style={{ marginBottom: "0.75rem" }}>
-                <BlockStack gap="100">
-                  <InlineStack gap="200" blockAlign="center">
-                    <Link url={presence.url} target="_blank">
-                      {presence.url}
-                    </Link>
-                    {presence.primary ? (
-                      <Badge tone="success">Indexed</Badge>
-                    ) : ownWorkspace(presence) ? (
-                      <Badge tone="success">{`Indexed in workspace ${ownWorkspace(presence)}`}</Badge>
-                    ) : (
-                      <Badge>Not indexed yet</Badge>
-                    )}
+          <fetcher.Form method="post" action="/app/storefronts-choice">
+            <BlockStack gap="300">
+              <ul aria-label="Storefronts" style={{ margin: 0, paddingLeft: 0, listStyle: "none" }}>
+                {presences.map((presence) => (
+                  <li
+                    key={presence.url}
+                    data-url={presence.url}
+                    style={{ marginBottom: "0.75rem" }}
+                  >
+                    <BlockStack gap="100">
+                      <InlineStack gap="200" blockAlign="center">
+                        <Link url={presence.url} target="_blank">
+                          {presence.url}
+                        </Link>
+                        {presence.primary ? (
+                          <Badge tone="success">Indexed</Badge>
+                        ) : choice.unticked.includes(presence.host.toLowerCase()) &&
+                          presence.defaultLocale ? (
+                          <Badge>Not indexed: unticked</Badge>
+                        ) : ownWorkspace(presence) ? (
+                          <Badge tone="success">{`Indexed in workspace ${ownWorkspace(presence)}`}</Badge>
+                        ) : (
+                          <Badge>Not indexed yet</Badge>
+                        )}
+                      </InlineStack>
+                      <Text as="p">{describe(presence)}</Text>
+                      {choosable(presence) && (
+                        <Checkbox
+                          label={`Index ${presence.host} in its own workspace`}
+                          name="storefront"
+                          value={choosable(presence)!.domain}
+                          helpText={countText(format, choosable(presence)!)}
+                          checked={ticked.has(choosable(presence)!.domain)}
+                          onChange={(checked) =>
+                            setTicked((now) => {
+                              const next = new Set(now);
+                              if (checked) next.add(choosable(presence)!.domain);
+                              else next.delete(choosable(presence)!.domain);
+                              return next;
+                            })
+                          }
+                        />
+                      )}
+                    </BlockStack>
+                  </li>
+                ))}
+              </ul>
+              {choice.rows.some((row) => !row.primary) && (
+                <>
+                  <Text as="p" id="storefronts-cost">
+                    {costText(format, plan)}
+                  </Text>
+                  {fetcher.data && (
+                    <Banner
+                      tone={fetcher.data.ok ? "success" : "critical"}
+                      title={fetcher.data.ok ? "Storefronts saved" : "Storefronts not saved"}
+                    >
+                      <p>{fetcher.data.message}</p>
+                    </Banner>
+                  )}
+                  <InlineStack>
+                    <Button submit loading={fetcher.state !== "idle"}>
+                      Save storefronts
+                    </Button>
                   </InlineStack>
-                  <Text as="p">{describe(presence)}</Text>
-                </BlockStack>
-              </li>
-            ))}
-          </ul>
+                </>
+              )}
+            </BlockStack>
+          </fetcher.Form>
         )}
         {readAt && (
           <Text as="p" tone="subdued">
@@ -98,4 +182,33 @@ function describe(presence: StorefrontPresence): string {
   const currencies = [...new Set(presence.markets.flatMap((market) => market.currencyCode ?? []))];
   const currencyText = currencies.length > 0 ? currencies.join(", ") : "the store's currency";
   return `${language} · ${marketText} · ${currencyText}`;
+}
+
+/** "20 products" (or "about 20 products" before its first fill), in the merchant's words. */
+function countText(format: AdminFormat, row: StorefrontChoice["rows"][number]): string {
+  const count = format.count(row.productCount, "product");
+  return row.estimated
+    ? `About ${count}, at most the primary domain's catalogue: the products published to its market are counted when it is filled.`
+    : `${count[0]!.toUpperCase()}${count.slice(1)} indexed there.`;
+}
+
+/** What saving the ticked domains adds to the month's product quota, before it is saved. */
+function costText(format: AdminFormat, plan: ChoicePlan | null): string {
+  if (plan === null) return "What indexing another domain costs is known once the keys are saved.";
+  const left = `${format.count(plan.remainingBefore, "product")} left this month`;
+  const after = `The quota has ${left}; ${format.count(plan.remainingAfter, "product")} after.`;
+  if (plan.added === 0 && plan.overQuota === 0) {
+    return `Saving adds no products to this month's quota (${left}). Unticking a domain does not give back what its products used this month.`;
+  }
+  const per = plan.costs
+    .map(
+      (cost) =>
+        `${cost.domain}: ${format.count(cost.adds, "product")}${cost.overQuota > 0 ? `, ${format.count(cost.overQuota, "product")} over the quota` : ""}`,
+    )
+    .join("; ");
+  const over =
+    plan.overQuota > 0
+      ? ` ${format.count(plan.overQuota, "product")} do not fit in this month's quota and are left out: the Dashboard names them once the fill has run, and they are sent when the quota starts again.`
+      : "";
+  return `Saving adds up to ${format.count(plan.added, "product")} to this month's quota (${per}). ${after}${over}`;
 }

@@ -266,6 +266,18 @@ export function unindexedDomainsOf(shop: { unindexedDomains?: string }): string[
   }
 }
 
+/** Stores the storefront domains the merchant unticked (hosts, lower case, each once). */
+export async function saveUnindexedDomains(
+  shopDomain: string,
+  hosts: readonly string[],
+): Promise<void> {
+  const unique = [...new Set(hosts.map((h) => h.toLowerCase()))].sort();
+  await prisma.shop.update({
+    where: { shopDomain },
+    data: { unindexedDomains: JSON.stringify(unique) },
+  });
+}
+
 // pauseShop, resumeShop and recordShopTier write through raw SQL, not `updateMany`: Prisma runs
 // that in a transaction of its own, and on SQLite each one opens a connection that stays open
 // until a garbage collection (docs/database.md, "Memory"). "updatedAt" is set as Prisma would.

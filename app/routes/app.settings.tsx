@@ -470,6 +470,7 @@ export default function Settings() {
             readAt={data.presences.readAt}
             problem={data.presences.problem}
             domainWorkspaces={data.domainWorkspaces}
+            choice={data.storefrontChoice}
           />
         </Layout.Section>
         <Layout.Section>

@@ -442,4 +442,76 @@ describe("the chat on each storefront domain", () => {
     });
     await page.close();
   }, 150_000);
+  it("lets the merchant untick the French domain in Settings: its chat answers from the primary workspace and its workspace is emptied; ticked again, Settings shows the cost before saving and it is filled again", async () => {
+    const frenchProducts = () =>
+      demo.emulator.state.workspace("professional", "demo-store-fr")?.products.length ?? 0;
+    const product = demo.shopify.state
+      .products()
+      .find((p) => demo.shopify.state.translations(p.id, "fr").some((t) => t.key === "title"))!;
+    const frenchTitle = demo.shopify.state
+      .translations(product.id, "fr")
+      .find((t) => t.key === "title")!.value;
+    const frenchUrl = `http://${FRENCH_HOST}:${new URL(demo.storefrontUrl).port}/`;
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1600 } });
+    const openSettings = async () => {
+      await page.goto(`${demo.adminUrl}/settings`);
+      await page.getByRole("heading", { name: "Markets and languages" }).waitFor();
+    };
+    const box = () =>
+      page.getByRole("checkbox", { name: `Index ${FRENCH_HOST} in its own workspace` });
+    const cost = () => page.locator("#storefronts-cost").innerText();
+    const save = async () => {
+      await page.getByRole("button", { name: "Save storefronts" }).click();
+      await page.getByText("Storefronts saved").waitFor();
+    };
+    const indexed = frenchProducts();
+    expect(indexed).toBeGreaterThan(0);
+
+    await openSettings();
+    expect(await box().isChecked()).toBe(true);
+    expect(await cost()).toContain("Saving adds no products to this month's quota");
+    await box().uncheck();
+    expect(await cost()).toContain("Saving adds no products to this month's quota");
+    await save();
+    await page.getByText(`${FRENCH_HOST} is no longer indexed`).waitFor();
+    await until("the French workspace emptied", () => frenchProducts() === 0, 60_000);
+    expect(configuredWorkspace(FRENCH_HOST)).toBeUndefined();
+    const fallback = await askForProductCard(page, frenchUrl, String(product.title));
+    expect(await fallback.locator("a").first().getAttribute("href")).toBe(
+      `https://demo-store.example.com/products/${String(product.handle)}`,
+    );
+
+    // Reloaded, Settings keeps the choice; a forged form naming another shop's domain changes nothing.
+    await openSettings();
+    expect(await box().isChecked()).toBe(false);
+    expect(await page.locator(`li[data-url="https://${FRENCH_HOST}/"]`).innerText()).toContain(
+      "Not indexed: unticked",
+    );
+    const forged = await page.request.post(`${demo.adminUrl}/storefronts-choice`, {
+      form: { storefront: "other-shop.example" },
+    });
+    expect(await forged.text()).toContain("Not storefronts of this store");
+    expect(configuredWorkspace(FRENCH_HOST)).toBeUndefined();
+
+    // Ticked again: the cost is shown before saving, then the domain is filled again.
+    await openSettings();
+    await box().check();
+    const planned = await cost();
+    expect(planned).toContain(`Saving adds up to`);
+    expect(planned).toContain(`${FRENCH_HOST}: `);
+    await page.screenshot({
+      path: `${await artifactsDir("storefront-domain")}/settings-storefront-choice.png`,
+      fullPage: true,
+    });
+    await save();
+    await until(
+      "the French domain filled again",
+      () => configuredWorkspace(FRENCH_HOST) === "demo-store-fr",
+      90_000,
+    );
+    expect(frenchProducts()).toBe(indexed);
+    const card = await askForProductCard(page, frenchUrl, frenchTitle);
+    expect(await card.locator(".name").innerText()).toBe(frenchTitle);
+    await page.close();
+  }, 240_000);
 });
