@@ -81,6 +81,11 @@ const TYPE_WORDS: Record<string, string> = {
   link: "Link",
   json: "JSON",
   metaobject_reference: "Metaobject",
+  product_reference: "Product",
+  variant_reference: "Product variant",
+  collection_reference: "Collection",
+  page_reference: "Page",
+  file_reference: "File",
 };
 
 function typeInWords(type: string): string {

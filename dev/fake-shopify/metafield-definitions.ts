@@ -19,6 +19,51 @@ export interface MetafieldDefinitionRecord {
   validations?: { name: string; value: string }[];
 }
 
+/**
+ * Shopify's metafield types (shopify.dev, "List of data types"): each of these, and a list of
+ * each but the ones Shopify has no list of.
+ */
+const SCALAR_METAFIELD_TYPES = [
+  "boolean",
+  "color",
+  "date",
+  "date_time",
+  "dimension",
+  "id",
+  "json",
+  "link",
+  "money",
+  "multi_line_text_field",
+  "number_decimal",
+  "number_integer",
+  "rating",
+  "rich_text_field",
+  "single_line_text_field",
+  "url",
+  "volume",
+  "weight",
+  "article_reference",
+  "collection_reference",
+  "company_reference",
+  "customer_reference",
+  "file_reference",
+  "metaobject_reference",
+  "mixed_reference",
+  "page_reference",
+  "product_reference",
+  "product_taxonomy_value_reference",
+  "variant_reference",
+];
+const NO_LIST = new Set(["boolean", "json", "money", "multi_line_text_field", "rich_text_field"]);
+
+export function isMetafieldType(type: string): boolean {
+  if (type.startsWith("list.")) {
+    const item = type.slice(5);
+    return SCALAR_METAFIELD_TYPES.includes(item) && !NO_LIST.has(item);
+  }
+  return SCALAR_METAFIELD_TYPES.includes(type);
+}
+
 export class MetafieldDefinitionStore {
   readonly #records: MetafieldDefinitionRecord[] = [];
   #nextId = 1;

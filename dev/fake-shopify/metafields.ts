@@ -155,7 +155,14 @@ export class MetafieldStore {
     inputs: MetafieldsSetInput[],
     ownerExists: (ownerId: string) => boolean,
     now: string,
+    /** The type of the owner's definition of that namespace and key (then `type` may be left out). */
+    definedType: (ownerId: string, namespace: string, key: string) => string | undefined = () =>
+      undefined,
   ): { metafields: MetafieldRecord[] | null; userErrors: MetafieldUserError[] } {
+    const typeOf = (input: MetafieldsSetInput) =>
+      input.type ??
+      this.get(input.ownerId, input.namespace, input.key)?.type ??
+      definedType(input.ownerId, this.canonicalNamespace(input.namespace), input.key);
     const userErrors: MetafieldUserError[] = [];
     if (inputs.length > MAX_INPUTS) {
       userErrors.push({
@@ -175,7 +182,7 @@ export class MetafieldStore {
         return;
       }
       const existing = this.get(input.ownerId, input.namespace, input.key);
-      const type = input.type ?? existing?.type;
+      const type = typeOf(input);
       if (!type) {
         error("type", "Type can't be blank.", "BLANK");
         return;
@@ -208,7 +215,7 @@ export class MetafieldStore {
         ownerId: input.ownerId,
         namespace,
         key: input.key,
-        type: input.type ?? existing?.type ?? "single_line_text_field",
+        type: typeOf(input) ?? "single_line_text_field",
         value: input.value,
         createdAt: existing?.createdAt ?? now,
         updatedAt: now,

@@ -32,6 +32,7 @@ import {
 } from "./metafields";
 import {
   deletedMetafieldDefinitionPayload,
+  isMetafieldType,
   metafieldDefinitionPayload,
   type MetafieldDefinitionRecord,
 } from "./metafield-definitions";
@@ -512,6 +513,25 @@ function updatedMatching<T>(
 
 /** A definition as Shopify shows it; `metafieldsCount` counts the values stored for it. */
 /** The fields of `MetafieldDefinitionUpdateInput` the fake follows. */
+interface MetafieldDefinitionCreateInput {
+  namespace?: string | null;
+  key: string;
+  name: string;
+  type: string;
+  ownerType: string;
+  description?: string | null;
+  access?: { storefront?: string | null } | null;
+  pin?: boolean | null;
+  validations?: { name: string; value: string }[] | null;
+}
+
+/** An owner type as Shopify's messages name it ("Product metafields"). */
+const OWNER_NAMES: Readonly<Record<string, string>> = {
+  PRODUCT: "Product",
+  PRODUCTVARIANT: "Variant",
+  COLLECTION: "Collection",
+};
+
 interface MetafieldDefinitionUpdateInput {
   namespace?: string | null;
   key: string;
@@ -760,6 +780,66 @@ export function mutationRoot(core: FakeShopifyCore): Json {
         userErrors: [],
       };
     },
+    metafieldDefinitionCreate: ({ definition }: { definition: MetafieldDefinitionCreateInput }) => {
+      const refused = (field: string, message: string, code: string) => ({
+        createdDefinition: null,
+        userErrors: [
+          {
+            __typename: "MetafieldDefinitionCreateUserError",
+            field: ["definition", field],
+            message,
+            code,
+            elementKey: null,
+            elementIndex: null,
+          },
+        ],
+      });
+      const namespace = core.metafields.canonicalNamespace(definition.namespace);
+      if (!definition.name.trim()) return refused("name", "Name can't be blank.", "BLANK");
+      if (definition.key.length < 2)
+        return refused("key", "Key is too short (minimum is 2 characters).", "TOO_SHORT");
+      if (definition.key.length > 64)
+        return refused("key", "Key is too long (maximum is 64 characters).", "TOO_LONG");
+      if (!/^[A-Za-z0-9_-]+$/.test(definition.key))
+        return refused("key", "Key contains one or more invalid characters.", "INVALID_CHARACTER");
+      if (definition.namespace && !/^[A-Za-z0-9_-]{3,255}$/.test(definition.namespace))
+        return refused(
+          "namespace",
+          "Namespace must be 3-255 characters of letters, numbers, hyphens and underscores.",
+          "INVALID_CHARACTER",
+        );
+      if (!isMetafieldType(definition.type))
+        return refused("type", "Type name is not included in the list.", "INCLUSION");
+      if (core.metafieldDefinitions.find(namespace, definition.key, definition.ownerType)) {
+        return refused(
+          "key",
+          `Key is in use for ${OWNER_NAMES[definition.ownerType] ?? definition.ownerType} metafields on the '${core.metafields.publicNamespace(namespace)}' namespace.`,
+          "TAKEN",
+        );
+      }
+      const record = core.metafieldDefinitions.create({
+        name: definition.name.trim(),
+        namespace,
+        key: definition.key,
+        type: definition.type,
+        ownerType: definition.ownerType,
+        description: definition.description ?? null,
+        // Shopify's default when the input leaves it out: not readable by the storefront.
+        storefrontAccess: definition.access?.storefront === "PUBLIC_READ" ? "PUBLIC_READ" : "NONE",
+        pinnedPosition: definition.pin
+          ? core.metafieldDefinitions.nextPinnedPosition(definition.ownerType)
+          : null,
+        validations: definition.validations ?? [],
+      });
+      // Shopify sends metafield_definitions/* only to an app granted read_content.
+      if (core.scopes.includes("read_content")) {
+        void core.webhooks.send(
+          "metafield_definitions/create",
+          metafieldDefinitionPayload(record, core.shop.id),
+        );
+      }
+      return { createdDefinition: metafieldDefinitionView(core, record), userErrors: [] };
+    },
     metafieldDefinitionUpdate: ({ definition }: { definition: MetafieldDefinitionUpdateInput }) => {
       const record = core.metafieldDefinitions.find(
         core.metafields.canonicalNamespace(definition.namespace ?? ""),
@@ -802,7 +882,13 @@ export function mutationRoot(core: FakeShopifyCore): Json {
       };
     },
     metafieldsSet: ({ metafields }: { metafields: MetafieldsSetInput[] }) => {
-      const result = core.metafields.set(metafields, (id) => core.ownerExists(id), core.iso());
+      const result = core.metafields.set(
+        metafields,
+        (id) => core.ownerExists(id),
+        core.iso(),
+        (ownerId, namespace, key) =>
+          core.metafieldDefinitions.find(namespace, key, ownerType(ownerId))?.type,
+      );
       return {
         metafields: result.metafields?.map((record) => metafieldView(core, record)) ?? null,
         userErrors: result.userErrors.map((error) => ({

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import { useDemoInBrowser } from "../../testkit/demo-browser";
+import { asMerchant, userErrorsOf } from "../fake-shopify/helpers";
 
 // Waits for real syncs on a shared, loaded machine; nothing depends on timing.
 vi.setConfig({ testTimeout: 300_000 });
@@ -147,5 +148,64 @@ describe("product metafields, in Settings", () => {
     await expect.poll(() => variantAttributesOf(NANO).Red, { timeout: 120_000 }).toBeNull();
     expect(attributesOf(NANO)).not.toHaveProperty("Colour finish");
     expect(attributesOf(TOUCH)).not.toHaveProperty("Color");
+  });
+  it("lists a definition the merchant creates in Shopify, a reference to another product, and once ticked sends the product it names", async () => {
+    const shopify = session.demo.shopify;
+    const product = (title: string) => shopify.state.products().find((p) => p.title === title)!;
+    const created = await asMerchant(
+      shopify,
+      `mutation Create($definition: MetafieldDefinitionInput!) {
+        metafieldDefinitionCreate(definition: $definition) {
+          createdDefinition { id }
+          userErrors { field message code }
+        }
+      }`,
+      {
+        definition: {
+          name: "Goes with",
+          namespace: "custom",
+          key: "goes_with",
+          type: "product_reference",
+          ownerType: "PRODUCT",
+          access: { storefront: "PUBLIC_READ" },
+        },
+      },
+    );
+    expect(userErrorsOf(created)).toEqual([]);
+    const set = await asMerchant(
+      shopify,
+      `mutation Set($metafields: [MetafieldsSetInput!]!) {
+        metafieldsSet(metafields: $metafields) { metafields { id } userErrors { field message } }
+      }`,
+      {
+        metafields: [
+          {
+            ownerId: product(NANO).id,
+            namespace: "custom",
+            key: "goes_with",
+            value: product(TOUCH).id,
+          },
+        ],
+      },
+    );
+    expect(userErrorsOf(set)).toEqual([]);
+    await shopify.state.settled();
+    expect(
+      shopify.state.webhookDeliveries("metafield_definitions/create").map((d) => d.status),
+    ).toEqual([200]);
+
+    const page = await session.browser.newPage({ viewport: { width: 1280, height: 1400 } });
+    await page.goto(`${session.demo.adminUrl}/settings`);
+    await page.getByRole("heading", { name: "Product metafields" }).waitFor();
+    await page.getByText("custom.goes_with · Product · 1 product has a value").waitFor();
+    await page.getByLabel("Goes with: product metafield", { exact: true }).check();
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await page.getByText("Settings saved").waitFor();
+    await session.shot(page, "settings-reference-metafield-chosen");
+    await expect
+      .poll(() => attributesOf(NANO)?.["Goes with"], { timeout: 120_000 })
+      .toEqual([TOUCH]);
+    expect(titlesWith("Goes with")).toEqual([NANO]);
+    await page.close();
   });
 });

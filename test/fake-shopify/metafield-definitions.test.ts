@@ -23,8 +23,10 @@ import {
   PRODUCT_NODES_LARGE_PAGE_SIZES,
 } from "../../app/sync/live/reread-products.server";
 import {
+  asMerchant,
   data,
   exportedProducts as exported,
+  userErrorsOf,
   graphql,
   startTestShop,
   type FakeShopify,
@@ -77,6 +79,85 @@ describe("product metafield definitions", () => {
   it("is refused without its required ownerType, as Shopify's schema says", async () => {
     const answer = await graphql(shop, "{ metafieldDefinitions(first: 5) { nodes { id } } }");
     expect(JSON.stringify(answer.body.errors)).toContain("ownerType");
+  });
+});
+
+describe("a definition the merchant creates (metafieldDefinitionCreate)", () => {
+  const CREATE = `mutation Create($definition: MetafieldDefinitionInput!) {
+    metafieldDefinitionCreate(definition: $definition) {
+      createdDefinition { id name namespace key type { name } access { storefront } metafieldsCount }
+      userErrors { field message code }
+    }
+  }`;
+  interface Created {
+    metafieldDefinitionCreate: {
+      createdDefinition: {
+        name: string;
+        namespace: string;
+        key: string;
+        type: { name: string };
+        access: { storefront: string };
+        metafieldsCount: number;
+      } | null;
+      userErrors: { field: string[]; message: string; code: string }[];
+    };
+  }
+  const create = (definition: Record<string, unknown>) =>
+    asMerchant<Created>(shop, CREATE, { definition });
+  const GOES_WITH = {
+    name: "Goes with",
+    namespace: "custom",
+    key: "goes_with",
+    type: "product_reference",
+    ownerType: "PRODUCT",
+    access: { storefront: "PUBLIC_READ" },
+  };
+
+  it("is created as asked, listed with the store's, and counts the values set after it", async () => {
+    const created = await create(GOES_WITH);
+    expect(created.metafieldDefinitionCreate.userErrors).toEqual([]);
+    expect(created.metafieldDefinitionCreate.createdDefinition).toMatchObject({
+      name: "Goes with",
+      namespace: "custom",
+      key: "goes_with",
+      type: { name: "product_reference" },
+      access: { storefront: "PUBLIC_READ" },
+      metafieldsCount: 0,
+    });
+    const [first, second] = shop.state.products();
+    const set = await asMerchant(
+      shop,
+      `mutation Set($metafields: [MetafieldsSetInput!]!) {
+        metafieldsSet(metafields: $metafields) { metafields { id } userErrors { field message } }
+      }`,
+      {
+        metafields: [
+          { ownerId: first!.id, namespace: "custom", key: "goes_with", value: second!.id },
+        ],
+      },
+    );
+    expect(userErrorsOf(set)).toEqual([]);
+    const { metafieldDefinitions } = await data<ProductMetafieldDefinitionsData>(
+      shop,
+      PRODUCT_METAFIELD_DEFINITIONS_QUERY,
+      { ownerType: "PRODUCT", after: null },
+    );
+    expect(
+      metafieldDefinitions.nodes.find((d) => `${d.namespace}.${d.key}` === "custom.goes_with"),
+    ).toMatchObject({ name: "Goes with", metafieldsCount: 1 });
+  });
+
+  it("is refused, with Shopify's codes, when its key is taken, too short or its type unknown; without storefront access it is not readable there", async () => {
+    const codes = async (definition: Record<string, unknown>) =>
+      (await create(definition)).metafieldDefinitionCreate.userErrors.map((e) => e.code);
+    expect(await codes(GOES_WITH)).toEqual(["TAKEN"]);
+    expect(await codes({ ...GOES_WITH, key: "g" })).toEqual(["TOO_SHORT"]);
+    expect(await codes({ ...GOES_WITH, key: "goes with" })).toEqual(["INVALID_CHARACTER"]);
+    expect(await codes({ ...GOES_WITH, key: "other", type: "list.boolean" })).toEqual([
+      "INCLUSION",
+    ]);
+    const hidden = await create({ ...GOES_WITH, key: "goes_with_too", access: undefined });
+    expect(hidden.metafieldDefinitionCreate.createdDefinition?.access.storefront).toBe("NONE");
   });
 });
 
