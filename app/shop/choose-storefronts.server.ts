@@ -7,7 +7,12 @@
  */
 import { excludedDomains, parseDomainChoice } from "../admin/storefront-choice";
 import { storefrontChoiceOf } from "../admin/storefront-choice.server";
-import { findShop, saveUnindexedDomains, unindexedDomainsOf } from "../models/shops.server";
+import {
+  findShop,
+  isPausedByMerchant,
+  saveUnindexedDomains,
+  unindexedDomainsOf,
+} from "../models/shops.server";
 import { followStorefrontDomains } from "./follow-storefront-domains.server";
 
 export interface StorefrontChoiceSaved {
@@ -43,12 +48,15 @@ export async function chooseStorefronts(
   const lines = [
     ...dropped.map(
       (row) =>
-        `${row.domain} is no longer indexed: its shoppers get the primary domain's search now, and its workspace is emptied within minutes.`,
+        `${row.domain} is no longer indexed: the storefront stops asking its workspace, so its shoppers get the primary domain's search, and the workspace is then emptied (within minutes; after the sync under way, if one is).`,
     ),
     ...added.map(
       (row) =>
-        `${row.domain} is being indexed: its workspace is filled within minutes (follow it on the Dashboard); its shoppers get the primary domain's search meanwhile.`,
+        `${row.domain} is being indexed: its workspace is filled within minutes (after the sync under way, if one is; follow it on the Dashboard), and its shoppers get the primary domain's search meanwhile.`,
     ),
+    ...(dropped.length + added.length > 0 && isPausedByMerchant(shop)
+      ? ["Syncing is paused on the Dashboard: this happens when you resume it."]
+      : []),
     ...(ignored.length > 0
       ? [`Not storefronts of this store, so left as they were: ${ignored.join(", ")}.`]
       : []),
