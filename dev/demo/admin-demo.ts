@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs"
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startAppServer, type RunningAppServer } from "../../app/server/app-server";
-import { startEmulator } from "../emulator/server";
+import { startEmulator, type EmulatorAccountConfig } from "../emulator/server";
 import { freePort } from "../http";
 import { createPostgresDatabase } from "../postgres-database";
 import { startFakeShopify } from "../fake-shopify/server";
@@ -78,6 +78,13 @@ export interface DemoOptions {
    * "primary-only": one storefront).
    */
   presences?: "sample" | "primary-only";
+  /**
+   * The service account the demo's keys belong to (default: the emulator's built-in Professional
+   * test account). A bench gives one with raised quotas, so that a large catalogue fits.
+   */
+  serviceAccount?: Omit<EmulatorAccountConfig, "secretKeys" | "publishableKeys">;
+  /** Keep every generated product, even of a title already kept (a bench's large store). */
+  keepRepeatedTitles?: boolean;
   log?: (line: string) => void;
 }
 
@@ -96,6 +103,8 @@ export interface RunningDemo {
   mailUrl: string;
   mail: Awaited<ReturnType<typeof startMailSink>>;
   workspaceId: string;
+  /** The keys Settings takes for the demo's service account. */
+  serviceKeys: { secretKey: string; publishableKey: string };
   emulator: Awaited<ReturnType<typeof startEmulator>>;
   shopify: Awaited<ReturnType<typeof startFakeShopify>>;
   /** Resolves when the first full sync has finished, with its state. */
@@ -116,7 +125,17 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
   const log = options.log ?? (() => undefined);
 
   ensureBuilt(log);
-  const emulator = await startEmulator({ host, port: options.emulatorPort ?? 0 });
+  const account = options.serviceAccount;
+  const keys = account
+    ? { secretKey: `svc_sk_demo_${account.name}`, publishableKey: `svc_pk_demo_${account.name}` }
+    : { secretKey: DEMO_SECRET_KEY, publishableKey: DEMO_PUBLISHABLE_KEY };
+  const emulator = await startEmulator({
+    host,
+    port: options.emulatorPort ?? 0,
+    accounts: account
+      ? [{ ...account, secretKeys: [keys.secretKey], publishableKeys: [keys.publishableKey] }]
+      : [],
+  });
   const mail = await startMailSink({
     host,
     httpPort: options.mailPort ?? 0,
@@ -152,6 +171,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       domain: DEMO_DOMAIN,
     },
     imagesBase: `http://${host}:${storefrontPort}/images`,
+    keepRepeatedTitles: options.keepRepeatedTitles,
     out: storeFile,
   });
   const shopify = await startFakeShopify({
@@ -189,7 +209,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     await migrateDatabase(database.url);
     app = await startAppServer({ host, port: appPort, background: true });
     shopify.state.setApp({ appUrl: app.url });
-    const workspaceId = await installDemoShop(options.saveKeys ?? true);
+    const workspaceId = await installDemoShop(options.saveKeys ?? true, keys);
     /** A product's title as its storefront in `locale` shows it: its translation, if any. */
     const titleIn = (id: string, locale: string | undefined) =>
       locale
@@ -199,7 +219,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       host,
       port: storefrontPort,
       emulatorUrl: emulator.url,
-      publishableKey: DEMO_PUBLISHABLE_KEY,
+      publishableKey: keys.publishableKey,
       workspaceId,
       savedConfig: () => savedStorefrontConfig(shopify.state.metafields()),
       pages: DEMO_PAGES,
@@ -236,6 +256,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       mailUrl: mail.url,
       mail,
       workspaceId,
+      serviceKeys: keys,
       emulator,
       shopify,
       firstSync,
@@ -264,7 +285,10 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
 }
 
 /** What installing from the app listing does, then what a merchant does in Settings. */
-async function installDemoShop(saveKeys: boolean): Promise<string> {
+async function installDemoShop(
+  saveKeys: boolean,
+  keys: { secretKey: string; publishableKey: string },
+): Promise<string> {
   const admin = await adminFor(DEMO_SHOP);
   await recordShopAfterAuth(
     DEMO_SHOP,
@@ -274,8 +298,7 @@ async function installDemoShop(saveKeys: boolean): Promise<string> {
   const installed = await findShop(DEMO_SHOP);
   if (!saveKeys) return (installed && workspaceOf(installed)) ?? "";
   const result = await saveSettings(DEMO_SHOP, admin, {
-    secretKey: DEMO_SECRET_KEY,
-    publishableKey: DEMO_PUBLISHABLE_KEY,
+    ...keys,
     workspaceOverride: "",
     syncProducts: true,
     syncPages: true,

@@ -17,6 +17,8 @@ export interface DemoStoreOptions {
   /** Shopify's documentation shop (bulk JSONL). */
   docsShopFile: string;
   generated: CatalogueOptions;
+  /** Keep every generated product, titles repeated (a bench's large store); default: one a title. */
+  keepRepeatedTitles?: boolean;
   /** Where pictures are served: `<imagesBase>/<name>.svg`. */
   imagesBase: string;
   out: string;
@@ -33,6 +35,7 @@ export async function writeDemoStore(options: DemoStoreOptions): Promise<{ produ
   const dropped = new Set<string>();
   const productTypes = new Map<string, string>();
   const kept: string[] = [];
+  let productCount = 0;
 
   const take = (raw: string) => {
     if (raw.trim() === "") return;
@@ -44,11 +47,12 @@ export async function writeDemoStore(options: DemoStoreOptions): Promise<{ produ
       const title = String(line.title ?? "")
         .trim()
         .toLowerCase();
-      if (seenTitles.has(title)) {
+      if (seenTitles.has(title) && !options.keepRepeatedTitles) {
         dropped.add(id);
         return;
       }
       seenTitles.add(title);
+      productCount += 1;
       productTypes.set(id, String(line.productType ?? ""));
     }
     if (parent && id.startsWith("gid://shopify/ProductVariant/") && Number(line.price) === 0) {
@@ -64,7 +68,7 @@ export async function writeDemoStore(options: DemoStoreOptions): Promise<{ produ
   for await (const raw of docs) take(raw);
   for (const raw of catalogueLines(options.generated)) take(raw);
   await writeFile(options.out, `${kept.join("\n")}\n`);
-  return { products: seenTitles.size };
+  return { products: productCount };
 }
 
 /** Every Shopify CDN picture URL in the line, anywhere in it, pointed at the local images. */

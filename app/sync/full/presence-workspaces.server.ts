@@ -340,13 +340,22 @@ async function fillStopped(
   ).catch((error: unknown) => log.error({ err: error }, "the stopped fill was not recorded"));
 }
 
+/**
+ * Asks Shopify about the export until it finished: soon at first (a small store's export takes a
+ * second or two, and the domain's shoppers wait for its fill), then less often, up to every
+ * `pollEveryMs` (a large one takes minutes).
+ */
 async function waitForBulk(admin: AdminGraphql, id: string, pollEveryMs: number) {
-  for (;;) {
+  for (let wait = Math.min(FIRST_POLL_AFTER_MS, pollEveryMs); ;) {
+    await new Promise((resolve) => setTimeout(resolve, wait));
     const state = await readBulkOperation(admin, id);
     if (isFinishedBulkStatus(state.status)) return state;
-    await new Promise((resolve) => setTimeout(resolve, pollEveryMs));
+    wait = Math.min(wait * 2, pollEveryMs);
   }
 }
+
+/** The first look at a domain's export, after it started. */
+const FIRST_POLL_AFTER_MS = 500;
 
 /**
  * Storefront host → workspace, for each domain whose workspace a full sync filled (its last
