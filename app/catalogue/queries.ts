@@ -109,6 +109,9 @@ const PAGE_SELECTION = `
   updatedAt
   publishedAt`;
 
+/** An article's blog: its handle is in the article's URL, its title the article's category. */
+const BLOG_SELECTION = "blog { id handle title }";
+
 const ARTICLE_SELECTION = `
   id
   title
@@ -122,7 +125,7 @@ const ARTICLE_SELECTION = `
   tags
   author { name }
   image { ${IMAGE_SELECTION} }
-  blog { id handle title }`;
+  ${BLOG_SELECTION}`;
 
 /** Bulk export of every product (all statuses: the sync deletes the ones no longer indexable). */
 export const PRODUCTS_BULK_QUERY = `{
@@ -317,8 +320,9 @@ export function isLocaleTag(locale: string): boolean {
 }
 
 /**
- * `productsBulkQuery` or `PAGES_BULK_QUERY` with each product's (page's) translations into
- * `locale`; the rest of the export is the same, so the same reader and mapper take it.
+ * `productsBulkQuery`, `PAGES_BULK_QUERY` or `ARTICLES_BULK_QUERY` with each product's (page's,
+ * article's and its blog's) translations into `locale`; the rest of the export is the same, so
+ * the same reader and mapper take it.
  */
 export function translatedBulkQuery(query: string, locale: string): string {
   if (!isLocaleTag(locale)) throw new Error(`"${locale}" is not a locale`);
@@ -326,7 +330,11 @@ export function translatedBulkQuery(query: string, locale: string): string {
   if (at < 0) throw new Error("not a connection's bulk query");
   const end = at + "node {".length;
   const translated = `${query.slice(0, end)}\n        ${TRANSLATIONS_SELECTION(locale)}${query.slice(end)}`;
-  return translatedOptions(translated, locale);
+  // An article's blog has its own title and handle in each language (Shopify's BLOG resource).
+  return translatedOptions(translated, locale).replace(
+    BLOG_SELECTION,
+    `blog { id handle title ${TRANSLATIONS_SELECTION(locale)} }`,
+  );
 }
 
 /**

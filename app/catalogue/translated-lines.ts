@@ -20,6 +20,8 @@ const FIELDS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   },
   Page: { title: "title", body_html: "body", handle: "handle" },
   Article: { title: "title", body_html: "body", summary_html: "summary", handle: "handle" },
+  // An article's blog (an object in the article's line): its URL's handle and its title.
+  Blog: { title: "title", handle: "handle" },
   // A chosen product metafield's text (a connection of the product: a line of its own).
   Metafield: { value: "value" },
 };
@@ -144,6 +146,9 @@ export function applyTranslations(line: Record<string, unknown>): Record<string,
   }
   if (Array.isArray(line.selectedOptions)) {
     line = { ...line, selectedOptions: translatedSelectedOptions(line.selectedOptions) };
+  }
+  if (isObject(line.blog) && Array.isArray(line.blog.translations)) {
+    line = { ...line, blog: applyTranslations(line.blog) };
   }
   const translations = line.translations;
   if (!Array.isArray(translations)) {

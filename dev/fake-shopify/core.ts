@@ -34,6 +34,7 @@ import {
   FRENCH_METAFIELD_VALUES,
   FRENCH_POLICIES,
   frenchArticle,
+  FRENCH_BLOGS,
   frenchPage,
   frenchProduct,
   germanProduct,
@@ -344,12 +345,25 @@ export class FakeShopifyCore {
       case "ProductOption":
       case "ProductOptionValue":
         return optionResource(id, (productId) => this.store.products.get(productId)?.product);
+      case "Blog":
+        return this.blogs().find((blog) => blog.id === id);
       default:
         return undefined;
     }
   }
 
+  /** The store's blogs, as its articles name them (`{id, handle, title}`), each once. */
+  blogs(): Json[] {
+    const byId = new Map<string, Json>();
+    for (const article of this.store.articles.values()) {
+      const blog = article.blog as Json | null | undefined;
+      if (blog && typeof blog.id === "string" && !byId.has(blog.id)) byId.set(blog.id, blog);
+    }
+    return [...byId.values()];
+  }
+
   translatableOfType(type: Exclude<TranslatableType, "Product" | "Page" | "Article">): Json[] {
+    if (type === "Blog") return this.blogs();
     if (type === "ProductOption" || type === "ProductOptionValue") {
       return optionResources(
         this.store.productList().map((record) => record.product),
@@ -396,6 +410,10 @@ export class FakeShopifyCore {
         handle: String(article.handle),
       });
       if (french) this.translations.seed(String(article.id), "fr", french);
+    }
+    for (const blog of this.blogs()) {
+      const french = FRENCH_BLOGS[String(blog.title)];
+      if (french) this.translations.seed(String(blog.id), "fr", french);
     }
     for (const policy of this.policies.list()) {
       const body = FRENCH_POLICIES[policy.type];

@@ -312,7 +312,13 @@ function articleView(core: FakeShopifyCore, article: Json): Json {
     ...article,
     author: isRecord(article.author) ? { __typename: "ArticleAuthor", ...article.author } : null,
     image: image ? { __typename: "Image", ...image } : null,
-    blog: blog ? { __typename: "Blog", ...blog } : null,
+    blog: blog
+      ? {
+          __typename: "Blog",
+          ...blog,
+          translations: core.translations.translationsField(String(blog.id)),
+        }
+      : null,
     translations: core.translations.translationsField(String(article.id)),
     ...metafieldResolvers(core, String(article.id)),
   };

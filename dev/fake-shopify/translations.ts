@@ -40,6 +40,7 @@ const RESOURCE_TYPES = {
   PRODUCT: "Product",
   PAGE: "Page",
   ARTICLE: "Article",
+  BLOG: "Blog",
   SHOP_POLICY: "ShopPolicy",
   METAOBJECT: "Metaobject",
   METAFIELD: "Metafield",
@@ -86,6 +87,11 @@ export function sourceFields(resource: Json): SourceField[] {
         { key: "title", value: text(resource.title), type: "SINGLE_LINE_TEXT_FIELD" },
         { key: "body_html", value: text(resource.body), type: "HTML" },
         { key: "summary_html", value: text(resource.summary), type: "HTML" },
+        { key: "handle", value: text(resource.handle), type: "URI" },
+      ];
+    case "Blog":
+      return [
+        { key: "title", value: text(resource.title), type: "SINGLE_LINE_TEXT_FIELD" },
         { key: "handle", value: text(resource.handle), type: "URI" },
       ];
     case "ProductOption":

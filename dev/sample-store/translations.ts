@@ -154,6 +154,11 @@ const FRENCH_ARTICLES: Readonly<Record<string, string>> = {
   "5 tips for winter hiking": "5 conseils pour la randonnée d'hiver",
 };
 
+/** A blog's title → its French title and handle (the articles' URLs follow the handle). */
+export const FRENCH_BLOGS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  News: { title: "Actualités", handle: "actualites" },
+};
+
 /** An article's French translation (title, body, summary, handle), or null when its title has none. */
 export function frenchArticle(article: {
   title: string;

@@ -167,8 +167,9 @@ export const ARTICLE_TITLES = [
 
 export const AUTHORS = ["Dennis", "Amélie Laurent", "佐藤 花子", "Sam O'Neil"];
 
+/** The generated blogs (ids of their own: the documentation shop's blog is 241253187). */
 export const BLOGS = [
-  { id: "gid://shopify/Blog/241253187", handle: "news", title: "News" },
-  { id: "gid://shopify/Blog/241253188", handle: "journal", title: "Journal 日本" },
-  { id: "gid://shopify/Blog/241253189", handle: "recettes", title: "Recettes & conseils" },
+  { id: "gid://shopify/Blog/241253190", handle: "news", title: "News" },
+  { id: "gid://shopify/Blog/241253191", handle: "journal", title: "Journal 日本" },
+  { id: "gid://shopify/Blog/241253192", handle: "recettes", title: "Recettes & conseils" },
 ];

@@ -124,6 +124,39 @@ describe("a translated export's lines", () => {
     expect(applyTranslations(variant)).toBe(variant);
   });
 
+  it("puts an article under its blog's translated handle and title, the primary language's where its translation is outdated", () => {
+    const article = {
+      id: "gid://shopify/Article/7",
+      title: "Spring lookbook",
+      handle: "spring-lookbook",
+      translations: [{ key: "title", value: "Lookbook de printemps", outdated: false }],
+    };
+    const blog = { id: "gid://shopify/Blog/3", handle: "news", title: "News" };
+    expect(
+      applyTranslations({
+        ...article,
+        blog: {
+          ...blog,
+          translations: [
+            { key: "handle", value: "actualites", outdated: false },
+            { key: "title", value: "Actualités", outdated: false },
+          ],
+        },
+      }),
+    ).toMatchObject({
+      title: "Lookbook de printemps",
+      blog: { id: blog.id, handle: "actualites", title: "Actualités" },
+    });
+    const outdated = applyTranslations({
+      ...article,
+      blog: {
+        ...blog,
+        translations: [{ key: "handle", value: "actualites", outdated: true }],
+      },
+    });
+    expect(outdated.blog).toEqual(blog);
+  });
+
   it("passes a malformed line through, so the reader refuses the export with its line number", async () => {
     const lines = `${JSON.stringify({ ...product, translations: [] })}\n{"id": broken\n`;
     const source = translatedSource(async function* () {

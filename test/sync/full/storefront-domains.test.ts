@@ -94,6 +94,7 @@ interface Post {
   title: string;
   url?: string;
   content: string;
+  categories?: string[];
 }
 const postsIn = (id: string) => (workspace(id)?.posts ?? []) as unknown as Post[];
 const postAt = (id: string, url: string) => postsIn(id).find((post) => post.url === url);
@@ -315,17 +316,24 @@ describe("a storefront domain's own workspace", () => {
       title: string;
       handle: string;
       isPublished: boolean;
-      blog: { handle: string };
+      blog: { id: string; handle: string; title: string };
     }[];
     let translated = 0;
+    let underFrenchBlog = 0;
     for (const article of articles.filter((a) => a.isPublished)) {
       const inFrench = postsIn(FRENCH_WORKSPACE).find((p) => p.id.endsWith(serviceId(article.id)));
       const fr = Object.fromEntries(
         demo.shopify.state.translations(article.id, "fr").map((t) => [t.key, t.value]),
       );
-      expect(inFrench?.url).toBe(
-        `${FR}/blogs/${article.blog.handle}/${fr.handle ?? article.handle}`,
+      // Under its blog's French handle, in its blog's French name, where the blog has them.
+      const blog = Object.fromEntries(
+        demo.shopify.state.translations(article.blog.id, "fr").map((t) => [t.key, t.value]),
       );
+      expect(inFrench?.url).toBe(
+        `${FR}/blogs/${blog.handle ?? article.blog.handle}/${fr.handle ?? article.handle}`,
+      );
+      expect(inFrench?.categories).toEqual([blog.title ?? article.blog.title]);
+      if (blog.handle) underFrenchBlog += 1;
       if (fr.title) {
         translated += 1;
         expect(inFrench).toMatchObject({ title: fr.title });
@@ -335,6 +343,7 @@ describe("a storefront domain's own workspace", () => {
       }
     }
     expect(translated).toBeGreaterThan(0);
+    expect(underFrenchBlog).toBeGreaterThan(0);
   });
 
   it("falls back to English for a policy or entry translated only into German, or whose source changed, and the batch goes on", async () => {
