@@ -65,7 +65,15 @@ export async function readStorefrontPresences(admin: AdminGraphql): Promise<Stor
     if (!page?.hasNextPage || !page.endCursor) break;
     after = page.endCursor;
   }
-  return presences.sort((a, b) => Number(b.primary) - Number(a.primary));
+  presences.sort((a, b) => Number(b.primary) - Number(a.primary));
+  // One URL is one storefront: should an answer name a URL twice (a domain made primary while
+  // another presence still names it), the first (the primary's) is kept, never both.
+  const seen = new Set<string>();
+  return presences.filter((presence) => {
+    if (seen.has(presence.url)) return false;
+    seen.add(presence.url);
+    return true;
+  });
 }
 
 /** The storefront URLs of one page of the answer. */

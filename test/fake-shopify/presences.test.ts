@@ -296,4 +296,16 @@ describe("the fake shop's markets and languages", () => {
       await plain.close();
     }
   });
+  it("names each storefront URL once, the primary's first, even when the primary domain moves to a domain another presence names", async () => {
+    const moved = await startTestShop({});
+    try {
+      await moved.state.setPrimaryDomain("demo-store.fr", { webhook: false });
+      const read = await readStorefrontPresences(await shopifyAdminClient(moved.graphqlUrl));
+      const urls = read.map((p) => p.url);
+      expect(new Set(urls).size).toBe(urls.length);
+      expect(read[0]).toMatchObject({ url: "https://demo-store.fr/", primary: true });
+    } finally {
+      await moved.close();
+    }
+  });
 });
