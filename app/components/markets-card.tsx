@@ -112,23 +112,13 @@ export function MarketsCard({
                         )}
                       </InlineStack>
                       <Text as="p">{describe(presence)}</Text>
-                      {choosable(presence) && (
-                        <Checkbox
-                          label={`Index ${presence.host} in its own workspace`}
-                          name="storefront"
-                          value={choosable(presence)!.domain}
-                          helpText={countText(format, choosable(presence)!)}
-                          checked={ticked.has(choosable(presence)!.domain)}
-                          onChange={(checked) =>
-                            setTicked((now) => {
-                              const next = new Set(now);
-                              if (checked) next.add(choosable(presence)!.domain);
-                              else next.delete(choosable(presence)!.domain);
-                              return next;
-                            })
-                          }
-                        />
-                      )}
+                      <DomainTick
+                        host={presence.host}
+                        row={choosable(presence)}
+                        ticked={ticked}
+                        onTick={setTicked}
+                        format={format}
+                      />
                     </BlockStack>
                   </li>
                 ))}
@@ -182,6 +172,40 @@ function describe(presence: StorefrontPresence): string {
   const currencies = [...new Set(presence.markets.flatMap((market) => market.currencyCode ?? []))];
   const currencyText = currencies.length > 0 ? currencies.join(", ") : "the store's currency";
   return `${language} · ${marketText} · ${currencyText}`;
+}
+
+/** A domain's "Index <host> in its own workspace" box (nothing for a storefront not choosable). */
+function DomainTick({
+  host,
+  row,
+  ticked,
+  onTick,
+  format,
+}: {
+  host: string;
+  row: StorefrontChoice["rows"][number] | undefined;
+  ticked: ReadonlySet<string>;
+  onTick: (update: (now: Set<string>) => Set<string>) => void;
+  format: AdminFormat;
+}) {
+  if (!row) return null;
+  return (
+    <Checkbox
+      label={`Index ${host} in its own workspace`}
+      name="storefront"
+      value={row.domain}
+      helpText={countText(format, row)}
+      checked={ticked.has(row.domain)}
+      onChange={(checked) =>
+        onTick((now) => {
+          const next = new Set(now);
+          if (checked) next.add(row.domain);
+          else next.delete(row.domain);
+          return next;
+        })
+      }
+    />
+  );
 }
 
 /** "20 products" (or "about 20 products" before its first fill), in the merchant's words. */

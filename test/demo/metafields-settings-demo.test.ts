@@ -5,7 +5,12 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import { useDemoInBrowser } from "../../testkit/demo-browser";
-import { asMerchant, userErrorsOf } from "../fake-shopify/helpers";
+import {
+  asMerchant,
+  METAFIELD_DEFINITION_CREATE,
+  METAFIELDS_SET,
+  userErrorsOf,
+} from "../fake-shopify/helpers";
 
 // Waits for real syncs on a shared, loaded machine; nothing depends on timing.
 vi.setConfig({ testTimeout: 300_000 });
@@ -152,42 +157,27 @@ describe("product metafields, in Settings", () => {
   it("lists a definition the merchant creates in Shopify, a reference to another product, and once ticked sends the product it names", async () => {
     const shopify = session.demo.shopify;
     const product = (title: string) => shopify.state.products().find((p) => p.title === title)!;
-    const created = await asMerchant(
-      shopify,
-      `mutation Create($definition: MetafieldDefinitionInput!) {
-        metafieldDefinitionCreate(definition: $definition) {
-          createdDefinition { id }
-          userErrors { field message code }
-        }
-      }`,
-      {
-        definition: {
-          name: "Goes with",
+    const created = await asMerchant(shopify, METAFIELD_DEFINITION_CREATE, {
+      definition: {
+        name: "Goes with",
+        namespace: "custom",
+        key: "goes_with",
+        type: "product_reference",
+        ownerType: "PRODUCT",
+        access: { storefront: "PUBLIC_READ" },
+      },
+    });
+    expect(userErrorsOf(created)).toEqual([]);
+    const set = await asMerchant(shopify, METAFIELDS_SET, {
+      metafields: [
+        {
+          ownerId: product(NANO).id,
           namespace: "custom",
           key: "goes_with",
-          type: "product_reference",
-          ownerType: "PRODUCT",
-          access: { storefront: "PUBLIC_READ" },
+          value: product(TOUCH).id,
         },
-      },
-    );
-    expect(userErrorsOf(created)).toEqual([]);
-    const set = await asMerchant(
-      shopify,
-      `mutation Set($metafields: [MetafieldsSetInput!]!) {
-        metafieldsSet(metafields: $metafields) { metafields { id } userErrors { field message } }
-      }`,
-      {
-        metafields: [
-          {
-            ownerId: product(NANO).id,
-            namespace: "custom",
-            key: "goes_with",
-            value: product(TOUCH).id,
-          },
-        ],
-      },
-    );
+      ],
+    });
     expect(userErrorsOf(set)).toEqual([]);
     await shopify.state.settled();
     expect(

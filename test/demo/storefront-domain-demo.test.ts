@@ -68,6 +68,19 @@ const frenchItems = () =>
     stock_status?: string;
   }[];
 const numeric = (gid: string) => gid.slice(gid.lastIndexOf("/") + 1);
+const frenchProducts = () =>
+  demo.emulator.state.workspace("professional", "demo-store-fr")?.products.length ?? 0;
+
+/** The first product with a French title, and that title. */
+function aProductWithAFrenchTitle() {
+  const product = demo.shopify.state
+    .products()
+    .find((p) => demo.shopify.state.translations(p.id, "fr").some((t) => t.key === "title"))!;
+  const frenchTitle = demo.shopify.state
+    .translations(product.id, "fr")
+    .find((t) => t.key === "title")!.value;
+  return { product, frenchTitle };
+}
 
 async function until(
   what: string,
@@ -361,14 +374,7 @@ describe("the chat on each storefront domain", () => {
   });
 
   it("follows the store: the French presence removed, its chat answers from the primary workspace and its workspace is emptied; added back, it is filled again, and the Dashboard says so", async () => {
-    const frenchProducts = () =>
-      demo.emulator.state.workspace("professional", "demo-store-fr")?.products.length ?? 0;
-    const product = demo.shopify.state
-      .products()
-      .find((p) => demo.shopify.state.translations(p.id, "fr").some((t) => t.key === "title"))!;
-    const frenchTitle = demo.shopify.state
-      .translations(product.id, "fr")
-      .find((t) => t.key === "title")!.value;
+    const { product, frenchTitle } = aProductWithAFrenchTitle();
     const port = new URL(demo.storefrontUrl).port;
     const frenchUrl = `http://${FRENCH_HOST}:${port}/`;
     const asMerchant = async (query: string, variables: Record<string, unknown>) => {
@@ -442,15 +448,9 @@ describe("the chat on each storefront domain", () => {
     });
     await page.close();
   }, 150_000);
+
   it("lets the merchant untick the French domain in Settings: its chat answers from the primary workspace and its workspace is emptied; ticked again, Settings shows the cost before saving and it is filled again", async () => {
-    const frenchProducts = () =>
-      demo.emulator.state.workspace("professional", "demo-store-fr")?.products.length ?? 0;
-    const product = demo.shopify.state
-      .products()
-      .find((p) => demo.shopify.state.translations(p.id, "fr").some((t) => t.key === "title"))!;
-    const frenchTitle = demo.shopify.state
-      .translations(product.id, "fr")
-      .find((t) => t.key === "title")!.value;
+    const { product, frenchTitle } = aProductWithAFrenchTitle();
     const frenchUrl = `http://${FRENCH_HOST}:${new URL(demo.storefrontUrl).port}/`;
     const page = await browser.newPage({ viewport: { width: 1280, height: 1600 } });
     const openSettings = async () => {

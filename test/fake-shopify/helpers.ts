@@ -82,6 +82,19 @@ export async function asMerchant<T = Record<string, unknown>>(
   return answer.body.data;
 }
 
+/** Shopify's `metafieldsSet`, as a merchant's change sends it (`metafields`: its inputs). */
+export const METAFIELDS_SET = `mutation Set($metafields: [MetafieldsSetInput!]!) {
+  metafieldsSet(metafields: $metafields) { metafields { id } userErrors { field message code } }
+}`;
+
+/** Shopify's `metafieldDefinitionCreate` (`definition`: its input), with what it created. */
+export const METAFIELD_DEFINITION_CREATE = `mutation Create($definition: MetafieldDefinitionInput!) {
+  metafieldDefinitionCreate(definition: $definition) {
+    createdDefinition { id name namespace key type { name } access { storefront } metafieldsCount }
+    userErrors { field message code }
+  }
+}`;
+
 /** Every mutation payload's `userErrors` in an answer's data. */
 export function userErrorsOf(data: unknown): unknown[] {
   return Object.values(data ?? {}).flatMap(

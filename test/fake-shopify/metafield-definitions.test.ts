@@ -25,6 +25,8 @@ import {
 import {
   asMerchant,
   data,
+  METAFIELD_DEFINITION_CREATE,
+  METAFIELDS_SET,
   exportedProducts as exported,
   userErrorsOf,
   graphql,
@@ -83,12 +85,6 @@ describe("product metafield definitions", () => {
 });
 
 describe("a definition the merchant creates (metafieldDefinitionCreate)", () => {
-  const CREATE = `mutation Create($definition: MetafieldDefinitionInput!) {
-    metafieldDefinitionCreate(definition: $definition) {
-      createdDefinition { id name namespace key type { name } access { storefront } metafieldsCount }
-      userErrors { field message code }
-    }
-  }`;
   interface Created {
     metafieldDefinitionCreate: {
       createdDefinition: {
@@ -103,7 +99,7 @@ describe("a definition the merchant creates (metafieldDefinitionCreate)", () => 
     };
   }
   const create = (definition: Record<string, unknown>) =>
-    asMerchant<Created>(shop, CREATE, { definition });
+    asMerchant<Created>(shop, METAFIELD_DEFINITION_CREATE, { definition });
   const GOES_WITH = {
     name: "Goes with",
     namespace: "custom",
@@ -125,17 +121,11 @@ describe("a definition the merchant creates (metafieldDefinitionCreate)", () => 
       metafieldsCount: 0,
     });
     const [first, second] = shop.state.products();
-    const set = await asMerchant(
-      shop,
-      `mutation Set($metafields: [MetafieldsSetInput!]!) {
-        metafieldsSet(metafields: $metafields) { metafields { id } userErrors { field message } }
-      }`,
-      {
-        metafields: [
-          { ownerId: first!.id, namespace: "custom", key: "goes_with", value: second!.id },
-        ],
-      },
-    );
+    const set = await asMerchant(shop, METAFIELDS_SET, {
+      metafields: [
+        { ownerId: first!.id, namespace: "custom", key: "goes_with", value: second!.id },
+      ],
+    });
     expect(userErrorsOf(set)).toEqual([]);
     const { metafieldDefinitions } = await data<ProductMetafieldDefinitionsData>(
       shop,
