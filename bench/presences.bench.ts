@@ -184,8 +184,9 @@ async function child(presences: number, products: number): Promise<Figures> {
   await startShopSync(DEMO_SHOP, "resync");
   await allRunsEnded(resyncStarted, 60 * 60_000);
   const resyncSeconds = (Date.now() - resyncStarted.getTime()) / 1000;
-  const resyncWrites = writes().filter((r) => isSend("products")(r) || isSend("posts")(r)).length;
-  const resyncOther = writes().length - resyncWrites;
+  const resyncAll = writes();
+  const resyncWrites = resyncAll.filter((r) => isSend("products")(r) || isSend("posts")(r)).length;
+  const resyncOther = resyncAll.length - resyncWrites;
   await demo.close();
 
   const K = workspaces + 1;

@@ -22,16 +22,15 @@ const log = logFor("admin");
 
 /** What the Settings page shows: the saved keys (never the secret), the workspace and choices. */
 export async function settingsPageOf(shopDomain: string, admin: AdminGraphql) {
-  const [shop, events, metafields, metaobjects, presences, domainWorkspaces, storefrontChoice] =
-    await Promise.all([
-      findShop(shopDomain),
-      serviceEventsStatus(shopDomain),
-      metafieldOffersOrNull(shopDomain, admin),
-      metaobjectOffersOrNull(shopDomain, admin),
-      storefrontPresencesOf(shopDomain),
-      filledDomainWorkspaces(shopDomain),
-      storefrontChoiceOf(shopDomain),
-    ]);
+  const [shop, events, metafields, metaobjects, presences, domainWorkspaces] = await Promise.all([
+    findShop(shopDomain),
+    serviceEventsStatus(shopDomain),
+    metafieldOffersOrNull(shopDomain, admin),
+    metaobjectOffersOrNull(shopDomain, admin),
+    storefrontPresencesOf(shopDomain),
+    filledDomainWorkspaces(shopDomain),
+  ]);
+  const storefrontChoice = await storefrontChoiceOf(shop, presences.presences);
   return {
     derivedWorkspaceId: shop?.workspaceId ?? null,
     primaryDomain: shop?.primaryDomain ?? null,

@@ -7,8 +7,9 @@
 import { isTier } from "../index-service/tiers";
 import { indexedCount } from "../models/ledger.server";
 import { quotaStanding } from "../models/quota-usage.server";
-import { findShop, unindexedDomainsOf, workspaceOf } from "../models/shops.server";
-import { storefrontPresencesOf } from "../models/storefront-presences.server";
+import type { Shop } from "@prisma/client";
+import { unindexedDomainsOf, workspaceOf } from "../models/shops.server";
+import type { StorefrontPresence } from "../shopify/storefront-presences.server";
 import { isDomainWorkspaceFilled } from "../sync/full/domain-workspace-standing.server";
 import { presenceWorkspacesOf } from "../sync/full/presence-workspaces.server";
 import type { DomainChoiceRow } from "./storefront-choice";
@@ -22,13 +23,16 @@ export interface StorefrontChoice {
   remaining: number | null;
 }
 
-export async function storefrontChoiceOf(shopDomain: string): Promise<StorefrontChoice> {
-  const shop = await findShop(shopDomain);
+/** The choice for the shop as its caller read it, with the presences kept for it. */
+export async function storefrontChoiceOf(
+  shop: Shop | null,
+  presences: readonly StorefrontPresence[],
+): Promise<StorefrontChoice> {
   const workspaceId = shop ? workspaceOf(shop) : null;
   if (!shop || !shop.primaryDomain || !workspaceId) {
     return { rows: [], unticked: [], remaining: null };
   }
-  const { presences } = await storefrontPresencesOf(shopDomain);
+  const { shopDomain } = shop;
   // Every domain that would be indexed were it ticked.
   const { workspaces } = presenceWorkspacesOf({ ...shop, unindexedDomains: "[]" }, presences);
   const primaryCount = await indexedCount({ shopDomain, workspaceId, kind: "product" });

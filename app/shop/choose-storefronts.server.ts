@@ -13,6 +13,7 @@ import {
   saveUnindexedDomains,
   unindexedDomainsOf,
 } from "../models/shops.server";
+import { storefrontPresencesOf } from "../models/storefront-presences.server";
 import { followStorefrontDomains } from "./follow-storefront-domains.server";
 
 export interface StorefrontChoiceSaved {
@@ -25,7 +26,10 @@ export async function chooseStorefronts(
   ticked: readonly string[],
 ): Promise<StorefrontChoiceSaved> {
   const shop = await findShop(shopDomain);
-  const { rows } = await storefrontChoiceOf(shopDomain);
+  const { rows } = await storefrontChoiceOf(
+    shop,
+    (await storefrontPresencesOf(shopDomain)).presences,
+  );
   if (!shop || rows.length === 0) {
     return {
       ok: false,

@@ -29,6 +29,7 @@ import { storefrontPresencesOf } from "../../app/models/storefront-presences.ser
 import { presenceWorkspacesOf } from "../../app/sync/full/presence-workspaces.server";
 
 const ROOT = join(import.meta.dirname, "..", "..");
+
 export const DEMO_SHOP = "demo-store.myshopify.com";
 export const DEMO_DOMAIN = "demo-store.example.com";
 export const DEMO_SECRET_KEY = "svc_sk_test_professional";

@@ -159,9 +159,9 @@ export class MetafieldStore {
     definedType: (ownerId: string, namespace: string, key: string) => string | undefined = () =>
       undefined,
   ): { metafields: MetafieldRecord[] | null; userErrors: MetafieldUserError[] } {
-    const typeOf = (input: MetafieldsSetInput) =>
+    const typeOf = (input: MetafieldsSetInput, existing: MetafieldRecord | undefined) =>
       input.type ??
-      this.get(input.ownerId, input.namespace, input.key)?.type ??
+      existing?.type ??
       definedType(input.ownerId, this.canonicalNamespace(input.namespace), input.key);
     const userErrors: MetafieldUserError[] = [];
     if (inputs.length > MAX_INPUTS) {
@@ -182,7 +182,7 @@ export class MetafieldStore {
         return;
       }
       const existing = this.get(input.ownerId, input.namespace, input.key);
-      const type = typeOf(input);
+      const type = typeOf(input, existing);
       if (!type) {
         error("type", "Type can't be blank.", "BLANK");
         return;
@@ -215,7 +215,7 @@ export class MetafieldStore {
         ownerId: input.ownerId,
         namespace,
         key: input.key,
-        type: typeOf(input) ?? "single_line_text_field",
+        type: typeOf(input, existing) ?? "single_line_text_field",
         value: input.value,
         createdAt: existing?.createdAt ?? now,
         updatedAt: now,

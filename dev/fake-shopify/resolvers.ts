@@ -517,27 +517,7 @@ function updatedMatching<T>(
   });
 }
 
-/** A definition as Shopify shows it; `metafieldsCount` counts the values stored for it. */
 /** The fields of `MetafieldDefinitionUpdateInput` the fake follows. */
-interface MetafieldDefinitionCreateInput {
-  namespace?: string | null;
-  key: string;
-  name: string;
-  type: string;
-  ownerType: string;
-  description?: string | null;
-  access?: { storefront?: string | null } | null;
-  pin?: boolean | null;
-  validations?: { name: string; value: string }[] | null;
-}
-
-/** An owner type as Shopify's messages name it ("Product metafields"). */
-const OWNER_NAMES: Readonly<Record<string, string>> = {
-  PRODUCT: "Product",
-  PRODUCTVARIANT: "Variant",
-  COLLECTION: "Collection",
-};
-
 interface MetafieldDefinitionUpdateInput {
   namespace?: string | null;
   key: string;
@@ -548,6 +528,21 @@ interface MetafieldDefinitionUpdateInput {
   pin?: boolean | null;
 }
 
+/** The fields of `MetafieldDefinitionInput` (create) the fake follows: the update's, and more. */
+interface MetafieldDefinitionCreateInput extends Omit<MetafieldDefinitionUpdateInput, "name"> {
+  name: string;
+  type: string;
+  validations?: { name: string; value: string }[] | null;
+}
+
+/** An owner type as Shopify's messages name it ("Product metafields"). */
+const OWNER_NAMES: Readonly<Record<string, string>> = {
+  PRODUCT: "Product",
+  PRODUCTVARIANT: "Variant",
+  COLLECTION: "Collection",
+};
+
+/** A definition as Shopify shows it; `metafieldsCount` counts the values stored for it. */
 function metafieldDefinitionView(core: FakeShopifyCore, record: MetafieldDefinitionRecord): Json {
   const values = core.metafields
     .list()
