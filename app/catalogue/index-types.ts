@@ -1,4 +1,5 @@
 import type { ChosenMetafield } from "./metafield-text";
+import type { ShopifyProduct } from "./shopify-types";
 /**
  * What the catalogue makes of a Shopify object: the service's item shapes (field names as the
  * service's SDK spells them, snake_case), stricter than the client's wire types in
@@ -100,8 +101,20 @@ export interface MapContext {
    * none).
    */
   metafields?: readonly ChosenMetafield[];
-  /** Metaobject entry gid → name, for chosen lists of references (referencedTypesOf). */
-  metaobjectNames?: ReadonlyMap<string, string>;
+  /**
+   * The names of what chosen references read as ids name (lists of references, a variant's
+   * references: isNamedApart), learnt from Shopify before the products that hold them are mapped
+   * (app/sync/engine/reference-names.server.ts). None chosen: absent.
+   */
+  referenceNames?: ReferenceNames | undefined;
   /** The ISO 4217 code of the prices (`showableCurrency`): the document's `currency`; none: left out. */
   currency?: string;
+}
+
+/** Id → name of what references name, filled from Shopify for the products about to be mapped. */
+export interface ReferenceNames {
+  /** What was learnt: a deleted target is named "" (nothing is sent for it). */
+  readonly names: ReadonlyMap<string, string>;
+  /** Reads the names of the ids these products' chosen references hold that are not known yet. */
+  learn(products: readonly ShopifyProduct[]): Promise<void>;
 }

@@ -1,9 +1,11 @@
 import { numericId, productServiceId } from "./gid";
 import { htmlToPlainText, makeExcerpt } from "./html-text";
 import {
+  isNamedApart,
   metafieldLongText,
   metafieldValueText,
   productMetafieldsOf,
+  referencedIdsOf,
   variantMetafieldsOf,
   type ChosenMetafield,
   type ShopifyMetafield,
@@ -110,6 +112,7 @@ function toIndexProduct(id: string, product: ShopifyProduct, context: MapContext
     variants,
     variantMetafieldsOf(context.metafields ?? []),
     currency,
+    context.referenceNames?.names,
   );
   if (cartVariants.length > 0) item.variants = cartVariants;
   addVariantAttributes(item, cartVariants);
@@ -132,7 +135,7 @@ function addMetafields(
       (m) => m.namespace === choice.namespace && m.key === choice.key,
     );
     if (!metafield) continue;
-    const texts = metafieldValueText(metafield, context.metaobjectNames);
+    const texts = metafieldValueText(metafield, context.referenceNames?.names);
     if (!texts) continue;
     const name = choice.name.trim() || `${choice.namespace}.${choice.key}`;
     const values = item.attributes[name] ?? [];
@@ -154,6 +157,7 @@ function variantsOf(
   variants: ShopifyVariant[],
   chosen: readonly ChosenMetafield[],
   currency: string | undefined,
+  names: ReadonlyMap<string, string> | undefined,
 ): IndexVariant[] {
   return variants.slice(0, MAX_INDEXED_VARIANTS).map((variant) => {
     const values = variant.selectedOptions.map((option) => option.value.trim());
@@ -167,7 +171,7 @@ function variantsOf(
     if (price !== undefined && variant.currency && variant.currency !== currency) {
       entry.currency = variant.currency;
     }
-    const attributes = variantAttributesOf(variant, chosen);
+    const attributes = variantAttributesOf(variant, chosen, names);
     if (attributes) entry.attributes = attributes;
     return entry;
   });
@@ -186,13 +190,14 @@ function variantMetafields(variant: ShopifyVariant): ShopifyMetafield[] {
 function variantAttributesOf(
   variant: ShopifyVariant,
   chosen: readonly ChosenMetafield[],
+  names: ReadonlyMap<string, string> | undefined,
 ): Record<string, string[]> | undefined {
   if (chosen.length === 0) return undefined;
   const read = variantMetafields(variant);
   const attributes: Record<string, string[]> = {};
   for (const choice of chosen) {
     const metafield = read.find((m) => m.namespace === choice.namespace && m.key === choice.key);
-    const texts = metafield ? metafieldValueText(metafield) : null;
+    const texts = metafield ? metafieldValueText(metafield, names) : null;
     if (!texts) continue;
     attributes[choice.name.trim() || `${choice.namespace}.${choice.key}`] = texts;
   }
@@ -413,4 +418,32 @@ function dedupe(values: string[]): string[] {
     seen.add(key);
     return true;
   });
+}
+
+/**
+ * The ids the product's chosen references read as ids hold (isNamedApart: lists of references,
+ * its variants' references), whose names mapping it needs (MapContext.referenceNames).
+ */
+export function idsNamedApartOf(
+  product: ShopifyProduct,
+  chosen: readonly ChosenMetafield[],
+): string[] {
+  const apart = chosen.filter(isNamedApart);
+  if (apart.length === 0) return [];
+  const held = (metafields: readonly ShopifyMetafield[], own: readonly ChosenMetafield[]) =>
+    own.flatMap((choice) => {
+      const metafield = metafields.find(
+        (m) => m.namespace === choice.namespace && m.key === choice.key,
+      );
+      return metafield ? referencedIdsOf(metafield) : [];
+    });
+  const variantChoices = variantMetafieldsOf(apart);
+  return [
+    ...held(product.metafields ?? [], productMetafieldsOf(apart)),
+    ...(variantChoices.length > 0
+      ? product.variants
+          .slice(0, MAX_INDEXED_VARIANTS)
+          .flatMap((variant) => held(variantMetafields(variant), variantChoices))
+      : []),
+  ];
 }

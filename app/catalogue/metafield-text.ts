@@ -15,12 +15,6 @@ export interface ChosenMetafield {
   type: string;
   /** `PRODUCTVARIANT`: a variant's metafield (docs/decisions/0033); absent: the product's. */
   owner?: "PRODUCTVARIANT";
-  /**
-   * A list of metaobject references (`list.metaobject_reference`, a standard category metafield
-   * such as shopify.color-pattern): the type of the definition its entries are of, whose entries'
-   * names it is turned into.
-   */
-  referenceType?: string;
 }
 
 /** The chosen metafields of products (not of variants). */
@@ -74,17 +68,46 @@ export const SINGLE_REFERENCE_TYPES: ReadonlySet<string> = new Set([
   "page_reference",
   "file_reference",
 ]);
-/** A list of references to entries of one definition: each entry by its name (MapContext). */
-export const METAOBJECT_REFERENCE_LIST_TYPE = "list.metaobject_reference";
+/**
+ * Lists of references: their values are ids alone, named by a separate read of what they name
+ * (MapContext.referenceNames, docs/decisions/0046).
+ */
+export const REFERENCE_LIST_TYPES: ReadonlySet<string> = new Set(
+  [...SINGLE_REFERENCE_TYPES].map((type) => `list.${type}`),
+);
 
-/** The definitions whose entries' names the chosen reference lists need (none: no reading). */
-export function referencedTypesOf(chosen: readonly ChosenMetafield[]): string[] {
-  const types = chosen.flatMap((metafield) =>
-    metafield.type === METAOBJECT_REFERENCE_LIST_TYPE && metafield.referenceType
-      ? [metafield.referenceType]
-      : [],
+/**
+ * Whether a chosen metafield's value is ids named by a separate read: a list of references, or a
+ * variant's single reference (the variant selection reads values alone, decision 0033).
+ */
+export function isNamedApart(metafield: { type?: string; owner?: string }): boolean {
+  const type = metafield.type ?? "";
+  return (
+    REFERENCE_LIST_TYPES.has(type) ||
+    (metafield.owner === "PRODUCTVARIANT" && SINGLE_REFERENCE_TYPES.has(type))
   );
-  return [...new Set(types)];
+}
+
+/**
+ * The ids a metafield's value names when it is a reference read as ids (isNamedApart's types):
+ * a list's first METAFIELD_LIST_MAX, a single reference's one; anything else, or a value that is
+ * not an id, names none.
+ */
+export function referencedIdsOf(metafield: ShopifyMetafield): string[] {
+  const isId = (id: unknown): id is string =>
+    typeof id === "string" && id.startsWith("gid://shopify/");
+  if (REFERENCE_LIST_TYPES.has(metafield.type)) {
+    let ids: unknown;
+    try {
+      ids = JSON.parse(metafield.value);
+    } catch {
+      return [];
+    }
+    return Array.isArray(ids) ? ids.slice(0, METAFIELD_LIST_MAX).filter(isId) : [];
+  }
+  return SINGLE_REFERENCE_TYPES.has(metafield.type) && isId(metafield.value)
+    ? [metafield.value]
+    : [];
 }
 
 /** At most this many characters a value (a list's each item), the cut note included. */
@@ -124,11 +147,11 @@ const SCALAR_TYPES = new Set([
 ]);
 
 export function isIndexableMetafieldType(type: string): boolean {
-  if (SINGLE_REFERENCE_TYPES.has(type)) return true;
+  if (SINGLE_REFERENCE_TYPES.has(type) || REFERENCE_LIST_TYPES.has(type)) return true;
   return SCALAR_TYPES.has(type.startsWith("list.") ? type.slice(5) : type);
 }
 
-/** Whether reading these metafields must resolve references (a heavier read). */
+/** Whether reading these metafields must resolve single references (a heavier read). */
 export function hasReference(chosen: readonly { type?: string }[]): boolean {
   return chosen.some((metafield) => SINGLE_REFERENCE_TYPES.has(metafield.type ?? ""));
 }
@@ -140,13 +163,15 @@ export function hasReference(chosen: readonly { type?: string }[]): boolean {
  */
 export function metafieldValueText(
   metafield: ShopifyMetafield,
-  /** Entry gid → its name, for a list of references (read apart: referencedTypesOf). */
+  /** Id → name of what references read as ids name (MapContext.referenceNames). */
   names?: ReadonlyMap<string, string>,
 ): string[] | null {
-  if (metafield.type === METAOBJECT_REFERENCE_LIST_TYPE) return referenceListText(metafield, names);
+  if (REFERENCE_LIST_TYPES.has(metafield.type)) return referenceListText(metafield, names);
   if (!SINGLE_REFERENCE_TYPES.has(metafield.type)) {
     return metafieldText(metafield.type, metafield.value);
   }
+  // A variant's reference: its value alone was read, its name apart.
+  if (metafield.reference === undefined) return referenceListText(metafield, names);
   const entry = metafield.reference;
   if (!entry) return null;
   if (metafield.type !== METAOBJECT_REFERENCE_TYPE) {
@@ -176,10 +201,11 @@ function fileNameOf(url: unknown): string {
 }
 
 /**
- * What a product, variant, collection, page or file reference names, as a shopper would call it:
- * its title ("Burton Custom 151 - Small" for a variant), a file's alt text, else its file name.
+ * What a product, variant, collection, page, file or metaobject reference names, as a shopper
+ * would call it: its title ("Burton Custom 151 - Small" for a variant), a file's alt text, else
+ * its file name, an entry's display name; "" for anything else.
  */
-function namedReference(entry: ReferencedEntry): string {
+export function namedReference(entry: ReferencedEntry): string {
   const text = (value: unknown) => (typeof value === "string" ? collapseWhitespace(value) : "");
   switch (entry.__typename) {
     case "Product":
@@ -199,36 +225,36 @@ function namedReference(entry: ReferencedEntry): string {
       return text(entry.alt) || fileNameOf(entry.url);
     case "Video":
       return text(entry.alt) || text(entry.filename);
+    case "Metaobject":
+      return text(entry.displayName);
     default:
       return "";
   }
 }
 
 /**
- * A list of references as its entries' names ("Pink", "Red"), in its order; an entry deleted
- * since (or of another definition) is left out; none named: nothing.
+ * References read as ids, as the names of what they name ("Pink", "Red"), in their order: a list
+ * cut to METAFIELD_LIST_MAX with a visible note; what was deleted since, or is unnamed, is left
+ * out; none named: nothing.
  */
 function referenceListText(
   metafield: ShopifyMetafield,
   names: ReadonlyMap<string, string> | undefined,
 ): string[] | null {
-  let ids: unknown;
-  try {
-    ids = JSON.parse(metafield.value);
-  } catch {
-    return null;
-  }
-  if (!Array.isArray(ids) || !names) return null;
-  const texts = ids.flatMap((id) => {
-    const name = typeof id === "string" ? names.get(id) : undefined;
-    const text = name ? collapseWhitespace(name) : "";
+  if (!names) return null;
+  const texts = referencedIdsOf(metafield).flatMap((id) => {
+    const text = collapseWhitespace(names.get(id) ?? "");
     return text ? [bounded(text)] : [];
   });
   const unique = [...new Set(texts)];
   if (unique.length === 0) return null;
-  return unique.length > METAFIELD_LIST_MAX
-    ? [...unique.slice(0, METAFIELD_LIST_MAX), CUT_NOTE]
-    : unique;
+  return listLength(metafield.value) > METAFIELD_LIST_MAX ? [...unique, CUT_NOTE] : unique;
+}
+
+/** How many items a list value holds (0 for anything else). */
+function listLength(value: string): number {
+  const items = parseJson(value);
+  return Array.isArray(items) ? items.length : 0;
 }
 
 /** `text` cut to `max` characters, the cut visible. */

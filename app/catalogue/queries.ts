@@ -1,5 +1,10 @@
 import type { VariantStock } from "./map-product";
-import { hasReference, productMetafieldsOf, variantMetafieldsOf } from "./metafield-text";
+import {
+  hasReference,
+  productMetafieldsOf,
+  variantMetafieldsOf,
+  type ReferencedEntry,
+} from "./metafield-text";
 import type { ShopifyMetaobject, ShopifyProductFields, ShopifyShopPolicy } from "./shopify-types";
 
 /**
@@ -181,8 +186,7 @@ export function productsChangedSinceBulkQuery(
 /**
  * The store's product (`ownerType: PRODUCT`) or variant (`PRODUCTVARIANT`) metafield definitions,
  * for Settings: name, `namespace.key`, type and how many products (variants) have a value
- * (`metafieldsCount`), and the definition a reference names (`validations`). A page of 200
- * (some 800 points requested; 250, Shopify's most, would ask 1,002 with the validations).
+ * (`metafieldsCount`). A page of 200.
  */
 export const PRODUCT_METAFIELD_DEFINITIONS_QUERY = `query ProductMetafieldDefinitions($ownerType: MetafieldOwnerType!, $after: String) {
   metafieldDefinitions(ownerType: $ownerType, first: 200, after: $after) {
@@ -197,40 +201,36 @@ export const PRODUCT_METAFIELD_DEFINITIONS_QUERY = `query ProductMetafieldDefini
       access { storefront }
       pinnedPosition
       validationStatus
-      validations { name value }
     }
     pageInfo { hasNextPage endCursor }
   }
 }`;
 
-/** The types of metaobject definitions by gid (what a reference metafield's validation names). */
-export const METAOBJECT_DEFINITION_TYPES_QUERY = `query MetaobjectDefinitionTypes($ids: [ID!]!) {
-  nodes(ids: $ids) {
-    ... on MetaobjectDefinition { id type }
-  }
-}`;
-
-export interface MetaobjectDefinitionTypesData {
-  nodes: ({ id?: string; type?: string } | null)[];
-}
-
 /**
- * The names of one definition's entries (`displayName`), 250 a page (some 252 points requested):
- * what a list of metaobject references (a standard category metafield, shopify.color-pattern)
- * is turned into.
+ * The names of what references read as ids name (lists of references, a variant's references):
+ * a product, variant, collection or page by its title, a file by its alt text or file name, a
+ * metaobject entry by its display name. REFERENCED_NAMES_PER_QUERY ids a query; an id of
+ * something deleted answers null.
  */
-export const METAOBJECT_NAMES_QUERY = `query MetaobjectNames($type: String!, $after: String) {
-  metaobjects(type: $type, first: 250, after: $after) {
-    nodes { id displayName }
-    pageInfo { hasNextPage endCursor }
+export const REFERENCED_NAMES_QUERY = `query ReferencedNames($ids: [ID!]!) {
+  nodes(ids: $ids) {
+    __typename id
+    ... on Product { title }
+    ... on ProductVariant { title product { title } }
+    ... on Collection { title }
+    ... on Page { title }
+    ... on MediaImage { alt image { url } }
+    ... on GenericFile { alt url }
+    ... on Video { alt filename }
+    ... on Metaobject { displayName }
   }
 }`;
 
-export interface MetaobjectNamesData {
-  metaobjects: {
-    nodes: { id: string; displayName: string }[];
-    pageInfo: { hasNextPage: boolean; endCursor: string | null };
-  };
+/** Ids a ReferencedNames query: a variant or an image is two objects, so about 200 points. */
+export const REFERENCED_NAMES_PER_QUERY = 100;
+
+export interface ReferencedNamesData {
+  nodes: ((ReferencedEntry & { id: string }) | null)[];
 }
 
 export interface MetafieldDefinitionNode {
@@ -247,8 +247,6 @@ export interface MetafieldDefinitionNode {
   pinnedPosition: number | null;
   /** `SOME_INVALID`: some stored values fail the definition's type or validations. */
   validationStatus?: "ALL_VALID" | "IN_PROGRESS" | "SOME_INVALID";
-  /** A reference's `metaobject_definition_id`: the gid of the definition it names. */
-  validations: { name: string; value: string | null }[];
 }
 
 export interface ProductMetafieldDefinitionsData {

@@ -35,7 +35,7 @@ import { config } from "../config.server";
 import { processLeases, type ShopLeases } from "../sync/engine/process-leases.server";
 import { pacers, sendingTierOf } from "../sync/engine/pacer-registry.server";
 import { bulkQueryOf, typesToSync } from "../sync/full/run-full-sync.server";
-import { readReferencedEntryNames } from "../sync/full/metaobject-entries.server";
+import { referenceNamesFor } from "../sync/engine/reference-names.server";
 import {
   filledDomainWorkspaces,
   fillStorefrontDomains,
@@ -137,7 +137,7 @@ async function followOnce(
       trigger: DOMAIN_ADDED_TRIGGER,
       bulkQueryOf: (type) => bulkQueryOf(type, shop),
       metafields,
-      metaobjectNames: await readReferencedEntryNames(admin, metafields),
+      referenceNames: referenceNamesFor(admin, metafields),
       only: toFill,
       ...(following.pollEveryMs ? { pollEveryMs: following.pollEveryMs } : {}),
     });

@@ -1,9 +1,6 @@
 import {
   isIndexableMetafieldType,
-  METAOBJECT_DEFINITION_TYPES_QUERY,
-  METAOBJECT_REFERENCE_LIST_TYPE,
   metafieldKey,
-  type MetaobjectDefinitionTypesData,
   PRODUCT_METAFIELD_DEFINITIONS_QUERY,
   type ChosenMetafield,
   type MetafieldDefinitionNode,
@@ -32,8 +29,6 @@ export interface MetafieldOffer {
   suggested: string | null;
   /** Shopify found stored values that fail its type (SOME_INVALID_NOTE); absent otherwise. */
   caution?: string;
-  /** A list of metaobject references: the type of the definition it names (its entries' names are sent). */
-  referenceType?: string;
 }
 
 /** Definitions more than this are not listed (Shopify allows far fewer per owner type). */
@@ -47,9 +42,7 @@ export const HIDDEN_REASON =
 export const SOME_INVALID_NOTE =
   "Some products' values do not match its type in Shopify: those products are sent without it until the values are fixed (Shopify admin: Settings, Custom data).";
 export const NOT_TEXT_REASON =
-  "Lists of references to products, variants, collections, pages or files, and lists of metaobject references without a definition, are not turned into text yet.";
-export const VARIANT_REFERENCE_REASON =
-  "A variant's references are not turned into text yet (a product's are): each would be read for every variant.";
+  "Values of this type are not turned into text (references to customers, orders, companies or taxonomy values, or of mixed kinds).";
 
 /** The checkbox value of a chosen metafield: a variant's is told apart from a product's of the same key. */
 export function choiceOf(metafield: { namespace: string; key: string; owner?: string }): string {
@@ -88,54 +81,10 @@ function suggestionFor(node: MetafieldDefinitionNode): string | null {
   return null;
 }
 
-function notOfferedReason(
-  node: MetafieldDefinitionNode,
-  owner: MetafieldOwner,
-  referenceType: string | undefined,
-): string | null {
+function notOfferedReason(node: MetafieldDefinitionNode): string | null {
   if (isAppOwnedNamespace(node.namespace)) return APP_OWNED_REASON;
   if (node.access.storefront === "NONE") return HIDDEN_REASON;
-  const type = node.type.name;
-  if (owner === "PRODUCTVARIANT" && type.endsWith("_reference")) {
-    return VARIANT_REFERENCE_REASON;
-  }
-  if (type === METAOBJECT_REFERENCE_LIST_TYPE) return referenceType ? null : NOT_TEXT_REASON;
-  return isIndexableMetafieldType(type) ? null : NOT_TEXT_REASON;
-}
-
-/** The gid of the metaobject definition a reference's validation names, if any. */
-function referencedDefinitionOf(node: MetafieldDefinitionNode): string | null {
-  return (
-    (node.validations ?? []).find((validation) => validation.name === "metaobject_definition_id")
-      ?.value ?? null
-  );
-}
-
-/**
- * The types of the definitions the lists of metaobject references name (Shopify's standard
- * category metafields name standard definitions, `shopify--color-pattern`): one query, only
- * when there are such lists.
- */
-async function referenceTypesOf(
-  admin: AdminGraphql,
-  nodes: readonly MetafieldDefinitionNode[],
-): Promise<Map<string, string>> {
-  const ids = [
-    ...new Set(
-      nodes
-        .filter((node) => node.type.name === METAOBJECT_REFERENCE_LIST_TYPE)
-        .flatMap((node) => referencedDefinitionOf(node) ?? []),
-    ),
-  ];
-  if (ids.length === 0) return new Map();
-  const data: MetaobjectDefinitionTypesData = await queryAdmin(
-    admin,
-    METAOBJECT_DEFINITION_TYPES_QUERY,
-    { ids },
-  );
-  return new Map(
-    data.nodes.flatMap((node) => (node?.id && node.type ? [[node.id, node.type] as const] : [])),
-  );
+  return isIndexableMetafieldType(node.type.name) ? null : NOT_TEXT_REASON;
 }
 
 /**
@@ -162,14 +111,8 @@ async function ownerOffers(admin: AdminGraphql, owner: MetafieldOwner): Promise<
     const page = data.metafieldDefinitions.pageInfo;
     after = page.hasNextPage ? page.endCursor : null;
   } while (after && nodes.length < MAX_DEFINITIONS);
-  const types = await referenceTypesOf(admin, nodes);
   return nodes.map((node) => {
-    const definition = referencedDefinitionOf(node);
-    const referenceType =
-      node.type.name === METAOBJECT_REFERENCE_LIST_TYPE && definition
-        ? types.get(definition)
-        : undefined;
-    const notOffered = notOfferedReason(node, owner, referenceType);
+    const notOffered = notOfferedReason(node);
     return {
       key: metafieldKey(node),
       choice: owner === "PRODUCTVARIANT" ? `variant:${metafieldKey(node)}` : metafieldKey(node),
@@ -181,7 +124,6 @@ async function ownerOffers(admin: AdminGraphql, owner: MetafieldOwner): Promise<
       notOffered,
       suggested: notOffered === null ? suggestionFor(node) : null,
       ...(node.validationStatus === "SOME_INVALID" ? { caution: SOME_INVALID_NOTE } : {}),
-      ...(referenceType ? { referenceType } : {}),
     };
   });
 }
@@ -193,12 +135,11 @@ export function chosenFromOffers(
 ): ChosenMetafield[] {
   return offers
     .filter((offer) => offer.notOffered === null && ticked.includes(offer.choice))
-    .map(({ namespace, key, name, type, owner, referenceType }) => ({
+    .map(({ namespace, key, name, type, owner }) => ({
       namespace,
       key: key.slice(namespace.length + 1),
       name,
       type,
       ...(owner === "PRODUCTVARIANT" ? { owner } : {}),
-      ...(referenceType ? { referenceType } : {}),
     }));
 }

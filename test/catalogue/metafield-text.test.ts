@@ -10,6 +10,9 @@ import {
   METAFIELD_TEXT_MAX,
   metafieldText,
   metafieldValueText,
+  isNamedApart,
+  REFERENCE_LIST_TYPES,
+  referencedIdsOf,
 } from "../../app/catalogue/metafield-text";
 import { mapProduct } from "../../app/catalogue/map-product";
 import type { IndexProduct } from "../../app/catalogue/index-types";
@@ -361,5 +364,62 @@ describe("a list of metaobject references (a standard category metafield)", () =
     const texts = text(value, many)!;
     expect(texts).toHaveLength(METAFIELD_LIST_MAX + 1);
     expect(texts.at(-1)).toBe(CUT_NOTE);
+  });
+});
+
+describe("references read as ids: lists of references and a variant's references", () => {
+  const TOUCH = "gid://shopify/Product/1";
+  const BOARD = "gid://shopify/Product/2";
+  const GONE = "gid://shopify/Product/3";
+  const names = new Map([
+    [TOUCH, "IPod Touch 8GB"],
+    [BOARD, "Burton Custom Freestyle 151"],
+    [GONE, ""],
+  ]);
+
+  it("is named for every kind a list can hold, what was deleted since left out", () => {
+    for (const type of REFERENCE_LIST_TYPES) {
+      const value = JSON.stringify([TOUCH, GONE, BOARD]);
+      expect(metafieldValueText({ namespace: "custom", key: "k", type, value }, names)).toEqual([
+        "IPod Touch 8GB",
+        "Burton Custom Freestyle 151",
+      ]);
+    }
+  });
+
+  it("names a variant's single reference (its value alone was read) by the same names", () => {
+    const metafield = { namespace: "custom", key: "k", type: "product_reference", value: BOARD };
+    expect(metafieldValueText(metafield, names)).toEqual(["Burton Custom Freestyle 151"]);
+    expect(metafieldValueText({ ...metafield, value: GONE }, names)).toBeNull();
+    // Read with its `reference` (a product's), that is what names it, deleted or not.
+    expect(metafieldValueText({ ...metafield, reference: null }, names)).toBeNull();
+  });
+
+  it("holds ids only: what is not an id of Shopify's is never asked for or named", () => {
+    const list = (value: unknown) => ({
+      namespace: "custom",
+      key: "k",
+      type: "list.product_reference",
+      value: JSON.stringify(value),
+    });
+    expect(referencedIdsOf(list([TOUCH, 7, "https://evil.example/", null, BOARD]))).toEqual([
+      TOUCH,
+      BOARD,
+    ]);
+    expect(referencedIdsOf(list({ id: TOUCH }))).toEqual([]);
+    expect(referencedIdsOf({ ...list([]), value: "not json" })).toEqual([]);
+    expect(
+      referencedIdsOf({ namespace: "c", key: "k", type: "single_line_text_field", value: TOUCH }),
+    ).toEqual([]);
+    // A list's first METAFIELD_LIST_MAX only: the text keeps no more.
+    const many = Array.from({ length: 50 }, (_, n) => `gid://shopify/Product/${n}`);
+    expect(referencedIdsOf(list(many))).toEqual(many.slice(0, METAFIELD_LIST_MAX));
+  });
+
+  it("is read apart only for lists and a variant's references", () => {
+    expect(isNamedApart({ type: "list.collection_reference" })).toBe(true);
+    expect(isNamedApart({ type: "variant_reference", owner: "PRODUCTVARIANT" })).toBe(true);
+    expect(isNamedApart({ type: "variant_reference" })).toBe(false);
+    expect(isNamedApart({ type: "list.single_line_text_field" })).toBe(false);
   });
 });

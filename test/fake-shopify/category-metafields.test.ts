@@ -13,7 +13,7 @@ import {
   metaobjectOffers,
   STANDARD_METAOBJECT_REASON,
 } from "../../app/shop/metaobject-definitions.server";
-import { readReferencedEntryNames } from "../../app/sync/full/metaobject-entries.server";
+import { referenceNamesFor } from "../../app/sync/engine/reference-names.server";
 import { shopifyAdminClient } from "../../testkit/shopify-admin-client";
 import { exportedProducts, startTestShop, type FakeShopify } from "./helpers";
 
@@ -32,7 +32,7 @@ beforeAll(async () => {
 afterAll(() => shop.close());
 
 describe("standard category metafields", () => {
-  it("are offered with the definition their references name, and sent as those entries' names", async () => {
+  it("are offered like the merchant's own, and sent as the names of the entries they reference", async () => {
     const offers = await productMetafieldOffers(admin);
     const color = offers.find((offer) => offer.key === "shopify.color-pattern");
     expect(color).toMatchObject({
@@ -41,7 +41,6 @@ describe("standard category metafields", () => {
       owner: "PRODUCT",
       count: 2,
       notOffered: null,
-      referenceType: "shopify--color-pattern",
       suggested: "Suggested: shoppers often ask which colours it comes in",
     });
     const chosen = chosenFromOffers(offers, ["shopify.color-pattern"]);
@@ -51,28 +50,33 @@ describe("standard category metafields", () => {
         key: "color-pattern",
         name: "Color",
         type: "list.metaobject_reference",
-        referenceType: "shopify--color-pattern",
       },
     ]);
 
-    const names = await readReferencedEntryNames(admin, chosen);
-    expect([...names.values()].sort()).toEqual(["Black", "Green", "Pink", "Red"]);
-    expect(await readReferencedEntryNames(admin, [])).toEqual(new Map());
-
     const products = await exportedProducts(shop, chosen);
-    const attributesOf = (handle: string, metaobjectNames?: Map<string, string>) => {
+    const referenceNames = referenceNamesFor(admin, chosen)!;
+    await referenceNames.learn([...products.values()]);
+    expect([...referenceNames.names.values()].sort()).toEqual(["Black", "Green", "Pink", "Red"]);
+    expect(referenceNamesFor(admin, [])).toBeUndefined();
+
+    const attributesOf = (handle: string, names = referenceNames) => {
       const result = mapProduct(products.get(handle)!, {
         primaryDomain: "shop.example.com",
         metafields: chosen,
-        ...(metaobjectNames ? { metaobjectNames } : {}),
+        referenceNames: names,
       });
       return result.indexable ? result.item.attributes : null;
     };
-    expect(attributesOf("ipod-touch", names)?.Color).toEqual(["Black"]);
-    expect(attributesOf("ipod-nano", names)?.Color).toEqual(["Pink", "Red", "Green", "Black"]);
-    // An entry deleted since (not among the names read) is left out; none left: no attribute.
-    const withoutBlack = new Map([...names].filter(([, name]) => name !== "Black"));
-    expect(attributesOf("ipod-touch", withoutBlack)).not.toHaveProperty("Color");
+    expect(attributesOf("ipod-touch")?.Color).toEqual(["Black"]);
+    expect(attributesOf("ipod-nano")?.Color).toEqual(["Pink", "Red", "Green", "Black"]);
+    // An entry deleted since (Shopify answers null for it) is left out; none left: no attribute.
+    const blackGone = {
+      names: new Map(
+        [...referenceNames.names].map(([id, name]) => [id, name === "Black" ? "" : name]),
+      ),
+      learn: () => Promise.resolve(),
+    };
+    expect(attributesOf("ipod-touch", blackGone)).not.toHaveProperty("Color");
   });
 
   it("leave the standard definitions out of the metaobjects one may pick as content, saying why", async () => {

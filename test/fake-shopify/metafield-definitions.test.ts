@@ -11,6 +11,8 @@ import {
   type ProductsByIdsData,
 } from "../../app/catalogue/product-nodes";
 import {
+  REFERENCED_NAMES_PER_QUERY,
+  REFERENCED_NAMES_QUERY,
   PRODUCT_METAFIELD_DEFINITIONS_QUERY,
   PRODUCT_NODES_DEFAULT_PAGE_SIZES,
   productsByIdsRead,
@@ -18,6 +20,10 @@ import {
   type ProductMetafieldDefinitionsData,
 } from "../../app/catalogue/queries";
 import type { ShopifyProduct } from "../../app/catalogue/shopify-types";
+import type { AdminGraphql } from "../../app/shopify/admin-graphql";
+import { productMetafieldOffers } from "../../app/shop/product-metafields.server";
+import { referenceNamesFor } from "../../app/sync/engine/reference-names.server";
+import { shopifyAdminClient } from "../../testkit/shopify-admin-client";
 import {
   PRODUCT_IDS_PER_QUERY,
   PRODUCT_NODES_LARGE_PAGE_SIZES,
@@ -290,5 +296,162 @@ describe("product, variant, collection, page and file references", () => {
     const touch = (await exported(withReferences, REFERENCES)).get("ipod-touch")!;
     const mapped = mapProduct(touch, { primaryDomain: "shop.example.com", metafields: REFERENCES });
     expect(mapped.indexable && mapped.item.attributes).not.toHaveProperty("Pairs well with");
+  });
+});
+
+describe("lists of references and a variant's references", () => {
+  let store: FakeShopify;
+  beforeAll(async () => {
+    store = await startTestShop({ store: { files: [DOCS_SHOP], productSpecs: true } });
+  });
+  afterAll(() => store.close());
+
+  const LISTS = [
+    { namespace: "custom", key: "related", name: "Related", type: "list.product_reference" },
+    { namespace: "custom", key: "shelves", name: "Shelves", type: "list.collection_reference" },
+    {
+      namespace: "custom",
+      key: "spare",
+      name: "Spare part",
+      type: "variant_reference",
+      owner: "PRODUCTVARIANT" as const,
+    },
+  ];
+
+  /** The definitions and values a merchant makes in Shopify's admin, through the Admin API. */
+  async function defineAndFill() {
+    for (const { namespace, key, name, type, owner } of LISTS) {
+      const created = await asMerchant(store, METAFIELD_DEFINITION_CREATE, {
+        definition: {
+          namespace,
+          key,
+          name,
+          type,
+          ownerType: owner ?? "PRODUCT",
+          access: { storefront: "PUBLIC_READ" },
+        },
+      });
+      expect(userErrorsOf(created)).toEqual([]);
+    }
+    const byHandle = (handle: string) =>
+      store.state.products().find((product) => product.handle === handle)!;
+    const nano = byHandle("ipod-nano");
+    const touch = byHandle("ipod-touch");
+    const board = byHandle("burton-custom-freestyle-151");
+    const twoColours = byHandle("burton-custom-freestyle-151-2");
+    const collections = [
+      ...new Map(
+        store.state
+          .products()
+          .flatMap((product) => product.collections)
+          .map((collection) => [String(collection.id), collection]),
+      ).values(),
+    ].slice(0, 2);
+    expect(collections).toHaveLength(2);
+    const set = await asMerchant(store, METAFIELDS_SET, {
+      metafields: [
+        {
+          ownerId: nano.id,
+          namespace: "custom",
+          key: "related",
+          type: "list.product_reference",
+          value: JSON.stringify([touch.id, board.id, touch.id]),
+        },
+        {
+          ownerId: nano.id,
+          namespace: "custom",
+          key: "shelves",
+          type: "list.collection_reference",
+          value: JSON.stringify(collections.map((collection) => collection.id)),
+        },
+        {
+          ownerId: String(nano.variants[0]!.id),
+          namespace: "custom",
+          key: "spare",
+          type: "variant_reference",
+          value: String(twoColours.variants[0]!.id),
+        },
+      ],
+    });
+    expect(userErrorsOf(set)).toEqual([]);
+    return { nano, touch, board, twoColours, collections };
+  }
+
+  it("are offered in Settings, and sent as the names of what they reference, export and re-read alike", async () => {
+    const { nano, touch, board, twoColours, collections } = await defineAndFill();
+    const offers = await productMetafieldOffers(await shopifyAdminClient(store.graphqlUrl));
+    for (const { namespace, key } of LISTS) {
+      expect(offers.find((offer) => offer.key === `${namespace}.${key}`)?.notOffered).toBeNull();
+    }
+
+    const requests: string[] = [];
+    const admin = await shopifyAdminClient(store.graphqlUrl);
+    const counting: AdminGraphql = {
+      graphql: (query, options) => {
+        requests.push(query);
+        return admin.graphql(query, options);
+      },
+    };
+    const names = referenceNamesFor(counting, LISTS)!;
+    const exportedNano = (await exported(store, LISTS)).get("ipod-nano")!;
+    await names.learn([exportedNano]);
+    // Three ids named (the touch listed twice is asked for once) in one query; known ones are not asked again.
+    expect(requests).toHaveLength(1);
+    expect(names.names.size).toBe(5);
+    await names.learn([exportedNano]);
+    expect(requests).toHaveLength(1);
+
+    const document = (product: ShopifyProduct) => {
+      const mapped = mapProduct(product, {
+        primaryDomain: "shop.example.com",
+        metafields: LISTS,
+        referenceNames: names,
+      });
+      if (!mapped.indexable) throw new Error("not indexable");
+      return mapped.item;
+    };
+    const item = document(exportedNano);
+    expect(item.attributes.Related).toEqual([String(touch.title), String(board.title)]);
+    expect(item.attributes.Shelves).toEqual(collections.map((c) => String(c.title)));
+    expect(item.variants?.[0]?.attributes).toEqual({
+      "Spare part": [`${String(twoColours.title)} - Blue / 155`],
+    });
+
+    const { query, variables } = productsByIdsRead(LISTS);
+    const answer = await data<ProductsByIdsData>(store, query, {
+      ids: [nano.id],
+      ...PRODUCT_NODES_DEFAULT_PAGE_SIZES,
+      ...variables,
+    });
+    const reread = productsFromNodesResponse([nano.id], answer).products[0]!;
+    expect(document(reread)).toEqual(item);
+  });
+
+  it("leave out what was deleted since, and the names' query stays within 1,000 points", async () => {
+    for (const handle of ["burton-custom-freestyle-151", "burton-custom-freestyle-151-2"]) {
+      store.state.deleteProduct(store.state.products().find((p) => p.handle === handle)!.id);
+    }
+    const nano = (await exported(store, LISTS)).get("ipod-nano")!;
+    const names = referenceNamesFor(await shopifyAdminClient(store.graphqlUrl), LISTS)!;
+    await names.learn([nano]);
+    const mapped = mapProduct(nano, {
+      primaryDomain: "shop.example.com",
+      metafields: LISTS,
+      referenceNames: names,
+    });
+    if (!mapped.indexable) throw new Error("not indexable");
+    expect(mapped.item.attributes.Related).toEqual([
+      String(store.state.products().find((p) => p.handle === "ipod-touch")!.title),
+    ]);
+    expect(mapped.item.variants?.[0]).not.toHaveProperty("attributes");
+
+    // The query's cost is the most its ids could name, whether they exist or not.
+    const ids = Array.from(
+      { length: REFERENCED_NAMES_PER_QUERY },
+      (_, n) => `gid://shopify/ProductVariant/${n + 1}`,
+    );
+    const answer = await graphql(store, REFERENCED_NAMES_QUERY, { ids });
+    expect(answer.body.errors).toBeUndefined();
+    expect(answer.body.extensions!.cost.requestedQueryCost).toBeLessThanOrEqual(1000);
   });
 });

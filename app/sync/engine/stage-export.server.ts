@@ -1,4 +1,4 @@
-import type { BulkExport, MapContext } from "../../catalogue";
+import type { BulkExport, CatalogueItem, MapContext } from "../../catalogue";
 import {
   catalogueEntry,
   catalogueTypeOf,
@@ -60,10 +60,19 @@ export async function stageExport(options: {
   );
   let done = 0;
   let batch: CatalogueEntry[] = [];
+  // With references to name, a batch is kept as read until their names are learnt.
+  let unnamed: CatalogueItem[] = [];
   // Once a shop's ledger rows all carry their titles and collections, unchanged items write nothing.
   const describe = await ledgerLacksDescriptions(scope);
 
   const flush = async () => {
+    if (unnamed.length > 0) {
+      await context.referenceNames?.learn(
+        unnamed.flatMap((object) => (object.type === "Product" ? [object.value] : [])),
+      );
+      batch.push(...unnamed.map((object) => catalogueEntry(object, context)));
+      unnamed = [];
+    }
     for (const kind of ["product", "post"] as const) {
       const entries = batch.filter((entry) => entry.kind === kind);
       if (entries.length > 0)
@@ -80,8 +89,9 @@ export async function stageExport(options: {
         result.skipped += 1;
         continue;
       }
-      batch.push(catalogueEntry(object, context));
-      if (batch.length >= STAGE_BATCH) await flush();
+      if (context.referenceNames) unnamed.push(object);
+      else batch.push(catalogueEntry(object, context));
+      if (batch.length + unnamed.length >= STAGE_BATCH) await flush();
     }
   }
   await flush();

@@ -5,6 +5,7 @@ import {
   SERVICE_ID_PREFIXES,
   type BulkExport,
   type ChosenMetafield,
+  type ReferenceNames,
 } from "../../catalogue";
 import { type BulkSource } from "../../shopify/bulk-source";
 import type { IndexServiceClient } from "../../index-service/client";
@@ -60,8 +61,8 @@ export interface FullSyncOptions {
   primaryDomain: string;
   /** The product metafields chosen in Settings (sent as attributes; default none). */
   metafields?: readonly ChosenMetafield[];
-  /** Entry gid → name, for chosen lists of metaobject references (MapContext.metaobjectNames). */
-  metaobjectNames?: ReadonlyMap<string, string>;
+  /** What chosen references read as ids name, learnt batch by batch (MapContext.referenceNames). */
+  referenceNames?: ReferenceNames | undefined;
   /** The products' `currency` (MapContext.currency). */
   currency?: string;
   /** A client with the shop's secret key, scoped to its workspace. */
@@ -200,7 +201,7 @@ export async function runFullSync(options: FullSyncOptions): Promise<FullSyncRes
         context: {
           primaryDomain: options.primaryDomain,
           metafields: options.metafields ?? [],
-          ...(options.metaobjectNames ? { metaobjectNames: options.metaobjectNames } : {}),
+          referenceNames: options.referenceNames,
           ...(options.currency ? { currency: options.currency } : {}),
         },
         onProgress: ({ done, total }) => progress("export", done, total),

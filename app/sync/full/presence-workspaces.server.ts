@@ -24,6 +24,7 @@ import {
   withMetafieldTranslations,
   type ChosenMetafield,
   type MarketLinesReport,
+  type ReferenceNames,
 } from "../../catalogue";
 import { InvalidDomainError, workspaceIdFromDomain } from "../../index-service/workspace-id";
 import type { Tier } from "../../index-service/tiers";
@@ -153,8 +154,8 @@ export interface PresenceSending {
   /** The bulk query of a type as the shop's own export asks it (chosen metafields included). */
   bulkQueryOf: (type: "product" | "page" | "article") => string;
   metafields: readonly ChosenMetafield[];
-  /** Entry gid → name for chosen lists of references (their names in the primary language). */
-  metaobjectNames?: ReadonlyMap<string, string>;
+  /** What chosen references read as ids name (their names in the primary language). */
+  referenceNames?: ReferenceNames | undefined;
   /** How often a translated export's bulk operation is asked whether it finished. */
   pollEveryMs?: number;
   /** Only these workspaces (a domain just added: app/shop/follow-storefront-domains.server.ts). */
@@ -298,7 +299,7 @@ async function fillOne(
     workspaceId: workspace.workspaceId,
     primaryDomain: workspace.host,
     metafields: sending.metafields,
-    ...(sending.metaobjectNames ? { metaobjectNames: sending.metaobjectNames } : {}),
+    referenceNames: sending.referenceNames,
     ...(market.currency ? { currency: market.currency } : {}),
     client: serviceClientForWorkspace(shop, workspace.workspaceId),
     sources,

@@ -29,7 +29,7 @@ import { processLeases, type HeldLease } from "../engine/process-leases.server";
 import { sendAndSettle, type SendAction } from "../engine/send-and-settle.server";
 import { LIVE_SEEN_MARK } from "../live/apply-changes.server";
 import { rereadProducts } from "../live/reread-products.server";
-import { readReferencedEntryNames } from "./metaobject-entries.server";
+import { referenceNamesFor } from "../engine/reference-names.server";
 
 /** At most this many items a press (the rest stay listed for the next press). */
 export const RETRY_AT_MOST = 250;
@@ -139,7 +139,7 @@ export async function retryRefusedItems(
       {
         primaryDomain: shop.primaryDomain ?? shopDomain,
         metafields: chosenMetafieldsOf(shop),
-        metaobjectNames: await readReferencedEntryNames(admin, chosenMetafieldsOf(shop)),
+        referenceNames: referenceNamesFor(admin, chosenMetafieldsOf(shop)),
         ...documentCurrencyOf(shop),
       },
       scope,
@@ -218,6 +218,7 @@ async function readAgain(
     products.map((w) => w.id),
     context.metafields,
   );
+  await context.referenceNames?.learn(read.products);
   for (const product of read.products) {
     found.set(`product:${product.legacyResourceId}`, { type: "Product", value: product });
   }

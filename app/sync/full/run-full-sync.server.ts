@@ -20,6 +20,7 @@ import {
   productsBulkQuery,
   SHOP_POLICIES_QUERY,
   type ShopPoliciesData,
+  type ReferenceNames,
 } from "../../catalogue";
 import {
   isFinishedBulkStatus,
@@ -59,7 +60,8 @@ import {
 import { leaveFormerPlace } from "../../shop/switch-keys-or-workspace.server";
 import { followStorefront } from "../../shop/leave-former-workspace.server";
 import { detectTier } from "../engine/tier-detection";
-import { readMetaobjectEntries, readReferencedEntryNames } from "./metaobject-entries.server";
+import { readMetaobjectEntries } from "./metaobject-entries.server";
+import { referenceNamesFor } from "../engine/reference-names.server";
 import { fillStorefrontDomains } from "./presence-workspaces.server";
 import {
   exportStopReason,
@@ -368,15 +370,15 @@ async function carryRunToEnd(
     }
     // Read when the run is carried (also when resumed): what is unticked then leaves the index.
     const removeTypes = CATALOGUE_TYPES.filter((type) => !typesToSync(shop).includes(type));
-    // Read once: the shop's workspace and each storefront domain's name the same entries.
-    const metaobjectNames = await readReferencedEntryNames(admin, chosenMetafieldsOf(shop));
+    // One for the run: each storefront domain's workspace names what the shop's did, read once.
+    const referenceNames = referenceNamesFor(admin, chosenMetafieldsOf(shop));
     await sendExport(run, shop, types, removeTypes, {
       client,
       keyId,
       tier: provenTier,
       lease,
       admin,
-      metaobjectNames,
+      referenceNames,
     });
     if (shop.state === "paused") await resumeShop(shop.shopDomain);
     await followStorefrontAfterRun(shop.shopDomain, admin);
@@ -388,7 +390,7 @@ async function carryRunToEnd(
       trigger: run.trigger as SyncTrigger,
       bulkQueryOf: (type) => bulkQueryOf(type, shop),
       metafields: chosenMetafieldsOf(shop),
-      metaobjectNames,
+      referenceNames,
       pollEveryMs: timing.pollEveryMs,
     });
   } catch (error) {
@@ -476,10 +478,10 @@ async function sendExport(
     tier: Tier;
     lease: HeldLease | undefined;
     admin: AdminGraphql;
-    metaobjectNames: ReadonlyMap<string, string>;
+    referenceNames: ReferenceNames | undefined;
   },
 ): Promise<void> {
-  const { client, keyId, tier, lease, admin, metaobjectNames } = sending;
+  const { client, keyId, tier, lease, admin, referenceNames } = sending;
   const exports = await exportsOfRun(run.id);
   const byId = new Map(exports.map((e) => [e.id, e]));
   const sources = (JSON.parse(run.sources) as string[]).map((id) => ({
@@ -499,7 +501,7 @@ async function sendExport(
     workspaceId: run.workspaceId,
     primaryDomain: shop.primaryDomain ?? shop.shopDomain,
     metafields: chosenMetafieldsOf(shop),
-    metaobjectNames,
+    referenceNames,
     ...documentCurrencyOf(shop),
     client,
     sources,

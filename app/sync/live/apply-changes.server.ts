@@ -23,7 +23,7 @@ import {
   restockProducts,
   unchangedBesideStock,
 } from "./restock-products.server";
-import { readReferencedEntryNames } from "../full/metaobject-entries.server";
+import { referenceNamesFor } from "../engine/reference-names.server";
 import { followInDomainWorkspaces } from "./domain-workspaces.server";
 
 /** The ledger's "last seen by run" of items live updates sent (a full sync overwrites it). */
@@ -100,7 +100,7 @@ export async function applyChanges(
   const mapContext = {
     primaryDomain: shop.primaryDomain ?? shop.shopDomain,
     metafields,
-    metaobjectNames: await readReferencedEntryNames(context.admin, metafields),
+    referenceNames: referenceNamesFor(context.admin, metafields),
     ...documentCurrencyOf(shop),
   };
 
@@ -131,6 +131,7 @@ export async function applyChanges(
     [...whole, ...restocked.reread],
     mapContext.metafields,
   );
+  await mapContext.referenceNames?.learn(read.products);
   await forgetModelsUnlike(shop.shopDomain, read.products, read.missing);
   const indexed = await indexedHashes(scope, "product", [...byId.keys()]);
 

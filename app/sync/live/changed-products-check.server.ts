@@ -17,6 +17,7 @@ import {
   type IndexProduct,
   type CollectionsChangedData,
   type MapContext,
+  type ShopifyProduct,
 } from "../../catalogue";
 import {
   isFinishedBulkStatus,
@@ -57,7 +58,7 @@ import { differingInStockAlone } from "./restock-products.server";
 import { productsWithNewTranslations } from "./domain-workspaces.server";
 import { logFor } from "../../server/log";
 import { repeatWithoutOverlap } from "../../server/repeat-without-overlap";
-import { readReferencedEntryNames } from "../full/metaobject-entries.server";
+import { referenceNamesFor } from "../engine/reference-names.server";
 
 const log = logFor("reconcile");
 
@@ -126,7 +127,7 @@ export async function checkChangedProducts(
     const context: MapContext = {
       primaryDomain: shop.primaryDomain ?? shop.shopDomain,
       metafields,
-      metaobjectNames: await readReferencedEntryNames(admin, metafields),
+      referenceNames: referenceNamesFor(admin, metafields),
       ...documentCurrencyOf(shop),
     };
     const repaired = new Map<string, RepairedItem>();
@@ -214,18 +215,31 @@ async function compareChanged(
     for (const entry of batch) compared.add(entry.id);
     batch.length = 0;
   };
-  for await (const object of exported.items()) {
-    if (object.type !== "Product") continue;
-    const entry = catalogueEntry(object, context);
+  const add = (product: ShopifyProduct) => {
+    const entry = catalogueEntry({ type: "Product", value: product }, context);
     batch.push({
       id: entry.id,
-      title: object.value.title,
+      title: product.title,
       hash: entry.indexable ? entry.hash : null,
       ...(entry.indexable && entry.kind === "product" ? { item: entry.item as IndexProduct } : {}),
     });
-    if (batch.length >= COMPARE_BATCH) await flush();
+  };
+  // With references to name, products are kept as read until their names are learnt.
+  const unnamed: ShopifyProduct[] = [];
+  const compare = async () => {
+    if (unnamed.length > 0) {
+      await context.referenceNames?.learn(unnamed);
+      unnamed.splice(0).forEach(add);
+    }
+    await flush();
+  };
+  for await (const object of exported.items()) {
+    if (object.type !== "Product") continue;
+    if (context.referenceNames) unnamed.push(object.value);
+    else add(object.value);
+    if (batch.length + unnamed.length >= COMPARE_BATCH) await compare();
   }
-  await flush();
+  await compare();
   return compared;
 }
 
@@ -339,6 +353,7 @@ async function compareRereads(
 ): Promise<void> {
   if (ids.length === 0) return;
   const read = await rereadProducts(admin, ids, context.metafields);
+  await context.referenceNames?.learn(read.products);
   const entries = read.products.map((product) => {
     const entry = catalogueEntry({ type: "Product", value: product }, context);
     return { id: entry.id, title: product.title, hash: entry.indexable ? entry.hash : null };

@@ -242,6 +242,7 @@ export async function followInDomainWorkspaces(
   }
   if (extra.size > 0) {
     const again = await rereadProducts(context.admin, [...extra], primary.mapContext.metafields);
+    await primary.mapContext.referenceNames?.learn(again.products);
     for (const product of again.products) readById.set(numericId(product.id), product);
   }
   const toTranslate = [...new Set([...byWorkspace.values()].flatMap((w) => w.whole))].filter((id) =>

@@ -444,7 +444,6 @@ describe("a storefront domain's own workspace", () => {
         key: "color-pattern",
         name: "Color",
         type: "list.metaobject_reference",
-        referenceType: "shopify--color-pattern",
       },
     ]);
     const { french } = await resync();

@@ -139,4 +139,61 @@ describe("chosen metafields in live updates", () => {
     });
     expect(check).toMatchObject({ repaired: 0, error: null });
   });
+
+  it("a list of product references and a variant's reference reach the index as the names of what they reference, and the hourly check finds nothing to repair", async () => {
+    await saveChosenMetafields(SHOP, [
+      { namespace: "custom", key: "related", name: "Related", type: "list.product_reference" },
+      {
+        namespace: "custom",
+        key: "spare",
+        name: "Spare part",
+        type: "variant_reference",
+        owner: "PRODUCTVARIANT",
+      },
+    ]);
+    const sellable = sellableProducts(env);
+    const product = sellable.find((p) => variantsOf(p).some((v) => v.inventoryQuantity > 1))!;
+    const [first, second] = sellable.filter((p) => p.id !== product.id);
+    const spare = variantsOf(second!)[0]!;
+    const set = await data<{ metafieldsSet: { userErrors: unknown[] } }>(env.shopify, SET, {
+      metafields: [
+        {
+          ownerId: product.id,
+          namespace: "custom",
+          key: "related",
+          type: "list.product_reference",
+          value: JSON.stringify([first!.id, second!.id]),
+        },
+        {
+          ownerId: variantsOf(product)[0]!.id,
+          namespace: "custom",
+          key: "spare",
+          type: "variant_reference",
+          value: spare.id,
+        },
+      ],
+    });
+    expect(set.metafieldsSet.userErrors).toEqual([]);
+    expect(attributes(product.id)).not.toHaveProperty("Related");
+
+    const sold = variantsOf(product).find((v) => v.inventoryQuantity > 1)!;
+    await env.shopify.state.purchase(sold.id, 1).delivery;
+    await waitFor(
+      "the references' names in the index",
+      () =>
+        JSON.stringify(attributes(product.id).Related) ===
+        JSON.stringify([first!.title, second!.title]),
+    );
+    const variants = (indexedItem(env, product.id)?.variants ?? []) as {
+      attributes?: Record<string, string[]>;
+    }[];
+    expect(variants[0]?.attributes?.["Spare part"]?.[0]).toContain(String(second!.title));
+
+    const check = await checkChangedProducts({
+      shopDomain: SHOP,
+      admin: await adminFor(SHOP),
+      pollMs: 20,
+    });
+    expect(check).toMatchObject({ repaired: 0, error: null });
+  });
 });
