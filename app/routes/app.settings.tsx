@@ -89,7 +89,12 @@ const TYPE_WORDS: Record<string, string> = {
 };
 
 function typeInWords(type: string): string {
-  if (type.startsWith("list.")) return `List of ${typeInWords(type.slice(5)).toLowerCase()}`;
+  if (type.startsWith("list.")) {
+    const item = type.slice(5);
+    const words = typeInWords(item).toLowerCase();
+    // What a list of references holds is counted: "List of products", "List of metaobjects".
+    return `List of ${item.endsWith("_reference") ? `${words}s` : words}`;
+  }
   return TYPE_WORDS[type] ?? type;
 }
 

@@ -198,4 +198,66 @@ describe("product metafields, in Settings", () => {
     expect(titlesWith("Goes with")).toEqual([NANO]);
     await page.close();
   });
+
+  it("offers a list of product references and, once ticked, sends the names of the products it lists; unticked, they leave", async () => {
+    const shopify = session.demo.shopify;
+    const product = (title: string) => shopify.state.products().find((p) => p.title === title)!;
+    const workspace = session.demo.emulator.state.workspace(
+      "professional",
+      session.demo.workspaceId,
+    );
+    const other = (workspace?.products ?? [])
+      .map((p) => String(p.name))
+      .find((title) => title !== NANO && title !== TOUCH && product(title))!;
+    expect(other).toBeDefined();
+    const created = await asMerchant(shopify, METAFIELD_DEFINITION_CREATE, {
+      definition: {
+        name: "Bought together",
+        namespace: "custom",
+        key: "bought_together",
+        type: "list.product_reference",
+        ownerType: "PRODUCT",
+        access: { storefront: "PUBLIC_READ" },
+      },
+    });
+    expect(userErrorsOf(created)).toEqual([]);
+    const set = await asMerchant(shopify, METAFIELDS_SET, {
+      metafields: [
+        {
+          ownerId: product(TOUCH).id,
+          namespace: "custom",
+          key: "bought_together",
+          value: JSON.stringify([product(NANO).id, product(other).id]),
+        },
+      ],
+    });
+    expect(userErrorsOf(set)).toEqual([]);
+    await shopify.state.settled();
+
+    const page = await session.browser.newPage({ viewport: { width: 1280, height: 1400 } });
+    await page.goto(`${session.demo.adminUrl}/settings`);
+    await page.getByRole("heading", { name: "Product metafields" }).waitFor();
+    await page
+      .getByText("custom.bought_together · List of products · 1 product has a value")
+      .waitFor();
+    const box = page.getByLabel("Bought together: product metafield", { exact: true });
+    await expect.poll(() => box.isEnabled()).toBe(true);
+    await box.check();
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await page.getByText("Settings saved").waitFor();
+    await session.shot(page, "settings-reference-list-chosen");
+    await expect
+      .poll(() => attributesOf(TOUCH)?.["Bought together"], { timeout: 120_000 })
+      .toEqual([NANO, other]);
+    expect(titlesWith("Bought together")).toEqual([TOUCH]);
+
+    await page.reload();
+    const again = page.getByLabel("Bought together: product metafield", { exact: true });
+    await expect.poll(() => again.isChecked()).toBe(true);
+    await again.uncheck();
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await page.getByText("Settings saved").waitFor();
+    await expect.poll(() => titlesWith("Bought together"), { timeout: 120_000 }).toEqual([]);
+    await page.close();
+  });
 });
