@@ -94,8 +94,9 @@ export function isNamedApart(metafield: { type?: string; owner?: string }): bool
  * not an id, names none.
  */
 export function referencedIdsOf(metafield: ShopifyMetafield): string[] {
+  // Shopify's whole query fails on an id it cannot parse: only well-formed ones are asked for.
   const isId = (id: unknown): id is string =>
-    typeof id === "string" && id.startsWith("gid://shopify/");
+    typeof id === "string" && /^gid:\/\/shopify\/[A-Za-z]+\/\d+$/.test(id);
   if (REFERENCE_LIST_TYPES.has(metafield.type)) {
     let ids: unknown;
     try {

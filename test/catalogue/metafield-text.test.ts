@@ -402,10 +402,11 @@ describe("references read as ids: lists of references and a variant's references
       type: "list.product_reference",
       value: JSON.stringify(value),
     });
-    expect(referencedIdsOf(list([TOUCH, 7, "https://evil.example/", null, BOARD]))).toEqual([
-      TOUCH,
-      BOARD,
-    ]);
+    expect(
+      referencedIdsOf(
+        list([TOUCH, 7, "https://evil.example/", null, "gid://shopify/Product/1 OR 1", BOARD]),
+      ),
+    ).toEqual([TOUCH, BOARD]);
     expect(referencedIdsOf(list({ id: TOUCH }))).toEqual([]);
     expect(referencedIdsOf({ ...list([]), value: "not json" })).toEqual([]);
     expect(
