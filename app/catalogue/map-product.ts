@@ -2,10 +2,12 @@ import { numericId, productServiceId } from "./gid";
 import { htmlToPlainText, makeExcerpt } from "./html-text";
 import {
   isNamedApart,
+  METAOBJECT_REFERENCE_TYPE,
   metafieldLongText,
   metafieldValueText,
   productMetafieldsOf,
   referencedIdsOf,
+  SINGLE_REFERENCE_TYPES,
   variantMetafieldsOf,
   type ChosenMetafield,
   type ShopifyMetafield,
@@ -446,4 +448,23 @@ export function idsNamedApartOf(
           .flatMap((variant) => held(variantMetafields(variant), variantChoices))
       : []),
   ];
+}
+
+/**
+ * The ids the product's chosen single references name (to a product, variant, collection, page or
+ * file, read with the product: decision 0045), whose names a storefront domain's language may
+ * translate. A metaobject entry's is left out: it is sent with its fields, as read.
+ */
+export function singleReferenceIdsOf(
+  product: ShopifyProduct,
+  chosen: readonly ChosenMetafield[],
+): string[] {
+  return productMetafieldsOf(chosen).flatMap((choice) => {
+    if (!SINGLE_REFERENCE_TYPES.has(choice.type) || choice.type === METAOBJECT_REFERENCE_TYPE)
+      return [];
+    const metafield = product.metafields?.find(
+      (m) => m.namespace === choice.namespace && m.key === choice.key,
+    );
+    return metafield?.reference ? referencedIdsOf(metafield) : [];
+  });
 }

@@ -176,7 +176,8 @@ export function metafieldValueText(
   const entry = metafield.reference;
   if (!entry) return null;
   if (metafield.type !== METAOBJECT_REFERENCE_TYPE) {
-    const name = namedReference(entry);
+    // A name learnt apart is the storefront language's (a domain workspace's); else the read one.
+    const name = collapseWhitespace(names?.get(metafield.value) ?? "") || namedReference(entry);
     return name ? [bounded(name)] : null;
   }
   const name = typeof entry.displayName === "string" ? collapseWhitespace(entry.displayName) : "";

@@ -229,6 +229,32 @@ export const REFERENCED_NAMES_QUERY = `query ReferencedNames($ids: [ID!]!) {
 /** Ids a ReferencedNames query: a variant or an image is two objects, so about 200 points. */
 export const REFERENCED_NAMES_PER_QUERY = 100;
 
+/**
+ * What a storefront domain's language calls what references name: each referenced product,
+ * collection, page, image or metaobject entry's source text (to find the field its name is) and
+ * its translations into `$locale`. REFERENCED_NAMES_PER_QUERY ids a query (`$first` = their
+ * number); an id that names no translatable resource is left out of the answer.
+ */
+export const REFERENCE_TRANSLATIONS_QUERY = `query ReferenceTranslations($ids: [ID!]!, $first: Int!, $locale: String!) {
+  translatableResourcesByIds(resourceIds: $ids, first: $first) {
+    nodes {
+      resourceId
+      translatableContent { key value }
+      translations(locale: $locale) { key value outdated }
+    }
+  }
+}`;
+
+export interface ReferenceTranslationsData {
+  translatableResourcesByIds: {
+    nodes: {
+      resourceId: string;
+      translatableContent: { key: string; value: string | null }[];
+      translations: { key: string; value: string | null; outdated: boolean }[];
+    }[];
+  };
+}
+
 export interface ReferencedNamesData {
   nodes: ((ReferencedEntry & { id: string }) | null)[];
 }

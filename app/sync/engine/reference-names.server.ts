@@ -8,12 +8,19 @@
 import {
   idsNamedApartOf,
   isNamedApart,
+  METAOBJECT_REFERENCE_TYPE,
   namedReference,
+  productMetafieldsOf,
+  REFERENCE_TRANSLATIONS_QUERY,
   REFERENCED_NAMES_PER_QUERY,
   REFERENCED_NAMES_QUERY,
+  SINGLE_REFERENCE_TYPES,
+  singleReferenceIdsOf,
+  usableTranslation,
   type ChosenMetafield,
   type ReferencedNamesData,
   type ReferenceNames,
+  type ReferenceTranslationsData,
   type ShopifyProduct,
 } from "../../catalogue";
 import { queryAdmin, type AdminGraphql } from "../../shopify/admin-graphql";
@@ -49,4 +56,85 @@ export function referenceNamesFor(
       }
     },
   };
+}
+
+/** What Shopify translates of what references name (TranslatableResourceType): others keep their names. */
+const TRANSLATABLE_ID = /^gid:\/\/shopify\/(Product|Collection|Page|MediaImage|Metaobject)\/\d+$/;
+/** The field a translatable resource is named by; an entry's is whichever holds its display name. */
+const NAME_KEY: Readonly<Record<string, string>> = {
+  Product: "title",
+  Collection: "title",
+  Page: "title",
+  MediaImage: "alt",
+};
+
+/**
+ * What a shop's chosen references name, in a storefront domain's language (`locale`), for its
+ * workspace: the primary's names (`primary`, learnt too) where Shopify has no usable translation
+ * (missing, empty or outdated, as the storefront falls back), the translated title, alt text or
+ * display name where it has; a variant and a file other than an image keep the primary's (Shopify
+ * translates neither by itself). A product's single references are translated too. Undefined
+ * when no chosen metafield is a reference.
+ */
+export function referenceNamesIn(
+  admin: AdminGraphql,
+  chosen: readonly ChosenMetafield[],
+  locale: string,
+  primary: ReferenceNames | undefined,
+): ReferenceNames | undefined {
+  const singles = productMetafieldsOf(chosen).some(
+    (m) => SINGLE_REFERENCE_TYPES.has(m.type) && m.type !== METAOBJECT_REFERENCE_TYPE,
+  );
+  if (!primary && !singles) return undefined;
+  const translated = new Map<string, string | null>();
+  const names = new Map<string, string>();
+  return {
+    names,
+    async learn(products: readonly ShopifyProduct[]) {
+      await primary?.learn(products);
+      const held = [
+        ...new Set(
+          products.flatMap((product) => [
+            ...idsNamedApartOf(product, chosen),
+            ...singleReferenceIdsOf(product, chosen),
+          ]),
+        ),
+      ];
+      const unknown = held.filter((id) => TRANSLATABLE_ID.test(id) && !translated.has(id));
+      if (translated.size + unknown.length > MAX_KEPT_NAMES) {
+        translated.clear();
+        names.clear();
+      }
+      for (let start = 0; start < unknown.length; start += REFERENCED_NAMES_PER_QUERY) {
+        const ids = unknown.slice(start, start + REFERENCED_NAMES_PER_QUERY);
+        const data = await queryAdmin<ReferenceTranslationsData>(
+          admin,
+          REFERENCE_TRANSLATIONS_QUERY,
+          { ids, first: ids.length, locale },
+        );
+        for (const id of ids) translated.set(id, null);
+        for (const node of data.translatableResourcesByIds.nodes) {
+          translated.set(node.resourceId, nameIn(node, primary?.names.get(node.resourceId)));
+        }
+      }
+      for (const id of held) {
+        const name = translated.get(id) ?? primary?.names.get(id);
+        if (name !== undefined) names.set(id, name);
+      }
+    },
+  };
+}
+
+/** A resource's translated name, or null when the storefront shows the primary's. */
+function nameIn(
+  node: ReferenceTranslationsData["translatableResourcesByIds"]["nodes"][number],
+  primaryName: string | undefined,
+): string | null {
+  const type = /^gid:\/\/shopify\/(\w+)\//.exec(node.resourceId)?.[1] ?? "";
+  const key =
+    NAME_KEY[type] ??
+    // An entry is named by one of its fields: the one whose text is the name read in the primary.
+    node.translatableContent.find((field) => primaryName && field.value === primaryName)?.key;
+  const line = key ? node.translations.find((translation) => translation.key === key) : undefined;
+  return line ? usableTranslation(line) : null;
 }

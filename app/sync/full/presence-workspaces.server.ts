@@ -59,6 +59,7 @@ import { serviceClientForWorkspace } from "../../shop/service-keys.server";
 import type { HeldLease } from "../engine/process-leases.server";
 import { pacers } from "../engine/pacer-registry.server";
 import type { CatalogueType } from "../engine/catalogue-entry";
+import { referenceNamesIn } from "../engine/reference-names.server";
 import { runFullSync, type FullSyncResult } from "../engine/sync-export.server";
 import { logFor } from "../../server/log";
 import { presenceMarketPlan } from "./presence-market.server";
@@ -299,7 +300,12 @@ async function fillOne(
     workspaceId: workspace.workspaceId,
     primaryDomain: workspace.host,
     metafields: sending.metafields,
-    referenceNames: sending.referenceNames,
+    referenceNames: referenceNamesIn(
+      admin,
+      sending.metafields,
+      workspace.locale,
+      sending.referenceNames,
+    ),
     ...(market.currency ? { currency: market.currency } : {}),
     client: serviceClientForWorkspace(shop, workspace.workspaceId),
     sources,

@@ -38,6 +38,7 @@ import { LeaseLostError } from "../../models/shop-leases.server";
 import { serviceClientForWorkspace } from "../../shop/service-keys.server";
 import { catalogueEntry } from "../engine/catalogue-entry";
 import { sendAndSettle } from "../engine/send-and-settle.server";
+import { referenceNamesIn } from "../engine/reference-names.server";
 import { presenceWorkspacesOf, type PresenceWorkspace } from "../full/presence-workspaces.server";
 import { rereadProducts } from "./reread-products.server";
 import { presenceMarketPlan, type PresenceMarketPlan } from "../full/presence-market.server";
@@ -283,8 +284,15 @@ export async function followInDomainWorkspaces(
       const mapContext: MapContext = {
         ...primaryContext,
         primaryDomain: workspace.host,
+        referenceNames: referenceNamesIn(
+          context.admin,
+          primaryContext.metafields ?? [],
+          workspace.locale,
+          primaryContext.referenceNames,
+        ),
         ...(plan?.currency ? { currency: plan.currency } : {}),
       };
+      await mapContext.referenceNames?.learn(planned.whole.flatMap((id) => readById.get(id) ?? []));
       const report: MarketLinesReport = { unshowable: 0, unpublished: 0 };
       const upserts: DomainUpsert[] = [];
       const deletes = new Set<string>();

@@ -29,7 +29,11 @@ import { followPolicyChanges } from "../../../app/sync/full/policy-check.server"
 import { refreshStorefrontPresencesSoon } from "../../../app/shop/follow-storefront-presences.server";
 import { removeShopFromIndex } from "../../../app/shop/remove-from-index.server";
 import { adminFor } from "../../../app/shopify/admin-auth.server";
-import { asMerchant as merchantChange, userErrorsOf } from "../../fake-shopify/helpers";
+import {
+  asMerchant as merchantChange,
+  METAFIELDS_SET,
+  userErrorsOf,
+} from "../../fake-shopify/helpers";
 import { captureLogs } from "../../../testkit/capture-logs";
 
 let demo: RunningDemo;
@@ -493,6 +497,65 @@ describe("a storefront domain's own workspace", () => {
     expect(materialIn(demo.workspaceId)).toEqual(["Anodised aluminium"]);
     await saveChosenMetafields(DEMO_SHOP, []);
   });
+
+  it("names what chosen references hold in the French domain's language, single and in lists, at the full sync and after a live edit", async () => {
+    const titleIn = (id: string, locale: string) =>
+      demo.shopify.state.translations(id, locale).find((t) => t.key === "title")?.value;
+    const inBoth = productsIn(FRENCH_WORKSPACE).map((item) =>
+      demo.shopify.state.products().find((p) => serviceId(p.id) === item.id)!,
+    );
+    const [first, second] = inBoth.filter((p) => titleIn(p.id, "fr"));
+    const holder = inBoth.find((p) => p.id !== first!.id && p.id !== second!.id)!;
+    expect(second).toBeDefined();
+    await saveChosenMetafields(DEMO_SHOP, [
+      { namespace: "custom", key: "related", name: "Related", type: "list.product_reference" },
+      { namespace: "custom", key: "partner", name: "Partner", type: "product_reference" },
+    ]);
+    const set = await merchantChange(demo.shopify, METAFIELDS_SET, {
+      metafields: [
+        {
+          ownerId: holder.id,
+          namespace: "custom",
+          key: "related",
+          type: "list.product_reference",
+          value: JSON.stringify([first!.id, second!.id]),
+        },
+        {
+          ownerId: holder.id,
+          namespace: "custom",
+          key: "partner",
+          type: "product_reference",
+          value: first!.id,
+        },
+      ],
+    });
+    expect(userErrorsOf(set)).toEqual([]);
+    const { french } = await resync();
+    expect(french.state).toBe("succeeded");
+    const attributesIn = (workspaceId: string) =>
+      productsIn(workspaceId).find((item) => item.id === serviceId(holder.id))?.attributes;
+    expect(attributesIn(demo.workspaceId)).toMatchObject({
+      Related: [String(first!.title), String(second!.title)],
+      Partner: [String(first!.title)],
+    });
+    const inFrench = {
+      Related: [titleIn(first!.id, "fr"), titleIn(second!.id, "fr")],
+      Partner: [titleIn(first!.id, "fr")],
+    };
+    expect(attributesIn(FRENCH_WORKSPACE)).toMatchObject(inFrench);
+
+    // A live edit re-reads the holder: its references stay named in French there (decision 0037).
+    const nameIn = (workspaceId: string) =>
+      productsIn(workspaceId).find((item) => item.id === serviceId(holder.id))?.name;
+    demo.shopify.state.updateProduct(holder.id, { title: "Renamed holder" }, { webhook: true });
+    for (let waited = 0; nameIn(FRENCH_WORKSPACE) !== "Renamed holder"; waited += 100) {
+      if (waited > 60_000) throw new Error("the edit did not reach the French workspace");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(attributesIn(FRENCH_WORKSPACE)).toMatchObject(inFrench);
+    expect(attributesIn(demo.workspaceId)).toMatchObject({ Partner: [String(first!.title)] });
+    await saveChosenMetafields(DEMO_SHOP, []);
+  }, 120_000);
 
   it("follows the merchant's market changes at the next full sync: another currency, a fixed price, a product unpublished from France", async () => {
     const catalog = franceCatalog();
