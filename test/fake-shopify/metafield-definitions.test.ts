@@ -13,6 +13,7 @@ import {
 import {
   REFERENCED_NAMES_PER_QUERY,
   REFERENCED_NAMES_QUERY,
+  REFERENCE_TRANSLATIONS_QUERY,
   PRODUCT_METAFIELD_DEFINITIONS_QUERY,
   PRODUCT_NODES_DEFAULT_PAGE_SIZES,
   productsByIdsRead,
@@ -427,7 +428,7 @@ describe("lists of references and a variant's references", () => {
     expect(document(reread)).toEqual(item);
   });
 
-  it("leave out what was deleted since, and the names' query stays within 1,000 points", async () => {
+  it("leave out what was deleted since, and the names' queries stay within 1,000 points", async () => {
     for (const handle of ["burton-custom-freestyle-151", "burton-custom-freestyle-151-2"]) {
       store.state.deleteProduct(store.state.products().find((p) => p.handle === handle)!.id);
     }
@@ -453,5 +454,14 @@ describe("lists of references and a variant's references", () => {
     const answer = await graphql(store, REFERENCED_NAMES_QUERY, { ids });
     expect(answer.body.errors).toBeUndefined();
     expect(answer.body.extensions!.cost.requestedQueryCost).toBeLessThanOrEqual(1000);
+    // Their names in a storefront domain's language, as many a query.
+    const products = ids.map((id) => id.replace("ProductVariant", "Product"));
+    const translated = await graphql(store, REFERENCE_TRANSLATIONS_QUERY, {
+      ids: products,
+      first: products.length,
+      locale: "fr",
+    });
+    expect(translated.body.errors).toBeUndefined();
+    expect(translated.body.extensions!.cost.requestedQueryCost).toBeLessThanOrEqual(1000);
   });
 });
