@@ -194,7 +194,6 @@ describe("a chosen variant metafield's translation in a storefront domain's work
   it("the French document the live change sent is the one a full sync's fill sends", async () => {
     const chosen = product();
     const sentLive = indexedItem(env, chosen.id, FRENCH);
-    expect(JSON.stringify(sentLive)).toContain("Noir mat");
     const since = env.emulator.state.requests().length;
     const before = await frenchRuns();
     await startShopSync(SHOP, "resync", {
@@ -210,6 +209,7 @@ describe("a chosen variant metafield's translation in a storefront domain's work
     // The fill computed the same document: it had nothing to send for the product.
     expect(writesOf(FRENCH, chosen.id, since)).toHaveLength(0);
     expect(indexedItem(env, chosen.id, FRENCH)).toEqual(sentLive);
+    expect(JSON.stringify(sentLive)).toContain("Noir mat");
   }, 90_000);
 
   it("a translation changed afterwards reaches the French workspace at the hourly check", async () => {
