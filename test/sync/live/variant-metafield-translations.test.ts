@@ -189,6 +189,18 @@ describe("a chosen variant metafield's translation in a storefront domain's work
       .filter((request) => request.operationName === "MetafieldTranslations");
     expect(asked).toHaveLength(1);
     expect(asked[0]!.requestedQueryCost).toBeLessThanOrEqual(1000);
+    if (process.env.PRINT_COSTS) {
+      const of = (name: string) =>
+        env.shopify.state.requests().filter((request) => request.operationName === name)[0];
+      console.info(
+        ["ProductTranslations", "MetafieldTranslations", "ProductsByIds"]
+          .map(
+            (name) =>
+              `${name} ${of(name)?.requestedQueryCost} requested, ${of(name)?.actualQueryCost} actual`,
+          )
+          .join("; "),
+      );
+    }
   });
 
   it("the French document the live change sent is the one a full sync's fill sends", async () => {
