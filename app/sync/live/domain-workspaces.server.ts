@@ -3,7 +3,8 @@
  * the shop's own workspace, its products go to each domain workspace a full sync filled, in that
  * storefront's language, by the same send-and-settle path, pacer and ledger (the domain's own
  * rows, under `presenceLedgerKey`). A product the primary re-read whole is translated with one
- * more query for every domain's locale at once (`productTranslationsQuery`); a stock change
+ * more query for every domain's locale at once (`productTranslationsQuery`), and its chosen
+ * variant metafields by their ids (`metafieldTranslationsQuery`, decision 0048); a stock change
  * puts the primary's new stock into the domain's kept document, without reading anything. A
  * domain that fails keeps the change in the outbox (the primary's ledger then says "nothing to
  * send" for it); the worker tries it again later, like a product the service refused.
@@ -186,7 +187,7 @@ export async function readProductTranslations(
 }
 
 /** The gids of the chosen variant metafields a product's variants hold (their aliases). */
-export function variantMetafieldIdsOf(product: ShopifyProduct): string[] {
+function variantMetafieldIdsOf(product: ShopifyProduct): string[] {
   return product.variants.flatMap((variant) =>
     Object.entries(variant).flatMap(([field, value]) =>
       field.startsWith(VARIANT_METAFIELD_ALIAS) &&
@@ -200,7 +201,7 @@ export function variantMetafieldIdsOf(product: ShopifyProduct): string[] {
 }
 
 /** Metafield gid → locale → its translations, read for every locale at once. */
-export async function readMetafieldTranslations(
+async function readMetafieldTranslations(
   admin: AdminGraphql,
   metafieldIds: readonly string[],
   locales: readonly string[],
