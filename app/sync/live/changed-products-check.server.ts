@@ -154,6 +154,7 @@ export async function checkChangedProducts(
       since,
       (query) => runExport(admin, query, options),
       urlSource,
+      metafields,
     );
     for (const { id, title } of translated) {
       if (!repaired.has(id)) repaired.set(id, { id, title, action: "updated" });

@@ -3,7 +3,8 @@
  * the shop's own workspace, its products go to each domain workspace a full sync filled, in that
  * storefront's language, by the same send-and-settle path, pacer and ledger (the domain's own
  * rows, under `presenceLedgerKey`). A product the primary re-read whole is translated with one
- * more query for every domain's locale at once (`productTranslationsQuery`); a stock change
+ * more query for every domain's locale at once (`productTranslationsQuery`), and its chosen
+ * variant metafields by their ids (`metafieldTranslationsQuery`, decision 0048); a stock change
  * puts the primary's new stock into the domain's kept document, without reading anything. A
  * domain that fails keeps the change in the outbox (the primary's ledger then says "nothing to
  * send" for it); the worker tries it again later, like a product the service refused.
@@ -22,6 +23,10 @@ import {
   type MapContext,
   type MarketLinesReport,
   type ShopifyProduct,
+  type ShopifyVariant,
+  type MetafieldChoice,
+  VARIANT_METAFIELD_ALIAS,
+  variantMetafieldsOf,
 } from "../../catalogue";
 import { queryAdmin, type AdminGraphql } from "../../shopify/admin-graphql";
 import { LineSplitter, type BulkSource } from "../../shopify/bulk-source";
@@ -49,8 +54,45 @@ import { logFor } from "../../server/log";
 
 const log = logFor("live");
 
-/** Ids per translations query: `nodes(ids:)` takes at most 250. */
-export const TRANSLATION_IDS_PER_QUERY = 250;
+/** Shopify refuses a query whose requested cost is over this. */
+const MAX_QUERY_COST = 1000;
+
+/**
+ * Product ids per `productTranslationsQuery`, so that its requested cost stays within Shopify's
+ * 1,000 points (`nodes(ids:)` takes at most 250): an id costs 1, and for each locale 1 for its
+ * own translations, 4 for its options' and option values' and, with chosen product metafields,
+ * 2 + 2 a metafield for theirs (a connection). One locale and no metafield: 6 an id, 166 ids.
+ */
+export function translationIdsPerQuery(localeCount: number, metafieldCount = 0): number {
+  const metafields = metafieldCount > 0 ? 2 + 2 * metafieldCount : 0;
+  const perId = 1 + localeCount * (1 + 4 + metafields);
+  return Math.max(1, Math.min(250, Math.floor(MAX_QUERY_COST / perId)));
+}
+
+/**
+ * The translations of metafields by id (the chosen variant metafields the re-read read: their
+ * gids are in it), one aliased `translations(locale:)` per locale (`t0`, …). Asked by id rather
+ * than through each product's variants, which would cost a variant connection per product.
+ */
+export function metafieldTranslationsQuery(locales: readonly string[]): string {
+  const fields = locales.map((locale, index) => {
+    if (!isLocaleTag(locale)) throw new Error(`"${locale}" is not a locale`);
+    return `t${index}: translations(locale: ${JSON.stringify(locale)}) { key value outdated }`;
+  });
+  return `query MetafieldTranslations($ids: [ID!]!) {
+  nodes(ids: $ids) {
+    ... on Metafield {
+      id
+      ${fields.join("\n      ")}
+    }
+  }
+}`;
+}
+
+/** Metafield ids per `metafieldTranslationsQuery`: 1 an id and 1 a locale, within 1,000. */
+export function metafieldTranslationIdsPerQuery(localeCount: number): number {
+  return Math.max(1, Math.min(250, Math.floor(MAX_QUERY_COST / (1 + localeCount))));
+}
 
 /**
  * The products' translations into each locale, in one query: one aliased
@@ -110,8 +152,9 @@ export async function readProductTranslations(
   const found = new Map<string, Map<string, ProductTranslations>>();
   if (productIds.length === 0 || locales.length === 0) return found;
   const query = productTranslationsQuery(locales, metafieldKeys);
-  for (let start = 0; start < productIds.length; start += TRANSLATION_IDS_PER_QUERY) {
-    const ids = productIds.slice(start, start + TRANSLATION_IDS_PER_QUERY);
+  const perQuery = translationIdsPerQuery(locales.length, metafieldKeys.length);
+  for (let start = 0; start < productIds.length; start += perQuery) {
+    const ids = productIds.slice(start, start + perQuery);
     const data = await queryAdmin<TranslationsData>(admin, query, {
       ids: ids.map((id) => toGid("Product", id)),
     });
@@ -144,20 +187,90 @@ export async function readProductTranslations(
   return found;
 }
 
-/** The product read in the primary language, as a shopper reading `translations` sees it. */
-function translatedProduct(product: ShopifyProduct, read?: ProductTranslations): ShopifyProduct {
-  const value = withTranslatedOptions(
+/** The gids of the chosen variant metafields a product's variants hold (their aliases). */
+function variantMetafieldIdsOf(product: ShopifyProduct): string[] {
+  return product.variants.flatMap((variant) =>
+    Object.entries(variant).flatMap(([field, value]) =>
+      field.startsWith(VARIANT_METAFIELD_ALIAS) &&
+      typeof value === "object" &&
+      value !== null &&
+      typeof (value as { id?: unknown }).id === "string"
+        ? [(value as { id: string }).id]
+        : [],
+    ),
+  );
+}
+
+/** Metafield gid → locale → its translations, read for every locale at once. */
+async function readMetafieldTranslations(
+  admin: AdminGraphql,
+  metafieldIds: readonly string[],
+  locales: readonly string[],
+): Promise<Map<string, Map<string, TranslationLines>>> {
+  const found = new Map<string, Map<string, TranslationLines>>();
+  if (metafieldIds.length === 0 || locales.length === 0) return found;
+  const query = metafieldTranslationsQuery(locales);
+  const perQuery = metafieldTranslationIdsPerQuery(locales.length);
+  const unique = [...new Set(metafieldIds)];
+  for (let start = 0; start < unique.length; start += perQuery) {
+    const ids = unique.slice(start, start + perQuery);
+    const data = await queryAdmin<TranslationsData>(admin, query, { ids });
+    for (const node of data.nodes) {
+      if (!node || typeof node.id !== "string") continue;
+      const byLocale = new Map<string, TranslationLines>();
+      locales.forEach((locale, index) => {
+        const lines = node[`t${index}`];
+        byLocale.set(locale, Array.isArray(lines) ? (lines as TranslationLines) : []);
+      });
+      found.set(node.id, byLocale);
+    }
+  }
+  return found;
+}
+
+/**
+ * The product read in the primary language, as a shopper reading `translations` sees it; its
+ * variants' chosen metafields with `variantLines` (by metafield gid), applied as the fill's
+ * translated export applies them (applyTranslations on each aliased metafield).
+ */
+function translatedProduct(
+  product: ShopifyProduct,
+  read: ProductTranslations | undefined,
+  variantLines: (metafieldId: string) => TranslationLines | undefined,
+): ShopifyProduct {
+  let value = withTranslatedOptions(
     applyTranslations({ ...product, translations: read?.lines ?? [] }) as unknown as ShopifyProduct,
     read?.options ?? [],
   );
-  if (!read || read.metafields.size === 0 || !value.metafields) return value;
+  if (read && read.metafields.size > 0 && value.metafields) {
+    value = {
+      ...value,
+      metafields: value.metafields.map((metafield) => {
+        const lines = read.metafields.get(metafieldKey(metafield));
+        return lines
+          ? (applyTranslations({
+              ...metafield,
+              translations: lines,
+            }) as unknown as typeof metafield)
+          : metafield;
+      }),
+    };
+  }
   return {
     ...value,
-    metafields: value.metafields.map((metafield) => {
-      const lines = read.metafields.get(metafieldKey(metafield));
-      return lines
-        ? (applyTranslations({ ...metafield, translations: lines }) as unknown as typeof metafield)
-        : metafield;
+    variants: value.variants.map((variant) => {
+      const entries = Object.entries(variant).map(([field, metafield]) => {
+        if (
+          !field.startsWith(VARIANT_METAFIELD_ALIAS) ||
+          !metafield ||
+          typeof metafield !== "object"
+        )
+          return [field, metafield];
+        const id = (metafield as { id?: unknown }).id;
+        const lines = typeof id === "string" ? variantLines(id) : undefined;
+        return [field, applyTranslations({ ...metafield, translations: lines ?? [] })];
+      });
+      return Object.fromEntries(entries) as ShopifyVariant;
     }),
   };
 }
@@ -256,6 +369,11 @@ export async function followInDomainWorkspaces(
     locales,
     productMetafieldsOf(primary.mapContext.metafields ?? []).map(metafieldKey),
   );
+  const variantTranslations = await readMetafieldTranslations(
+    context.admin,
+    toTranslate.flatMap((id) => variantMetafieldIdsOf(readById.get(id)!)),
+    locales,
+  );
 
   // Each domain's market, as its fill reads it: its prices and product selection (decision 0036).
   const plans = new Map<string, PresenceMarketPlan>();
@@ -299,7 +417,11 @@ export async function followInDomainWorkspaces(
       for (const id of planned.whole) {
         const product = readById.get(id);
         if (!product) continue;
-        const translated = translatedProduct(product, translations.get(id)?.get(workspace.locale));
+        const translated = translatedProduct(
+          product,
+          translations.get(id)?.get(workspace.locale),
+          (metafieldId) => variantTranslations.get(metafieldId)?.get(workspace.locale),
+        );
         const value = plan ? productInMarket(translated, plan, contexts, report) : translated;
         const entry = catalogueEntry({ type: "Product", value }, mapContext);
         if (!entry.indexable) {
@@ -421,9 +543,29 @@ const SENT_AFTER_MARGIN_MS = 60_000;
  * Bulk export of every product's translations into `locale`, with when each was last changed:
  * Shopify has no webhook for a translation (2026-10), so the hourly check finds them here.
  */
-export function translationsChangedBulkQuery(locale: string): string {
+export function translationsChangedBulkQuery(
+  locale: string,
+  /** The chosen variant metafields: theirs are on each variant, under their aliases. */
+  variantMetafields: readonly MetafieldChoice[] = [],
+): string {
   if (!isLocaleTag(locale)) throw new Error(`"${locale}" is not a locale`);
   const dated = `translations(locale: ${JSON.stringify(locale)}) { key updatedAt }`;
+  const aliased = variantMetafields.map(
+    (metafield, index) =>
+      `${VARIANT_METAFIELD_ALIAS}${index}: metafield(namespace: ${JSON.stringify(metafield.namespace)}, key: ${JSON.stringify(metafield.key)}) { ${dated} }`,
+  );
+  const variants =
+    aliased.length === 0
+      ? ""
+      : `
+        variants {
+          edges {
+            node {
+              id
+              ${aliased.join("\n              ")}
+            }
+          }
+        }`;
   return `{
   products {
     edges {
@@ -431,7 +573,7 @@ export function translationsChangedBulkQuery(locale: string): string {
         id
         title
         ${dated}
-        options { ${dated} optionValues { ${dated} } }
+        options { ${dated} optionValues { ${dated} } }${variants}
       }
     }
   }
@@ -449,35 +591,54 @@ export async function productsWithNewTranslations(
   since: Date,
   runExport: (query: string) => Promise<string | null>,
   open: (url: string) => BulkSource,
+  /** The shop's chosen metafields: the variant ones' translations are compared too. */
+  chosen: readonly MetafieldChoice[] = [],
 ): Promise<{ id: string; title: string }[]> {
   const workspaces = await filledPresenceWorkspaces(shop);
   const found = new Map<string, string>();
+  const variantChosen = variantMetafieldsOf(chosen);
   for (const locale of new Set(workspaces.map((workspace) => workspace.locale))) {
-    const url = await runExport(translationsChangedBulkQuery(locale));
+    const url = await runExport(translationsChangedBulkQuery(locale, variantChosen));
     if (!url) continue;
     const changed = new Map<string, { title: string; at: number }>();
+    const titles = new Map<string, string>();
     const splitter = new LineSplitter();
     const onLine = (text: string) => {
       type Dated = { translations?: { updatedAt?: string }[] };
       const line = JSON.parse(text) as Dated & {
         id?: string;
         title?: string;
+        __parentId?: string;
         options?: (Dated & { optionValues?: Dated[] })[];
+        [alias: `${typeof VARIANT_METAFIELD_ALIAS}${number}`]: Dated | null | undefined;
       };
-      if (typeof line.id !== "string" || !line.id.includes("/Product/")) return;
-      // The product's own translations, and its options' and option values' (resources of their own).
-      const dated = [
-        line,
-        ...(line.options ?? []).flatMap((option) => [option, ...(option.optionValues ?? [])]),
-      ].flatMap((resource) => resource.translations ?? []);
+      if (typeof line.id !== "string") return;
+      let product: string;
+      let dated: { updatedAt?: string }[];
+      if (line.id.includes("/Product/")) {
+        product = numericId(line.id);
+        titles.set(product, line.title ?? product);
+        // The product's own translations, and its options' and option values' (resources of
+        // their own).
+        dated = [
+          line,
+          ...(line.options ?? []).flatMap((option) => [option, ...(option.optionValues ?? [])]),
+        ].flatMap((resource) => resource.translations ?? []);
+      } else if (line.id.includes("/ProductVariant/") && typeof line.__parentId === "string") {
+        // A variant's line (after its product's): its chosen metafields' translations.
+        product = numericId(line.__parentId);
+        dated = variantChosen.flatMap(
+          (_, index) => line[`${VARIANT_METAFIELD_ALIAS}${index}`]?.translations ?? [],
+        );
+      } else return;
       const latest = Math.max(
         0,
         ...dated.map((translation) =>
           typeof translation.updatedAt === "string" ? Date.parse(translation.updatedAt) || 0 : 0,
         ),
       );
-      if (latest >= +since) {
-        changed.set(numericId(line.id), { title: line.title ?? numericId(line.id), at: latest });
+      if (latest >= +since && latest > (changed.get(product)?.at ?? 0)) {
+        changed.set(product, { title: titles.get(product) ?? product, at: latest });
       }
     };
     for await (const chunk of await open(url)()) splitter.push(chunk, onLine);
