@@ -547,6 +547,8 @@ export function translationsChangedBulkQuery(
   locale: string,
   /** The chosen variant metafields: theirs are on each variant, under their aliases. */
   variantMetafields: readonly MetafieldChoice[] = [],
+  /** The chosen product metafields: theirs are lines of their own, under their product. */
+  productMetafields: readonly MetafieldChoice[] = [],
 ): string {
   if (!isLocaleTag(locale)) throw new Error(`"${locale}" is not a locale`);
   const dated = `translations(locale: ${JSON.stringify(locale)}) { key updatedAt }`;
@@ -566,6 +568,19 @@ export function translationsChangedBulkQuery(
             }
           }
         }`;
+  const keys = productMetafields.map((metafield) => JSON.stringify(metafieldKey(metafield)));
+  const metafields =
+    keys.length === 0
+      ? ""
+      : `
+        metafields(keys: [${keys.join(", ")}]) {
+          edges {
+            node {
+              id
+              ${dated}
+            }
+          }
+        }`;
   return `{
   products {
     edges {
@@ -573,7 +588,7 @@ export function translationsChangedBulkQuery(
         id
         title
         ${dated}
-        options { ${dated} optionValues { ${dated} } }${variants}
+        options { ${dated} optionValues { ${dated} } }${variants}${metafields}
       }
     }
   }
@@ -591,14 +606,16 @@ export async function productsWithNewTranslations(
   since: Date,
   runExport: (query: string) => Promise<string | null>,
   open: (url: string) => BulkSource,
-  /** The shop's chosen metafields: the variant ones' translations are compared too. */
+  /** The shop's chosen metafields: their translations are compared too. */
   chosen: readonly MetafieldChoice[] = [],
 ): Promise<{ id: string; title: string }[]> {
   const workspaces = await filledPresenceWorkspaces(shop);
   const found = new Map<string, string>();
   const variantChosen = variantMetafieldsOf(chosen);
   for (const locale of new Set(workspaces.map((workspace) => workspace.locale))) {
-    const url = await runExport(translationsChangedBulkQuery(locale, variantChosen));
+    const url = await runExport(
+      translationsChangedBulkQuery(locale, variantChosen, productMetafieldsOf(chosen)),
+    );
     if (!url) continue;
     const changed = new Map<string, { title: string; at: number }>();
     const titles = new Map<string, string>();
@@ -624,6 +641,10 @@ export async function productsWithNewTranslations(
           line,
           ...(line.options ?? []).flatMap((option) => [option, ...(option.optionValues ?? [])]),
         ].flatMap((resource) => resource.translations ?? []);
+      } else if (line.id.includes("/Metafield/") && typeof line.__parentId === "string") {
+        // A chosen product metafield's line (after its product's): its translations.
+        product = numericId(line.__parentId);
+        dated = line.translations ?? [];
       } else if (line.id.includes("/ProductVariant/") && typeof line.__parentId === "string") {
         // A variant's line (after its product's): its chosen metafields' translations.
         product = numericId(line.__parentId);

@@ -147,6 +147,7 @@ describe("a chosen variant metafield's translation in a storefront domain's work
     for (const query of [
       metafieldTranslationsQuery(["fr", "pt-BR"]),
       translationsChangedBulkQuery("fr", [FINISH, { ...FINISH, key: "care" }]),
+      translationsChangedBulkQuery("fr", [FINISH], [{ namespace: "specs", key: "material" }]),
     ]) {
       expect(validate(adminSchema(), parse(query)).map((error) => error.message)).toEqual([]);
     }
@@ -243,6 +244,59 @@ describe("a chosen variant metafield's translation in a storefront domain's work
     });
     expect(writesOf(WORKSPACE, chosen.id, since)).toHaveLength(0);
     expect(writesOf(FRENCH, chosen.id, since)).toHaveLength(1);
+  });
+
+  it("a chosen product metafield's translation changed afterwards reaches the French workspace at the hourly check too", async () => {
+    const MATERIAL = {
+      namespace: "specs",
+      key: "material",
+      name: "Material",
+      type: "single_line_text_field",
+    };
+    await saveChosenMetafields(SHOP, [FINISH, MATERIAL]);
+    const chosen = product();
+    const set = await asMerchant<{ metafieldsSet: { metafields: { id: string }[] } }>(
+      env.shopify,
+      METAFIELDS_SET,
+      {
+        metafields: [
+          {
+            ownerId: chosen.id,
+            namespace: MATERIAL.namespace,
+            key: MATERIAL.key,
+            type: MATERIAL.type,
+            value: "Recycled nylon",
+          },
+        ],
+      },
+    );
+    const materialId = set.metafieldsSet.metafields[0]!.id;
+    await registerFrench(materialId, "Recycled nylon", "Nylon recyclé");
+    env.shopify.state.updateProduct(chosen.id, { vendor: "Atelier Nord" }, { webhook: true });
+    await settled();
+    const material = (workspaceId: string) =>
+      (indexedItem(env, chosen.id, workspaceId)?.attributes as Record<string, string[]>)?.Material;
+    expect(material(FRENCH)).toEqual(["Nylon recyclé"]);
+    // The hour's check of what came before; the translation changes after it.
+    await checkChangedProducts({ shopDomain: SHOP, admin: await adminFor(SHOP), pollMs: 50 });
+    await settled();
+
+    const since = env.emulator.state.requests().length;
+    await registerFrench(materialId, "Recycled nylon", "Nylon 100 % recyclé");
+    const check = await checkChangedProducts({
+      shopDomain: SHOP,
+      admin: await adminFor(SHOP),
+      pollMs: 50,
+    });
+    expect(JSON.parse(check!.items)).toContainEqual(
+      expect.objectContaining({ id: numericId(chosen.id), action: "updated" }),
+    );
+    await settled();
+    expect(material(FRENCH)).toEqual(["Nylon 100 % recyclé"]);
+    expect(material(WORKSPACE)).toEqual(["Recycled nylon"]);
+    expect(writesOf(WORKSPACE, chosen.id, since)).toHaveLength(0);
+    expect(writesOf(FRENCH, chosen.id, since)).toHaveLength(1);
+    await saveChosenMetafields(SHOP, [FINISH]);
   });
 
   it("each translations query stays within Shopify's 1,000 points at its ids per query", () => {
