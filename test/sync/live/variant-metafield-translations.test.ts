@@ -12,7 +12,7 @@ import { Kind, parse, validate, type OperationDefinitionNode } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminSchema } from "../../catalogue/helpers";
 import { requestedCost } from "../../../dev/fake-shopify/cost";
-import { asMerchant, METAFIELDS_SET } from "../../fake-shopify/helpers";
+import { asMerchant, METAFIELDS_SET, pollBulk, runBulk } from "../../fake-shopify/helpers";
 import {
   indexedItem,
   installShop,
@@ -277,12 +277,25 @@ describe("a chosen variant metafield's translation in a storefront domain's work
     const material = (workspaceId: string) =>
       (indexedItem(env, chosen.id, workspaceId)?.attributes as Record<string, string[]>)?.Material;
     expect(material(FRENCH)).toEqual(["Nylon recyclé"]);
-    // The hour's check of what came before; the translation changes after it.
-    await checkChangedProducts({ shopDomain: SHOP, admin: await adminFor(SHOP), pollMs: 50 });
-    await settled();
 
     const since = env.emulator.state.requests().length;
     await registerFrench(materialId, "Recycled nylon", "Nylon 100 % recyclé");
+    // The export the check compares dates the metafield's translation, under its product.
+    const started = await runBulk(
+      env.shopify,
+      translationsChangedBulkQuery("fr", [FINISH], [MATERIAL]),
+    );
+    const { final } = await pollBulk(env.shopify, started.bulkOperation!.id);
+    const lines = (await (await fetch(final.url!)).text())
+      .trim()
+      .split("\n")
+      .map(
+        (line) => JSON.parse(line) as { id: string; __parentId?: string; translations?: unknown },
+      );
+    expect(lines.find((line) => line.id === materialId)).toMatchObject({
+      __parentId: chosen.id,
+      translations: [{ key: "value", updatedAt: expect.any(String) }],
+    });
     const check = await checkChangedProducts({
       shopDomain: SHOP,
       admin: await adminFor(SHOP),
