@@ -7,6 +7,7 @@
 import { isTier } from "../index-service/tiers";
 import { indexedCount } from "../models/ledger.server";
 import { quotaStanding } from "../models/quota-usage.server";
+import { keysWithRuns } from "../models/sync-runs.server";
 import type { Shop } from "@prisma/client";
 import { unindexedDomainsOf, workspaceOf } from "../models/shops.server";
 import type { StorefrontPresence } from "../shopify/storefront-presences.server";
@@ -63,8 +64,11 @@ export async function storefrontChoiceOf(
       filled: true,
     },
   ];
+  // A domain no fill ever went to is not filled: thousands of them cost one query, not thousands.
+  const ran = await keysWithRuns(workspaces.map((workspace) => workspace.ledgerKey));
   for (const workspace of workspaces) {
-    const filled = await isDomainWorkspaceFilled(workspace.ledgerKey);
+    const filled =
+      ran.has(workspace.ledgerKey) && (await isDomainWorkspaceFilled(workspace.ledgerKey));
     rows.push({
       domain: workspace.host,
       primary: false,
