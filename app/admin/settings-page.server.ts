@@ -14,23 +14,25 @@ import {
   productMetafieldOffers,
   type MetafieldOffer,
 } from "../shop/product-metafields.server";
-import { filledDomainWorkspaces } from "../sync/full/presence-workspaces.server";
+import { presenceWorkspacesOf } from "../sync/full/presence-workspaces.server";
+import type { StorefrontPresence } from "../shopify/storefront-presences.server";
+import type { Shop } from "@prisma/client";
 import { metaobjectOffers, type MetaobjectOffer } from "../shop/metaobject-definitions.server";
-import { storefrontChoiceOf } from "./storefront-choice.server";
+import { choiceOnPage, storefrontChoiceOf } from "./storefront-choice.server";
+import { pageOfDomains, STOREFRONTS_PER_PAGE } from "./storefront-choice";
 
 const log = logFor("admin");
 
 /** What the Settings page shows: the saved keys (never the secret), the workspace and choices. */
-export async function settingsPageOf(shopDomain: string, admin: AdminGraphql) {
-  const [shop, events, metafields, metaobjects, presences, domainWorkspaces] = await Promise.all([
+export async function settingsPageOf(shopDomain: string, admin: AdminGraphql, storefrontsPage = 1) {
+  const [shop, events, metafields, metaobjects, presences] = await Promise.all([
     findShop(shopDomain),
     serviceEventsStatus(shopDomain),
     metafieldOffersOrNull(shopDomain, admin),
     metaobjectOffersOrNull(shopDomain, admin),
     storefrontPresencesOf(shopDomain),
-    filledDomainWorkspaces(shopDomain),
   ]);
-  const storefrontChoice = await storefrontChoiceOf(shop, presences.presences);
+  const markets = await marketsOf(shop, presences.presences, storefrontsPage);
   return {
     derivedWorkspaceId: shop?.workspaceId ?? null,
     primaryDomain: shop?.primaryDomain ?? null,
@@ -73,12 +75,73 @@ export async function settingsPageOf(shopDomain: string, admin: AdminGraphql) {
             .map((m) => `${m.name} (${m.type})`)
         : [],
     events,
-    /** Where the store sells, as last read from Shopify (read-only for now). */
-    presences: { ...presences, readAt: presences.readAt?.toISOString() ?? null },
-    /** Storefront host → its own filled workspace (decision 0032). */
-    domainWorkspaces,
-    /** The domains the merchant can tick to index, with counts and the quota left (0042). */
-    storefrontChoice,
+    /** Where the store sells, as last read from Shopify: one page of it (decision 0049). */
+    markets: {
+      ...markets,
+      readAt: presences.readAt?.toISOString() ?? null,
+      problem: presences.problem,
+    },
+  };
+}
+
+/** Domains with a workspace of their own named in the card's first line; the rest are counted. */
+const OWN_WORKSPACES_NAMED = 5;
+
+/**
+ * Settings' "Markets and languages" for one page of a store's storefront URLs (issue 24,
+ * decision 0049): thousands of presences are sent a page at a time, with the total, each
+ * page's domains with their choice (decision 0042) and the cost of the other pages' ticks.
+ */
+async function marketsOf(
+  shop: Shop | null,
+  presences: readonly StorefrontPresence[],
+  page: number,
+) {
+  const paged = pageOfDomains(presences, page, STOREFRONTS_PER_PAGE);
+  const shown = new Set(
+    paged.rows
+      .filter((presence) => presence.defaultLocale && !presence.primary)
+      .map((presence) => presence.host.toLowerCase()),
+  );
+  const choice = await storefrontChoiceOf(shop, presences, shown);
+  // Storefront host → its own filled workspace (decision 0032), unticked ones left out.
+  const filled = new Set(
+    choice.rows.filter((row) => !row.primary && row.filled).map((r) => r.domain),
+  );
+  const ownWorkspaces: Record<string, string> = {};
+  if (shop) {
+    for (const workspace of presenceWorkspacesOf(shop, presences).workspaces) {
+      if (filled.has(workspace.host)) ownWorkspaces[workspace.host] = workspace.workspaceId;
+    }
+  }
+  const own = presences.filter(
+    (presence) => presence.defaultLocale && ownWorkspaces[presence.host.toLowerCase()],
+  );
+  const first = (paged.page - 1) * STOREFRONTS_PER_PAGE;
+  return {
+    presences: paged.rows,
+    /** The storefront the index holds today, wherever the page is. */
+    primary: presences.find((presence) => presence.primary) ?? null,
+    paging: {
+      page: paged.page,
+      pages: paged.pages,
+      total: paged.total,
+      first: paged.total === 0 ? 0 : first + 1,
+      last: first + paged.rows.length,
+    },
+    /** The page's hosts → their own filled workspace. */
+    domainWorkspaces: Object.fromEntries(
+      Object.entries(ownWorkspaces).filter(([host]) => shown.has(host)),
+    ),
+    /** Every domain indexed in a workspace of its own: the first few named, all counted. */
+    ownWorkspaces: {
+      count: own.length,
+      named: own
+        .slice(0, OWN_WORKSPACES_NAMED)
+        .map((presence) => ({ url: presence.url, localeName: presence.localeName })),
+    },
+    /** The page's domains the merchant can tick, with counts and the quota left (0042). */
+    choice: choiceOnPage(choice, shown),
   };
 }
 

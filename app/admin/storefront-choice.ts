@@ -31,70 +31,134 @@ export interface ChoicePlan {
   overQuota: number;
   remainingBefore: number;
   remainingAfter: number;
+  /** The ticked domains not yet filled on the other pages, together. */
+  elsewhere: { domains: number; adds: number; overQuota: number };
 }
+
+/** Ticked domains not yet filled on the pages of the list not shown, as one figure. */
+export interface OtherPages {
+  /** How many such domains. */
+  domains: number;
+  /** The products they would send (their counts summed). */
+  wanted: number;
+}
+
+/**
+ * The ticked domains on the other pages of a long list (issue 24): those listed before the page
+ * shown take the quota first, those after it last, as a fill takes them in list order.
+ */
+export interface ChoiceElsewhere {
+  before: OtherPages;
+  after: OtherPages;
+}
+
+export const NOTHING_ELSEWHERE: ChoiceElsewhere = {
+  before: { domains: 0, wanted: 0 },
+  after: { domains: 0, wanted: 0 },
+};
 
 /**
  * Plans the choice the way a fill does (plan-quota.server.ts): domains in list order take what
  * the quota has left; a domain beyond it is planned in part, its rest over quota. The primary
- * is always indexed and already filled by the shop's own sync, so it costs nothing here.
+ * is always indexed and already filled by the shop's own sync, so it costs nothing here. The
+ * rows are the page shown; what the other pages' ticked domains take is planned around them.
  */
 export function planDomainChoice(
   rows: readonly DomainChoiceRow[],
   chosen: ReadonlySet<string>,
   remaining: number,
+  elsewhere: ChoiceElsewhere = NOTHING_ELSEWHERE,
 ): ChoicePlan {
   let left = Math.max(0, remaining);
   const costs: DomainCost[] = [];
   let added = 0;
   let overQuota = 0;
-  for (const row of rows) {
-    if (row.primary || row.filled || !chosen.has(row.domain)) continue;
-    const want = Math.max(0, row.productCount);
-    const sent = Math.min(want, left);
+  const other = { domains: 0, adds: 0, overQuota: 0 };
+  const take = (want: number) => {
+    const sent = Math.min(Math.max(0, want), left);
     left -= sent;
     added += sent;
-    overQuota += want - sent;
-    costs.push({ domain: row.domain, adds: sent, overQuota: want - sent });
+    overQuota += Math.max(0, want) - sent;
+    return { sent, over: Math.max(0, want) - sent };
+  };
+  const takeOther = (pages: OtherPages) => {
+    if (pages.domains === 0) return;
+    const { sent, over } = take(pages.wanted);
+    other.domains += pages.domains;
+    other.adds += sent;
+    other.overQuota += over;
+  };
+  takeOther(elsewhere.before);
+  for (const row of rows) {
+    if (row.primary || row.filled || !chosen.has(row.domain)) continue;
+    const { sent, over } = take(row.productCount);
+    costs.push({ domain: row.domain, adds: sent, overQuota: over });
   }
-  return { costs, added, overQuota, remainingBefore: Math.max(0, remaining), remainingAfter: left };
-}
-
-export interface ParsedChoice {
-  /** Domains to index (the primary always among them). */
-  chosen: Set<string>;
-  /** Names in the form that are not this shop's domains: ignored, and said so. */
-  ignored: string[];
+  takeOther(elsewhere.after);
+  return {
+    costs,
+    added,
+    overQuota,
+    remainingBefore: Math.max(0, remaining),
+    remainingAfter: left,
+    elsewhere: other,
+  };
 }
 
 /**
- * Reads the ticked domains of a posted form. The form lists the ticked boxes only, so every
- * known non-primary domain absent from it is unticked; a name the shop does not have (a forged
- * form) changes nothing, for this shop or another.
+ * What the ticked domains not yet filled, outside the page shown, want of the quota. The rows
+ * are every domain in list order and the page's are consecutive among them.
  */
-export function parseDomainChoice(
+export function choiceElsewhere(
   rows: readonly DomainChoiceRow[],
+  unticked: ReadonlySet<string>,
+  shown: ReadonlySet<string>,
+): ChoiceElsewhere {
+  const before = { domains: 0, wanted: 0 };
+  const after = { domains: 0, wanted: 0 };
+  let passed = false;
+  for (const row of rows) {
+    if (shown.has(row.domain)) {
+      passed = true;
+      continue;
+    }
+    if (row.primary || row.filled || unticked.has(row.domain)) continue;
+    const side = passed ? after : before;
+    side.domains += 1;
+    side.wanted += Math.max(0, row.productCount);
+  }
+  return { before, after };
+}
+
+/**
+ * The domains not indexed after saving one page of the list (issue 24, decision 0049): only the
+ * domains the page showed change (ticked: indexed, else unticked); every other domain keeps what
+ * was stored, so saving page 2 never unticks a domain on page 1. A ticked name the shop does not
+ * have (a forged form), or one the page did not show, changes nothing and is named.
+ */
+export function savePageChoice(
+  rows: readonly DomainChoiceRow[],
+  shown: readonly string[],
   ticked: readonly string[],
-): ParsedChoice {
+  before: readonly string[],
+): { unticked: string[]; ignored: string[]; notShown: string[] } {
   const known = new Set(rows.map((row) => row.domain));
-  const chosen = new Set(rows.filter((row) => row.primary).map((row) => row.domain));
-  const ignored: string[] = [];
-  for (const name of ticked) {
-    if (known.has(name)) chosen.add(name);
-    else if (!ignored.includes(name)) ignored.push(name);
-  }
-  return { chosen, ignored };
+  const choosable = new Set(rows.filter((row) => !row.primary).map((row) => row.domain));
+  const onPage = new Set(shown.filter((name) => choosable.has(name)));
+  const tickedSet = new Set(ticked);
+  const ignored = [...tickedSet].filter((name) => !known.has(name));
+  const notShown = [...tickedSet].filter((name) => choosable.has(name) && !onPage.has(name));
+  const unticked = [
+    ...before.filter((name) => !onPage.has(name)),
+    ...rows
+      .filter((row) => onPage.has(row.domain) && !tickedSet.has(row.domain))
+      .map((row) => row.domain),
+  ];
+  return { unticked: [...new Set(unticked)], ignored, notShown };
 }
 
-/**
- * Domains not indexed, as stored on the shop. Storing the unticked ones (not the ticked) makes
- * a domain that appears later follow the default: indexed.
- */
-export function excludedDomains(
-  rows: readonly DomainChoiceRow[],
-  chosen: ReadonlySet<string>,
-): string[] {
-  return rows.filter((row) => !row.primary && !chosen.has(row.domain)).map((row) => row.domain);
-}
+/** Storefront URLs a page of Settings' "Markets and languages" lists. */
+export const STOREFRONTS_PER_PAGE = 50;
 
 /** One page of a long list of domains (thousands of presences stay usable), with the total. */
 export function pageOfDomains<T>(

@@ -1,4 +1,4 @@
-import { useFetcher } from "@remix-run/react";
+import { useFetcher, useLocation } from "@remix-run/react";
 import {
   Badge,
   Banner,
@@ -12,7 +12,7 @@ import {
 } from "@shopify/polaris";
 import { useState } from "react";
 import type { StorefrontChoice } from "../admin/storefront-choice.server";
-import { planDomainChoice, type ChoicePlan } from "../admin/storefront-choice";
+import { NOTHING_ELSEWHERE, planDomainChoice, type ChoicePlan } from "../admin/storefront-choice";
 import type { AdminFormat } from "../format";
 import type { StorefrontPresence } from "../shopify/storefront-presences.server";
 import type { StorefrontChoiceSaved } from "../shop/choose-storefronts.server";
@@ -24,24 +24,36 @@ import { useAdminFormat } from "./admin-locale";
  * It says which are indexed (the primary domain's default language, and each other domain whose
  * own workspace is filled) and which are not yet, and lets the merchant tick the other domains
  * to index, showing what the choice adds to the month's product quota before it is saved
- * (decision 0042).
+ * (decision 0042). A store with thousands of them gets them a page at a time, with Previous and
+ * Next; saving changes only the page's domains, and the cost counts the other pages' ticks too
+ * (decision 0049).
  */
 export function MarketsCard({
   presences,
+  primary,
+  paging,
   readAt,
   problem,
   domainWorkspaces = {},
-  choice = { rows: [], unticked: [], remaining: null },
+  ownWorkspaces = { count: 0, named: [] },
+  choice = { rows: [], unticked: [], remaining: null, elsewhere: NOTHING_ELSEWHERE },
 }: {
+  /** The page's storefront URLs. */
   presences: StorefrontPresence[];
+  /** The primary domain's default language, wherever the page is. */
+  primary: StorefrontPresence | null;
+  paging: { page: number; pages: number; total: number; first: number; last: number };
   readAt: string | null;
   problem: string | null;
-  /** Storefront host → its own workspace, filled by a full sync (decision 0032). */
+  /** The page's storefront hosts → their own workspace, filled by a full sync (decision 0032). */
   domainWorkspaces?: Record<string, string>;
-  /** The domains the merchant can tick, with their counts and the quota left. */
+  /** Every domain indexed in a workspace of its own: the first few named, all counted. */
+  ownWorkspaces?: { count: number; named: { url: string; localeName: string }[] };
+  /** The page's domains the merchant can tick, with their counts and the quota left. */
   choice?: StorefrontChoice;
 }) {
   const format = useAdminFormat();
+  const location = useLocation();
   const fetcher = useFetcher<StorefrontChoiceSaved>();
   const [ticked, setTicked] = useState(
     () =>
@@ -56,11 +68,27 @@ export function MarketsCard({
       ? choice.rows.find((row) => !row.primary && row.domain === presence.host.toLowerCase())
       : undefined;
   const plan =
-    choice.remaining === null ? null : planDomainChoice(choice.rows, ticked, choice.remaining);
-  const indexed = presences.find((presence) => presence.primary);
+    choice.remaining === null
+      ? null
+      : planDomainChoice(choice.rows, ticked, choice.remaining, choice.elsewhere);
+  const indexed = primary;
   const ownWorkspace = (presence: StorefrontPresence) =>
     presence.defaultLocale ? domainWorkspaces[presence.host.toLowerCase()] : undefined;
-  const domains = presences.filter((presence) => ownWorkspace(presence));
+  const unnamed = ownWorkspaces.count - ownWorkspaces.named.length;
+  const domains = [
+    ...ownWorkspaces.named.map((p) => `${p.url} in ${p.localeName}`),
+    ...(unnamed > 0 ? [`${format.count(unnamed, "other domain")}, each`] : []),
+  ];
+  /** This page's address with another page of storefronts (the admin's other parameters kept). */
+  const pageUrl = (page: number) => {
+    const search = new URLSearchParams(location.search);
+    search.set("storefronts", String(page));
+    return `${location.pathname}?${search.toString()}`;
+  };
+  const choosableShown = presences.flatMap((presence) => {
+    const row = choosable(presence);
+    return row ? [row.domain] : [];
+  });
   return (
     <Card>
       <BlockStack gap="300">
@@ -69,7 +97,7 @@ export function MarketsCard({
         </Text>
         <Text as="p" id="markets-indexed">
           {domains.length > 0 && indexed
-            ? `Indexed: ${indexed.url} in ${indexed.localeName}, and ${domains.map((p) => `${p.url} in ${p.localeName}`).join(", ")} in a workspace of its own: the search and the chat there know the products by their titles and links on that domain, at the store's own prices. The others below are not indexed yet.`
+            ? `Indexed: ${indexed.url} in ${indexed.localeName}, and ${domains.join(", ")} in a workspace of its own: the search and the chat there know the products by their titles and links on that domain, at the store's own prices. The others below are not indexed yet.`
             : indexed
               ? `Today only ${indexed.url} in ${indexed.localeName} is indexed: the search and the chat know the products by their titles and links there, at the store's own prices. The other domains and languages below are not indexed yet.`
               : "Today only the primary domain's default language is indexed. The other domains and languages the store sells on are not indexed yet."}
@@ -79,7 +107,7 @@ export function MarketsCard({
             <p>{problem}</p>
           </Banner>
         )}
-        {presences.length === 0 && !problem && (
+        {paging.total === 0 && !problem && (
           <Text as="p" tone="subdued">
             Not read from Shopify yet: they are read when the store&apos;s domains, languages or
             markets change, and every hour.
@@ -88,6 +116,10 @@ export function MarketsCard({
         {presences.length > 0 && (
           <fetcher.Form method="post" action="/app/storefronts-choice">
             <BlockStack gap="300">
+              {paging.pages > 1 && <Pages paging={paging} pageUrl={pageUrl} format={format} />}
+              {choosableShown.map((domain) => (
+                <input key={domain} type="hidden" name="shown" value={domain} />
+              ))}
               <ul aria-label="Storefronts" style={{ margin: 0, paddingLeft: 0, listStyle: "none" }}>
                 {presences.map((presence) => (
                   <li
@@ -123,6 +155,7 @@ export function MarketsCard({
                   </li>
                 ))}
               </ul>
+              {paging.pages > 1 && <Pages paging={paging} pageUrl={pageUrl} format={format} />}
               {choice.rows.some((row) => !row.primary) && (
                 <>
                   <Text as="p" id="storefronts-cost">
@@ -138,7 +171,7 @@ export function MarketsCard({
                   )}
                   <InlineStack>
                     <Button submit loading={fetcher.state !== "idle"}>
-                      Save storefronts
+                      {paging.pages > 1 ? "Save storefronts on this page" : "Save storefronts"}
                     </Button>
                   </InlineStack>
                 </>
@@ -153,6 +186,29 @@ export function MarketsCard({
         )}
       </BlockStack>
     </Card>
+  );
+}
+
+/** "Showing 51–100 of 3,000 storefront URLs", with Previous and Next (links, so a page can be kept). */
+function Pages({
+  paging,
+  pageUrl,
+  format,
+}: {
+  paging: { page: number; pages: number; total: number; first: number; last: number };
+  pageUrl: (page: number) => string;
+  format: AdminFormat;
+}) {
+  return (
+    <nav aria-label={`Storefronts, page ${paging.page} of ${paging.pages}`}>
+      <InlineStack gap="300" blockAlign="center">
+        <Text as="p">
+          {`Showing ${format.number(paging.first)}–${format.number(paging.last)} of ${format.count(paging.total, "storefront URL")} (page ${paging.page} of ${paging.pages}). Saving saves this page's boxes only.`}
+        </Text>
+        {paging.page > 1 && <Button url={pageUrl(paging.page - 1)}>Previous</Button>}
+        {paging.page < paging.pages && <Button url={pageUrl(paging.page + 1)}>Next</Button>}
+      </InlineStack>
+    </nav>
   );
 }
 
@@ -224,12 +280,17 @@ function costText(format: AdminFormat, plan: ChoicePlan | null): string {
   if (plan.added === 0 && plan.overQuota === 0) {
     return `Saving adds no products to this month's quota (${left}). Unticking a domain does not give back what its products used this month.`;
   }
-  const per = plan.costs
-    .map(
+  const per = [
+    ...plan.costs.map(
       (cost) =>
         `${cost.domain}: ${format.count(cost.adds, "product")}${cost.overQuota > 0 ? `, ${format.count(cost.overQuota, "product")} over the quota` : ""}`,
-    )
-    .join("; ");
+    ),
+    ...(plan.elsewhere.domains > 0
+      ? [
+          `${format.count(plan.elsewhere.domains, "ticked domain")} on other pages: ${format.count(plan.elsewhere.adds, "product")}${plan.elsewhere.overQuota > 0 ? `, ${format.count(plan.elsewhere.overQuota, "product")} over the quota` : ""}`,
+        ]
+      : []),
+  ].join("; ");
   const over =
     plan.overQuota > 0
       ? ` ${format.count(plan.overQuota, "product")} do not fit in this month's quota and are left out: the Dashboard names them once the fill has run, and they are sent when the quota starts again.`

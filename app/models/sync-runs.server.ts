@@ -221,6 +221,23 @@ export function lastFinishedRun(shopDomain: string): Promise<SyncRun | null> {
   });
 }
 
+/**
+ * Of these keys (storefront domains' workspaces), those with any run kept: one query a thousand
+ * keys, so a store with thousands of domains learns which were never filled without asking each.
+ */
+export async function keysWithRuns(keys: readonly string[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (let start = 0; start < keys.length; start += 1000) {
+    const rows = await prisma.syncRun.findMany({
+      where: { shopDomain: { in: keys.slice(start, start + 1000) } },
+      select: { shopDomain: true },
+      distinct: ["shopDomain"],
+    });
+    for (const row of rows) found.add(row.shopDomain);
+  }
+  return found;
+}
+
 /** Whether any of the shop's runs succeeded (the first-run checklist's "First sync done"). */
 export async function hasSucceededRun(shopDomain: string): Promise<boolean> {
   const run = await prisma.syncRun.findFirst({

@@ -27,7 +27,9 @@ import { MarketsCard } from "../components/markets-card";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { shopDomain, admin } = await authenticateAdmin(request);
-  return settingsPageOf(shopDomain, admin);
+  // Which page of a long list of storefront URLs (decision 0049); anything else is the first.
+  const storefrontsPage = Number(new URL(request.url).searchParams.get("storefronts")) || 1;
+  return settingsPageOf(shopDomain, admin, storefrontsPage);
 };
 
 export const action = async ({ request }: ActionFunctionArgs) => {
@@ -475,13 +477,8 @@ export default function Settings() {
           </Form>
         </Layout.Section>
         <Layout.Section>
-          <MarketsCard
-            presences={data.presences.presences}
-            readAt={data.presences.readAt}
-            problem={data.presences.problem}
-            domainWorkspaces={data.domainWorkspaces}
-            choice={data.storefrontChoice}
-          />
+          {/* A page of its own each time: the ticks start from what is saved. */}
+          <MarketsCard key={data.markets.paging.page} {...data.markets} />
         </Layout.Section>
         <Layout.Section>
           <ServiceEventsCard status={data.events} />

@@ -4,8 +4,10 @@
  * domain-removed path (dropped from the storefront configuration, so its shoppers get the
  * primary workspace, then emptied); a domain ticked again follows its domain-added path (filled
  * within the month's quota, then named in the configuration). Both start right after the save.
+ * Settings lists thousands of domains a page at a time (decision 0049): a save changes only the
+ * domains its page showed.
  */
-import { excludedDomains, parseDomainChoice } from "../admin/storefront-choice";
+import { savePageChoice } from "../admin/storefront-choice";
 import { storefrontChoiceOf } from "../admin/storefront-choice.server";
 import {
   findShop,
@@ -21,14 +23,21 @@ export interface StorefrontChoiceSaved {
   message: string;
 }
 
+/**
+ * Saves one page of the choice: `shown` names the domains the page listed (its boxes, ticked or
+ * not), `ticked` the boxes ticked; a domain not shown keeps what was stored.
+ */
 export async function chooseStorefronts(
   shopDomain: string,
   ticked: readonly string[],
+  shown: readonly string[],
 ): Promise<StorefrontChoiceSaved> {
   const shop = await findShop(shopDomain);
+  // Only whether each domain is filled is needed here, not its count.
   const { rows } = await storefrontChoiceOf(
     shop,
     (await storefrontPresencesOf(shopDomain)).presences,
+    new Set(),
   );
   if (!shop || rows.length === 0) {
     return {
@@ -36,17 +45,17 @@ export async function chooseStorefronts(
       message: "Nothing was saved: save the search service's keys first, then choose.",
     };
   }
-  const { chosen, ignored } = parseDomainChoice(rows, ticked);
-  const listed = new Set(rows.map((row) => row.domain));
-  const before = new Set(unindexedDomainsOf(shop));
-  // A domain unticked earlier and not listed now (its presence switched off) stays unticked.
-  const unticked = [
-    ...excludedDomains(rows, chosen),
-    ...[...before].filter((host) => !listed.has(host)),
-  ];
+  const stored = unindexedDomainsOf(shop);
+  // A domain unticked earlier and not shown now (another page's, or its presence switched off)
+  // stays unticked.
+  const { unticked, ignored, notShown } = savePageChoice(rows, shown, ticked, stored);
   await saveUnindexedDomains(shopDomain, unticked);
-  const dropped = rows.filter((row) => !before.has(row.domain) && unticked.includes(row.domain));
-  const added = rows.filter((row) => before.has(row.domain) && chosen.has(row.domain));
+  const before = new Set(stored);
+  const after = new Set(unticked);
+  const dropped = rows.filter((row) => !before.has(row.domain) && after.has(row.domain));
+  const added = rows.filter(
+    (row) => !row.primary && before.has(row.domain) && !after.has(row.domain),
+  );
   // In the background: a fill takes minutes; the Dashboard says where each domain stands.
   void followStorefrontDomains(shopDomain);
   const lines = [
@@ -63,6 +72,9 @@ export async function chooseStorefronts(
       : []),
     ...(ignored.length > 0
       ? [`Not storefronts of this store, so left as they were: ${ignored.join(", ")}.`]
+      : []),
+    ...(notShown.length > 0
+      ? [`Not on the page saved, so left as they were: ${notShown.join(", ")}.`]
       : []),
   ];
   return {

@@ -47,14 +47,38 @@ export interface StorefrontPresence {
 }
 
 /**
+ * The most web presences read (issue 24, decision 0049): 400 pages of 25. A store past it keeps
+ * the list read before, whole, and Settings says why; a list cut short would read as domains
+ * removed and empty their workspaces (decision 0038).
+ */
+export const MAX_WEB_PRESENCES = 10_000;
+
+/** The store has more web presences than the app reads (MAX_WEB_PRESENCES). */
+export class TooManyPresencesError extends Error {
+  constructor() {
+    super(`more than ${MAX_WEB_PRESENCES} web presences`);
+    this.name = "TooManyPresencesError";
+  }
+}
+
+/** What Settings says when the store has more web presences than the app reads. */
+export const PRESENCES_TOO_MANY =
+  `The store has more than ${MAX_WEB_PRESENCES.toLocaleString("en")} domains and subfolders ` +
+  "(web presences), more than the app reads: the list below is the one read before, kept whole, " +
+  "and no domain was dropped or emptied. Remove unused domains or subfolders in Shopify's " +
+  "Markets settings to bring the store under the bound.";
+
+/**
  * Every storefront URL of the shop, in Shopify's order (the primary domain's presence first),
  * from one document paged over `webPresences`. Throws AdminApiError; ACCESS_DENIED
- * (`isAccessDenied`) when read_markets or read_locales was not granted.
+ * (`isAccessDenied`) when read_markets or read_locales was not granted; TooManyPresencesError
+ * past MAX_WEB_PRESENCES, rather than return a list cut short.
  */
 export async function readStorefrontPresences(admin: AdminGraphql): Promise<StorefrontPresence[]> {
   const presences: StorefrontPresence[] = [];
   let after: string | null = null;
-  for (;;) {
+  for (let pages = 0; ; pages++) {
+    if (pages * WEB_PRESENCES_PER_PAGE >= MAX_WEB_PRESENCES) throw new TooManyPresencesError();
     const data: StorefrontPresencesData = await queryAdmin<StorefrontPresencesData>(
       admin,
       STOREFRONT_PRESENCES_QUERY,
@@ -141,6 +165,11 @@ export async function refreshStorefrontPresences(
     if (isAccessDenied(error)) {
       await recordPresencesProblem(shopDomain, PRESENCES_NEED_SCOPES);
       return { kind: "no-access" };
+    }
+    if (error instanceof TooManyPresencesError) {
+      log.warn({ shop: shopDomain }, "the store has more presences than the app reads");
+      await recordPresencesProblem(shopDomain, PRESENCES_TOO_MANY);
+      return { kind: "failed", error };
     }
     log.warn({ err: error, shop: shopDomain }, "the store's presences could not be read");
     return { kind: "failed", error };

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import {
-  excludedDomains,
+  choiceElsewhere,
   pageOfDomains,
-  parseDomainChoice,
   planDomainChoice,
+  savePageChoice,
   type DomainChoiceRow,
 } from "../../app/admin/storefront-choice";
 
@@ -50,16 +50,95 @@ describe("planDomainChoice", () => {
   });
 });
 
-describe("parseDomainChoice", () => {
+describe("savePageChoice", () => {
   it("keeps the primary, ignores names the shop does not have", () => {
-    const parsed = parseDomainChoice(rows, [
-      "fr.shop.example",
-      "other-shop.example",
-      "other-shop.example",
-    ]);
-    expect([...parsed.chosen].sort()).toEqual(["fr.shop.example", "shop.example"]);
-    expect(parsed.ignored).toEqual(["other-shop.example"]);
-    expect(excludedDomains(rows, parsed.chosen)).toEqual(["de.shop.example", "uk.shop.example"]);
+    const saved = savePageChoice(
+      rows,
+      ["fr.shop.example", "de.shop.example", "uk.shop.example"],
+      ["shop.example", "fr.shop.example", "other-shop.example", "other-shop.example"],
+      [],
+    );
+    expect(saved.unticked).toEqual(["de.shop.example", "uk.shop.example"]);
+    expect(saved.ignored).toEqual(["other-shop.example"]);
+    expect(saved.notShown).toEqual([]);
+  });
+
+  it("changes only the domains the page showed: another page's unticked stay, its ticked stay", () => {
+    // Page 2 shows de and uk; fr (page 1) was unticked before and uk is unticked now.
+    const saved = savePageChoice(
+      rows,
+      ["de.shop.example", "uk.shop.example"],
+      ["de.shop.example"],
+      ["fr.shop.example", "de.shop.example"],
+    );
+    expect(saved.unticked).toEqual(["fr.shop.example", "uk.shop.example"]);
+    expect(saved.ignored).toEqual([]);
+  });
+
+  it("a ticked domain the page did not show (a forged or stale form) changes nothing and is named", () => {
+    const saved = savePageChoice(
+      rows,
+      ["de.shop.example"],
+      ["de.shop.example", "fr.shop.example"],
+      ["fr.shop.example"],
+    );
+    expect(saved.unticked).toEqual(["fr.shop.example"]);
+    expect(saved.notShown).toEqual(["fr.shop.example"]);
+  });
+
+  it("a form that showed nothing changes nothing; an unticked domain Shopify no longer lists stays", () => {
+    expect(savePageChoice(rows, [], [], ["de.shop.example", "gone.shop.example"]).unticked).toEqual(
+      ["de.shop.example", "gone.shop.example"],
+    );
+  });
+});
+
+describe("a long list's cost, a page at a time", () => {
+  const many: DomainChoiceRow[] = [
+    { domain: "shop.example", primary: true, productCount: 100, estimated: false, filled: true },
+    ...Array.from({ length: 3000 }, (_, i) => ({
+      domain: `d${i}.shop.example`,
+      primary: false,
+      productCount: 10,
+      estimated: true,
+      filled: i % 2 === 1,
+    })),
+  ];
+
+  it("plans the other pages' ticked domains around the page's, in list order, to the same totals as the whole list", () => {
+    const unticked = new Set(["d0.shop.example", "d60.shop.example"]);
+    const shown = new Set(many.slice(51, 101).map((row) => row.domain));
+    const elsewhere = choiceElsewhere(many, unticked, shown);
+    // Unfilled (even) domains before the page: d2…d48, d0 unticked → 24; after: d100…d2998 → 1450.
+    expect(elsewhere.before).toEqual({ domains: 24, wanted: 240 });
+    expect(elsewhere.after).toEqual({ domains: 1450, wanted: 14_500 });
+    const chosen = new Set(
+      many.filter((row) => !unticked.has(row.domain)).map((row) => row.domain),
+    );
+    const page = many.filter((row) => row.primary || shown.has(row.domain));
+    const paged = planDomainChoice(page, chosen, 5_000, elsewhere);
+    const whole = planDomainChoice(many, chosen, 5_000);
+    expect(paged).toMatchObject({
+      added: whole.added,
+      overQuota: whole.overQuota,
+      remainingAfter: whole.remainingAfter,
+    });
+    // Only the page's domains are named; the others are one figure.
+    expect(paged.costs.map((cost) => cost.domain)).toEqual(
+      [...shown].filter((d) => Number(d.slice(1, d.indexOf("."))) % 2 === 0 && !unticked.has(d)),
+    );
+    expect(paged.elsewhere).toMatchObject({ domains: 24 + 1450 });
+    expect(paged.elsewhere.adds + paged.costs.reduce((sum, c) => sum + c.adds, 0)).toBe(5_000);
+  });
+
+  it("unticking a domain on the page lowers the total, the other pages' part unchanged", () => {
+    const shown = new Set(["d2.shop.example", "d4.shop.example"]);
+    const elsewhere = choiceElsewhere(many, new Set(), shown);
+    const page = many.filter((row) => row.primary || shown.has(row.domain));
+    const both = planDomainChoice(page, shown, 1_000_000, elsewhere);
+    const one = planDomainChoice(page, new Set(["d2.shop.example"]), 1_000_000, elsewhere);
+    expect(both.added - one.added).toBe(10);
+    expect(one.elsewhere).toEqual(both.elsewhere);
   });
 });
 

@@ -1,0 +1,46 @@
+/**
+ * A store with thousands of storefront domains (issue 24, decision 0049), made in the fake
+ * Shopify as a merchant makes them: each domain connected (Settings → Domains, no domains/create
+ * sent: thousands of webhooks would each start a read), then a web presence on it in English
+ * with Shopify's own `webPresenceCreate`, which has no webhook. The app then reads them once.
+ * The merchant's changes are made in Shopify's admin, not through the app's API bucket: the
+ * bucket is filled again before each, so the app's own read meets a full bucket, as it would.
+ */
+import type { startFakeShopify } from "../dev/fake-shopify/server";
+
+type FakeShopify = Awaited<ReturnType<typeof startFakeShopify>>;
+
+const CREATE = `mutation Add($input: WebPresenceCreateInput!) {
+  webPresenceCreate(input: $input) { webPresence { id } userErrors { field message } }
+}`;
+
+/** `domain-0001.example`…: the hosts `addDomainPresences` connects, in Shopify's order. */
+export const manyDomainHost = (i: number): string => `domain-${String(i).padStart(4, "0")}.example`;
+
+/** Connects `count` domains, each with its own web presence, one after another (in that order). */
+export async function addDomainPresences(shopify: FakeShopify, count: number): Promise<void> {
+  const create = async (i: number) => {
+    const { id } = shopify.state.addDomain(manyDomainHost(i), { webhook: false });
+    shopify.state.setAvailablePoints(shopify.state.throttleStatus().maximumAvailable);
+    const response = await fetch(shopify.graphqlUrl, {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/json",
+        "X-Shopify-Access-Token": shopify.state.merchantAccessToken,
+      },
+      body: JSON.stringify({
+        query: CREATE,
+        variables: { input: { domainId: id, defaultLocale: "en" } },
+      }),
+    });
+    const body = (await response.json()) as {
+      data?: { webPresenceCreate: { userErrors: unknown[] } };
+      errors?: unknown;
+    };
+    if (!body.data || body.errors || body.data.webPresenceCreate.userErrors.length > 0) {
+      throw new Error(`webPresenceCreate failed: ${JSON.stringify(body)}`);
+    }
+  };
+  for (let i = 1; i <= count; i++) await create(i);
+  shopify.state.setAvailablePoints(shopify.state.throttleStatus().maximumAvailable);
+}
