@@ -339,9 +339,11 @@ describe("live changes in a storefront domain's workspace", () => {
         expect.objectContaining({ id: numericId(leaving!.id) }),
       ]),
     );
-    // Cost: the market query per domain; the export itself costs no query points.
+    // Cost (decision 0047): per domain market, its market query (11 points) and one more export
+    // (10 points to start, 1 a poll; the export itself costs no query points).
     expect(operations().filter((name) => name === "PresenceMarket")).toHaveLength(1);
-    expect(points("PresenceMarket")).toBeLessThanOrEqual(20);
+    expect(points("PresenceMarket")).toBe(11);
+    expect(operations().filter((name) => name === "BulkOperationRunQuery")).toHaveLength(4);
     await settled();
 
     const kept = french(priced!.id) as {
