@@ -72,10 +72,7 @@ function toIndexProduct(id: string, product: ShopifyProduct, context: MapContext
   const variants = product.variants ?? [];
   const content = htmlToPlainText(product.descriptionHtml);
   const { currency } = context;
-  // A variant priced in another currency (a market's price the app could not use) is left out of
-  // the product's own price, which is in the document's currency.
-  const inCurrency = variants.filter((v) => !v.currency || !currency || v.currency === currency);
-  const pricing = pricingOf(inCurrency.length > 0 ? inCurrency : variants);
+  const pricing = documentPricingOf(variants, currency);
   const item: IndexProduct = {
     id,
     name: product.title.trim(),
@@ -168,11 +165,7 @@ function variantsOf(
       title: values.join(" / ") === "Default Title" ? "" : values.join(" / "),
       available: variantStockStatus(variant) !== "outofstock",
     };
-    const price = money(variant.price);
-    if (price !== undefined) entry.price = price;
-    if (price !== undefined && variant.currency && variant.currency !== currency) {
-      entry.currency = variant.currency;
-    }
+    Object.assign(entry, variantPriceOf(variant, currency));
     const attributes = variantAttributesOf(variant, chosen, names);
     if (attributes) entry.attributes = attributes;
     return entry;
@@ -233,10 +226,36 @@ function money(value: string | null | undefined): number | undefined {
   return Number.isFinite(number) ? number : undefined;
 }
 
-interface Pricing {
+export interface Pricing {
   price?: number;
   regularPrice?: number;
   onSale: boolean;
+}
+
+type PricedVariant = Pick<ShopifyVariant, "price" | "compareAtPrice" | "currency">;
+
+/**
+ * The document's own price (`pricingOf`) in its `currency`: a variant priced in another currency
+ * (a market's price the app could not use) is left out of it.
+ */
+export function documentPricingOf(
+  variants: readonly PricedVariant[],
+  currency: string | undefined,
+): Pricing {
+  const inCurrency = variants.filter((v) => !v.currency || !currency || v.currency === currency);
+  return pricingOf(inCurrency.length > 0 ? inCurrency : variants);
+}
+
+/** A cart variant's `price`, and its `currency` when it is not the document's. */
+export function variantPriceOf(
+  variant: PricedVariant,
+  currency: string | undefined,
+): Pick<IndexVariant, "price" | "currency"> {
+  const price = money(variant.price);
+  if (price === undefined) return {};
+  return variant.currency && variant.currency !== currency
+    ? { price, currency: variant.currency }
+    : { price };
 }
 
 /**
@@ -245,7 +264,7 @@ interface Pricing {
  * highest one among the lowest-priced variants), otherwise the price itself. This keeps the three
  * figures about the same variant, so "from $X, was $Y" never mixes two variants.
  */
-function pricingOf(variants: ShopifyVariant[]): Pricing {
+function pricingOf(variants: readonly PricedVariant[]): Pricing {
   let lowest: number | undefined;
   let compareAt: number | undefined;
   for (const variant of variants) {

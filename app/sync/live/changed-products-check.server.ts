@@ -56,6 +56,7 @@ import { catalogueEntry, collectionIdsOf } from "../engine/catalogue-entry";
 import { rereadProducts } from "./reread-products.server";
 import { differingInStockAlone } from "./restock-products.server";
 import { productsWithNewTranslations } from "./domain-workspaces.server";
+import { productsWithMarketChanges } from "./market-changes.server";
 import { logFor } from "../../server/log";
 import { repeatWithoutOverlap } from "../../server/repeat-without-overlap";
 import { referenceNamesFor } from "../engine/reference-names.server";
@@ -103,7 +104,9 @@ async function changedProductsCheckedUpTo(shopDomain: string): Promise<Date | nu
  *    whose webhook was lost, and one whose collections changed without it (taken out of a
  *    collection on the collection's page, a collection deleted);
  * 3. the collections changed since the last check (renamed; a paged query of ids): the products
- *    the ledger has in them are re-read and compared.
+ *    the ledger has in them are re-read and compared;
+ * 4. for each filled storefront domain, the translations into its language changed since then,
+ *    and its market's prices and selection against its workspace's documents (decision 0047).
  * What differs goes into the live outbox, so the worker sends it by the one path; the check is
  * stored with what it repaired, by title. Returns null when the shop is not one to check now (not
  * active, nothing synced yet, a full sync under way). Neither export costs query points.
@@ -159,6 +162,14 @@ export async function checkChangedProducts(
     for (const { id, title } of translated) {
       if (!repaired.has(id)) repaired.set(id, { id, title, action: "updated" });
     }
+    // Nor of a market's price list or publication: each domain market's prices are compared.
+    const marketChanged = await productsWithMarketChanges(
+      shop,
+      admin,
+      (query) => runExport(admin, query, options),
+      urlSource,
+    );
+    for (const item of marketChanged) if (!repaired.has(item.id)) repaired.set(item.id, item);
     const items = [...repaired.values()];
     const at = now();
     const ids = items.map((item) => item.id);

@@ -36,6 +36,7 @@ import {
   productTranslationsQuery,
   translationsChangedBulkQuery,
 } from "../../../app/sync/live/domain-workspaces.server";
+import { marketChangesBulkQuery } from "../../../app/sync/live/market-changes.server";
 import type { ProductSnapshot } from "../../../dev/fake-shopify/server";
 import { optionValueId } from "../../../dev/fake-shopify/product-options";
 
@@ -126,18 +127,32 @@ async function registerFrenchTitle(product: ProductSnapshot, title: string) {
   expect(answer.body.data?.translationsRegister.userErrors).toEqual([]);
 }
 
+/** A merchant's change through the Admin API's own mutation (none sends a webhook). */
+async function asMerchant(query: string, variables: Record<string, unknown>): Promise<void> {
+  const answer = await graphql<Record<string, { userErrors: unknown[] }>>(
+    env.shopify,
+    query,
+    variables,
+    { token: DEFAULT_MERCHANT_ACCESS_TOKEN },
+  );
+  expect(answer.body.errors).toBeUndefined();
+  for (const result of Object.values(answer.body.data ?? {})) expect(result.userErrors).toEqual([]);
+}
+
 const settled = async () => {
   await waitForResolvedLookups(env);
   await waitForEmptyOutbox(env);
 };
 
 describe("live changes in a storefront domain's workspace", () => {
-  it("asks Shopify 2026-10's own documents for the translations", () => {
+  it("asks Shopify 2026-10's own documents for the translations and the markets' prices", () => {
     for (const query of [
       productTranslationsQuery(["fr", "pt-BR"]),
       productTranslationsQuery(["fr", "pt-BR"], ["specs.material", "custom.care"]),
       marketContextQuery(["FR", "DE"]),
       translationsChangedBulkQuery("fr"),
+      marketChangesBulkQuery("FR", true),
+      marketChangesBulkQuery("FR", false),
     ]) {
       expect(validate(adminSchema(), parse(query)).map((error) => error.message)).toEqual([]);
     }
@@ -285,6 +300,81 @@ describe("live changes in a storefront domain's workspace", () => {
     expect(sizes).not.toContain("M");
     expect(writesOf(WORKSPACE, product.id, since)).toHaveLength(0);
     expect(writesOf(FRENCH, product.id, since)).toHaveLength(1);
+  });
+
+  it("a fixed price changed in the France market's price list, and a product unpublished from France, reach the French workspace at the hourly check, once", async () => {
+    const catalog = env.shopify.state
+      .marketCatalogs()
+      .find((c) => Object.keys(c.fixedPrices).length > 0)!;
+    const [priced, leaving] = sellableProducts(env)
+      .slice(5)
+      .filter((p) => french(p.id) !== undefined);
+    const variant = variantsOf(priced!)[0]!;
+    // Each check looks back to 5 minutes before the previous one began: the previous ones are
+    // moved past the fake's seeded translations (dated at its start), so only the market's
+    // changes can name these products.
+    const admin = await adminFor(SHOP);
+    const check = async () => {
+      await env.prisma.reconcileCheck.updateMany({
+        where: { shopDomain: SHOP },
+        data: { startedAt: new Date(Date.now() + 10 * 60_000) },
+      });
+      return checkChangedProducts({ shopDomain: SHOP, admin, pollMs: 50 });
+    };
+    await check();
+    await settled();
+    const englishBefore = [english(priced!.id), english(leaving!.id)];
+    const since = env.emulator.state.requests().length;
+    await asMerchant(
+      `mutation A($id: ID!, $prices: [PriceListPriceInput!]!) { priceListFixedPricesAdd(priceListId: $id, prices: $prices) { userErrors { message } } }`,
+      {
+        id: catalog.priceListId,
+        prices: [{ variantId: variant.id, price: { amount: "7.77", currencyCode: "EUR" } }],
+      },
+    );
+    await asMerchant(
+      `mutation U($id: ID!, $input: [PublicationInput!]!) { publishableUnpublish(id: $id, input: $input) { userErrors { message } } }`,
+      { id: leaving!.id, input: [{ publicationId: catalog.publicationId }] },
+    );
+    // No webhook tells the app (Shopify 2026-10 has none for either).
+    expect(await env.prisma.pendingChange.count()).toBe(0);
+
+    env.shopify.state.clearRequests();
+    const found = await check();
+    expect(JSON.parse(found!.items)).toEqual([
+      { id: numericId(priced!.id), title: priced!.title, action: "updated" },
+      { id: numericId(leaving!.id), title: leaving!.title, action: "removed" },
+    ]);
+    // Cost (decision 0047): per domain market, its market query (11 points) and one more export
+    // (10 points to start, 1 a poll; the export itself costs no query points).
+    expect(operations().filter((name) => name === "PresenceMarket")).toHaveLength(1);
+    expect(points("PresenceMarket")).toBe(11);
+    expect(operations().filter((name) => name === "BulkOperationRunQuery")).toHaveLength(4);
+    await settled();
+
+    const kept = french(priced!.id) as {
+      currency?: string;
+      variants?: { id: string; price?: number }[];
+    };
+    expect(kept.variants?.find((v) => v.id === numericId(variant.id))?.price).toBe(7.77);
+    expect(kept.currency).toBe("EUR");
+    expect(french(leaving!.id)).toBeUndefined();
+    expect([english(priced!.id), english(leaving!.id)]).toEqual(englishBefore);
+    for (const product of [priced!, leaving!]) {
+      expect(writesOf(WORKSPACE, product.id, since)).toHaveLength(0);
+      expect(writesOf(FRENCH, product.id, since)).toHaveLength(1);
+    }
+
+    // A second check finds nothing more to send to either workspace.
+    const after = env.emulator.state.requests().length;
+    expect((await check())!.repaired).toBe(0);
+    await settled();
+    expect(
+      env.emulator.state
+        .requests()
+        .slice(after)
+        .filter((r) => r.method !== "GET" && r.path.startsWith("/products")),
+    ).toEqual([]);
   });
 
   it("a French workspace that fails holds up nothing of the primary, and gets the change once it is back", async () => {
