@@ -170,13 +170,17 @@ export async function pointStorefrontAt(
   publishableKey: string,
   workspaceId: string,
 ): Promise<void> {
-  await writeStorefrontConfig(admin, {
-    apiUrl: config().indexApiUrl,
-    publishableKey,
-    workspaceId,
-    // Each storefront domain's own filled workspace stays named (decision 0032).
-    workspaces: await filledDomainWorkspaces(shop.shopDomain),
-  });
+  await writeStorefrontConfig(
+    admin,
+    {
+      apiUrl: config().indexApiUrl,
+      publishableKey,
+      workspaceId,
+      // Each storefront domain's own filled workspace stays named (decision 0032).
+      workspaces: await filledDomainWorkspaces(shop.shopDomain),
+    },
+    shop.shopDomain,
+  );
   await recordStorefrontWorkspace(shop.shopDomain, workspaceId);
 }
 

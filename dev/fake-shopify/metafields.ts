@@ -66,6 +66,9 @@ const JSON_VALUE_TYPES = new Set([
   "link",
 ]);
 
+/** What a `json` metafield written with API 2026-04 or later may hold. */
+const JSON_MAX_BYTES = 128 * 1024;
+
 /** Why a stored value fails its type (Shopify's message), or null. */
 export function valueProblem(type: string, value: string): string | null {
   if (type.startsWith("list.") || JSON_VALUE_TYPES.has(type)) {
@@ -80,6 +83,10 @@ export function valueProblem(type: string, value: string): string | null {
   }
   switch (type) {
     case "json":
+      // API 2026-04 and later: a json value is written up to 128 KB (Shopify's changelog,
+      // "JSON metafield values limited to 128KB"); the message is the fake's own words.
+      if (Buffer.byteLength(value, "utf8") > JSON_MAX_BYTES)
+        return `Value is too large: a json metafield takes at most ${JSON_MAX_BYTES} bytes.`;
       try {
         JSON.parse(value);
         return null;

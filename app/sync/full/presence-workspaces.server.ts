@@ -394,10 +394,14 @@ export async function pointDomainsAtTheirWorkspaces(
   const shop = await findShop(shopDomain);
   const workspaceId = shop && storefrontWorkspaceOf(shop);
   if (!shop?.publishableKey || !workspaceId) return;
-  await writeStorefrontConfig(admin, {
-    apiUrl: config().indexApiUrl,
-    publishableKey: shop.publishableKey,
-    workspaceId,
-    workspaces: await filledDomainWorkspaces(shopDomain),
-  });
+  await writeStorefrontConfig(
+    admin,
+    {
+      apiUrl: config().indexApiUrl,
+      publishableKey: shop.publishableKey,
+      workspaceId,
+      workspaces: await filledDomainWorkspaces(shopDomain),
+    },
+    shopDomain,
+  );
 }
