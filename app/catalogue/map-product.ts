@@ -2,12 +2,11 @@ import { numericId, productServiceId } from "./gid";
 import { htmlToPlainText, makeExcerpt } from "./html-text";
 import {
   isNamedApart,
-  METAOBJECT_REFERENCE_TYPE,
+  isNamedSingleReference,
   metafieldLongText,
   metafieldValueText,
   productMetafieldsOf,
   referencedIdsOf,
-  SINGLE_REFERENCE_TYPES,
   variantMetafieldsOf,
   type ChosenMetafield,
   type ShopifyMetafield,
@@ -95,11 +94,7 @@ function toIndexProduct(id: string, product: ShopifyProduct, context: MapContext
   addMetafields(item, product, productMetafieldsOf(context.metafields ?? []), context);
   const image = imageOf(product.featuredMedia, product.media ?? []);
   if (image) item.image = image;
-  if (pricing.price !== undefined) {
-    item.price = pricing.price;
-    item.regular_price = pricing.regularPrice;
-    if (pricing.onSale) item.sale_price = pricing.price;
-  }
+  Object.assign(item, priceFieldsOf(pricing));
   if (currency) item.currency = currency;
   const quantity = stockQuantityOf(variants);
   if (quantity !== undefined) item.stock_quantity = quantity;
@@ -130,9 +125,7 @@ function addMetafields(
   context: MapContext,
 ): void {
   for (const choice of chosen) {
-    const metafield = product.metafields?.find(
-      (m) => m.namespace === choice.namespace && m.key === choice.key,
-    );
+    const metafield = metafieldFor(product.metafields ?? [], choice);
     if (!metafield) continue;
     const texts = metafieldValueText(metafield, context.referenceNames?.names);
     if (!texts) continue;
@@ -172,8 +165,16 @@ function variantsOf(
   });
 }
 
+/** The chosen metafield among those read, by its namespace and key. */
+function metafieldFor(
+  metafields: readonly ShopifyMetafield[],
+  choice: { namespace: string; key: string },
+): ShopifyMetafield | undefined {
+  return metafields.find((m) => m.namespace === choice.namespace && m.key === choice.key);
+}
+
 /** The variant's metafields as the export read them (under their aliases). */
-function variantMetafields(variant: ShopifyVariant): ShopifyMetafield[] {
+export function variantMetafields(variant: ShopifyVariant): ShopifyMetafield[] {
   return Object.entries(variant).flatMap(([field, value]) =>
     field.startsWith(VARIANT_METAFIELD_ALIAS) && value && typeof value === "object"
       ? [value as ShopifyMetafield]
@@ -191,7 +192,7 @@ function variantAttributesOf(
   const read = variantMetafields(variant);
   const attributes: Record<string, string[]> = {};
   for (const choice of chosen) {
-    const metafield = read.find((m) => m.namespace === choice.namespace && m.key === choice.key);
+    const metafield = metafieldFor(read, choice);
     const texts = metafield ? metafieldValueText(metafield, names) : null;
     if (!texts) continue;
     attributes[choice.name.trim() || `${choice.namespace}.${choice.key}`] = texts;
@@ -244,6 +245,21 @@ export function documentPricingOf(
 ): Pricing {
   const inCurrency = variants.filter((v) => !v.currency || !currency || v.currency === currency);
   return pricingOf(inCurrency.length > 0 ? inCurrency : variants);
+}
+
+/**
+ * The document's price fields for its pricing, none when no variant has a price: `price`,
+ * `regular_price` and, on sale, `sale_price` (the same variant's figures: `pricingOf`).
+ */
+export function priceFieldsOf(
+  pricing: Pricing,
+): Pick<IndexProduct, "price" | "regular_price" | "sale_price"> {
+  if (pricing.price === undefined) return {};
+  return {
+    price: pricing.price,
+    regular_price: pricing.regularPrice,
+    ...(pricing.onSale ? { sale_price: pricing.price } : {}),
+  };
 }
 
 /** A cart variant's `price`, and its `currency` when it is not the document's. */
@@ -453,9 +469,7 @@ export function idsNamedApartOf(
   if (apart.length === 0) return [];
   const held = (metafields: readonly ShopifyMetafield[], own: readonly ChosenMetafield[]) =>
     own.flatMap((choice) => {
-      const metafield = metafields.find(
-        (m) => m.namespace === choice.namespace && m.key === choice.key,
-      );
+      const metafield = metafieldFor(metafields, choice);
       return metafield ? referencedIdsOf(metafield) : [];
     });
   const variantChoices = variantMetafieldsOf(apart);
@@ -478,12 +492,10 @@ export function singleReferenceIdsOf(
   product: ShopifyProduct,
   chosen: readonly ChosenMetafield[],
 ): string[] {
-  return productMetafieldsOf(chosen).flatMap((choice) => {
-    if (!SINGLE_REFERENCE_TYPES.has(choice.type) || choice.type === METAOBJECT_REFERENCE_TYPE)
-      return [];
-    const metafield = product.metafields?.find(
-      (m) => m.namespace === choice.namespace && m.key === choice.key,
-    );
-    return metafield?.reference ? referencedIdsOf(metafield) : [];
-  });
+  return productMetafieldsOf(chosen)
+    .filter(isNamedSingleReference)
+    .flatMap((choice) => {
+      const metafield = metafieldFor(product.metafields ?? [], choice);
+      return metafield?.reference ? referencedIdsOf(metafield) : [];
+    });
 }

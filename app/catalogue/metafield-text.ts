@@ -69,6 +69,14 @@ export const SINGLE_REFERENCE_TYPES: ReadonlySet<string> = new Set([
   "file_reference",
 ]);
 /**
+ * A product's single reference that names something by a title, alt text or file name (read
+ * with the product, decision 0045): not a metaobject entry's, which is sent with its fields.
+ */
+export function isNamedSingleReference(metafield: { type: string }): boolean {
+  return SINGLE_REFERENCE_TYPES.has(metafield.type) && metafield.type !== METAOBJECT_REFERENCE_TYPE;
+}
+
+/**
  * Lists of references: their values are ids alone, named by a separate read of what they name
  * (MapContext.referenceNames, docs/decisions/0046).
  */

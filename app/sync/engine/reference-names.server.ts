@@ -6,15 +6,15 @@
  * mapping it, a re-read the products it read.
  */
 import {
+  gidType,
   idsNamedApartOf,
   isNamedApart,
-  METAOBJECT_REFERENCE_TYPE,
+  isNamedSingleReference,
   namedReference,
   productMetafieldsOf,
   REFERENCE_TRANSLATIONS_QUERY,
   REFERENCED_NAMES_PER_QUERY,
   REFERENCED_NAMES_QUERY,
-  SINGLE_REFERENCE_TYPES,
   singleReferenceIdsOf,
   usableTranslation,
   type ChosenMetafield,
@@ -58,8 +58,6 @@ export function referenceNamesFor(
   };
 }
 
-/** What Shopify translates of what references name (TranslatableResourceType): others keep their names. */
-const TRANSLATABLE_ID = /^gid:\/\/shopify\/(Product|Collection|Page|MediaImage|Metaobject)\/\d+$/;
 /** The field a translatable resource is named by; an entry's is whichever holds its display name. */
 const NAME_KEY: Readonly<Record<string, string>> = {
   Product: "title",
@@ -67,6 +65,8 @@ const NAME_KEY: Readonly<Record<string, string>> = {
   Page: "title",
   MediaImage: "alt",
 };
+/** What Shopify translates of what references name (TranslatableResourceType): others keep their names. */
+const TRANSLATABLE_TYPES: ReadonlySet<string> = new Set([...Object.keys(NAME_KEY), "Metaobject"]);
 
 /**
  * What a shop's chosen references name, in a storefront domain's language (`locale`), for its
@@ -82,10 +82,7 @@ export function referenceNamesIn(
   locale: string,
   primary: ReferenceNames | undefined,
 ): ReferenceNames | undefined {
-  const singles = productMetafieldsOf(chosen).some(
-    (m) => SINGLE_REFERENCE_TYPES.has(m.type) && m.type !== METAOBJECT_REFERENCE_TYPE,
-  );
-  if (!primary && !singles) return undefined;
+  if (!primary && !productMetafieldsOf(chosen).some(isNamedSingleReference)) return undefined;
   const translated = new Map<string, string | null>();
   const names = new Map<string, string>();
   return {
@@ -100,7 +97,9 @@ export function referenceNamesIn(
           ]),
         ),
       ];
-      const unknown = held.filter((id) => TRANSLATABLE_ID.test(id) && !translated.has(id));
+      const unknown = held.filter(
+        (id) => TRANSLATABLE_TYPES.has(gidType(id) ?? "") && !translated.has(id),
+      );
       if (translated.size + unknown.length > MAX_KEPT_NAMES) {
         translated.clear();
         names.clear();
@@ -130,9 +129,8 @@ function nameIn(
   node: ReferenceTranslationsData["translatableResourcesByIds"]["nodes"][number],
   primaryName: string | undefined,
 ): string | null {
-  const type = /^gid:\/\/shopify\/(\w+)\//.exec(node.resourceId)?.[1] ?? "";
   const key =
-    NAME_KEY[type] ??
+    NAME_KEY[gidType(node.resourceId) ?? ""] ??
     // An entry is named by one of its fields: the one whose text is the name read in the primary.
     node.translatableContent.find((field) => primaryName && field.value === primaryName)?.key;
   const line = key ? node.translations.find((translation) => translation.key === key) : undefined;

@@ -26,7 +26,9 @@ import {
   type ShopifyVariant,
   type MetafieldChoice,
   VARIANT_METAFIELD_ALIAS,
+  variantMetafields,
   variantMetafieldsOf,
+  type ReferenceNames,
 } from "../../catalogue";
 import { queryAdmin, type AdminGraphql } from "../../shopify/admin-graphql";
 import { LineSplitter, type BulkSource } from "../../shopify/bulk-source";
@@ -190,14 +192,10 @@ export async function readProductTranslations(
 /** The gids of the chosen variant metafields a product's variants hold (their aliases). */
 function variantMetafieldIdsOf(product: ShopifyProduct): string[] {
   return product.variants.flatMap((variant) =>
-    Object.entries(variant).flatMap(([field, value]) =>
-      field.startsWith(VARIANT_METAFIELD_ALIAS) &&
-      typeof value === "object" &&
-      value !== null &&
-      typeof (value as { id?: unknown }).id === "string"
-        ? [(value as { id: string }).id]
-        : [],
-    ),
+    variantMetafields(variant).flatMap((metafield) => {
+      const { id } = metafield as { id?: unknown };
+      return typeof id === "string" ? [id] : [];
+    }),
   );
 }
 
@@ -392,22 +390,33 @@ export async function followInDomainWorkspaces(
     countries,
   );
 
+  const { currency: _shopCurrency, ...primaryContext } = primary.mapContext;
+  // One reader a language: domains that share one name their references once.
+  const namesByLocale = new Map<string, ReferenceNames | undefined>();
+  const referenceNamesOf = (locale: string) => {
+    if (!namesByLocale.has(locale)) {
+      namesByLocale.set(
+        locale,
+        referenceNamesIn(
+          context.admin,
+          primaryContext.metafields ?? [],
+          locale,
+          primaryContext.referenceNames,
+        ),
+      );
+    }
+    return namesByLocale.get(locale);
+  };
   for (const workspace of workspaces) {
     const planned = byWorkspace.get(workspace.workspaceId)!;
     const scope = scopeOf(context, workspace);
     try {
       const indexed = await indexedHashes(scope, "product", ids);
       const plan = plans.get(workspace.workspaceId);
-      const { currency: _shopCurrency, ...primaryContext } = primary.mapContext;
       const mapContext: MapContext = {
         ...primaryContext,
         primaryDomain: workspace.host,
-        referenceNames: referenceNamesIn(
-          context.admin,
-          primaryContext.metafields ?? [],
-          workspace.locale,
-          primaryContext.referenceNames,
-        ),
+        referenceNames: referenceNamesOf(workspace.locale),
         ...(plan?.currency ? { currency: plan.currency } : {}),
       };
       await mapContext.referenceNames?.learn(planned.whole.flatMap((id) => readById.get(id) ?? []));

@@ -15,6 +15,7 @@ import {
   isCountryCode,
   MAX_INDEXED_VARIANTS,
   numericId,
+  priceFieldsOf,
   variantPriceOf,
   type IndexProduct,
   type MarketLinesReport,
@@ -121,16 +122,9 @@ function marketPricesOf(product: MarketProduct, plan: PresenceMarketPlan): strin
   const variants = product.variants.map(
     (line) => applyMarket(line, plan.currency, report) as unknown as ShopifyVariant,
   );
-  const pricing = documentPricingOf(variants, plan.currency);
   const listed = variants.slice(0, MAX_INDEXED_VARIANTS);
   return pricesOf({
-    ...(pricing.price !== undefined
-      ? {
-          price: pricing.price,
-          regular_price: pricing.regularPrice,
-          ...(pricing.onSale ? { sale_price: pricing.price } : {}),
-        }
-      : {}),
+    ...priceFieldsOf(documentPricingOf(variants, plan.currency)),
     ...(plan.currency ? { currency: plan.currency } : {}),
     ...(listed.length > 0
       ? {
