@@ -294,6 +294,29 @@ export async function waitForLiveUpdatesSettled(env: LiveEnvironment) {
   await waitForIndexToEqualStore(env);
 }
 
+/**
+ * The emulator's accepted product writes into one workspace since `since` (an index in its log)
+ * that carry the product's id.
+ */
+export function productWritesSince(
+  env: LiveEnvironment,
+  workspaceId: string,
+  productGid: string,
+  since: number,
+) {
+  return env.emulator.state
+    .requests()
+    .slice(since)
+    .filter(
+      (r) =>
+        r.workspaceId === workspaceId &&
+        r.method !== "GET" &&
+        r.status < 300 &&
+        r.path.startsWith("/products") &&
+        JSON.stringify(r.body ?? "").includes(numericId(productGid)),
+    );
+}
+
 /** The emulator's content writes on the test account since `since` (an index in its log). */
 export function writesSince(env: LiveEnvironment, since = 0) {
   return env.emulator.state

@@ -17,6 +17,7 @@ import {
   indexedItem,
   installShop,
   numericId,
+  productWritesSince,
   sellableProducts,
   SHOP,
   startLiveEnvironment,
@@ -80,19 +81,8 @@ const points = (operation: string) =>
     .reduce((sum, request) => sum + (request.actualQueryCost ?? 0), 0);
 
 /** The emulator's product writes into one workspace since `since` naming this product. */
-function writesOf(workspaceId: string, productGid: string, since: number) {
-  return env.emulator.state
-    .requests()
-    .slice(since)
-    .filter(
-      (r) =>
-        r.workspaceId === workspaceId &&
-        r.method !== "GET" &&
-        r.status < 300 &&
-        r.path.startsWith("/products") &&
-        JSON.stringify(r.body ?? "").includes(numericId(productGid)),
-    );
-}
+const writesOf = (workspaceId: string, productGid: string, since: number) =>
+  productWritesSince(env, workspaceId, productGid, since);
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 

@@ -17,6 +17,7 @@ import {
   indexedItem,
   installShop,
   numericId,
+  productWritesSince,
   sellableProducts,
   SHOP,
   startLiveEnvironment,
@@ -87,19 +88,8 @@ const variantIn = (workspaceId: string, productGid: string, variantGid: string) 
     (variant) => variant.id === numericId(variantGid),
   );
 
-function writesOf(workspaceId: string, productGid: string, since: number) {
-  return env.emulator.state
-    .requests()
-    .slice(since)
-    .filter(
-      (r) =>
-        r.workspaceId === workspaceId &&
-        r.method !== "GET" &&
-        r.status < 300 &&
-        r.path.startsWith("/products") &&
-        JSON.stringify(r.body ?? "").includes(numericId(productGid)),
-    );
-}
+const writesOf = (workspaceId: string, productGid: string, since: number) =>
+  productWritesSince(env, workspaceId, productGid, since);
 
 const settled = async () => {
   await waitForResolvedLookups(env);
