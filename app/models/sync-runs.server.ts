@@ -222,14 +222,30 @@ export function lastFinishedRun(shopDomain: string): Promise<SyncRun | null> {
 }
 
 /**
- * Of these keys (storefront domains' workspaces), those with any run kept: one query a thousand
- * keys, so a store with thousands of domains learns which were never filled without asking each.
+ * Every run kept under each of these keys (storefront domains' workspaces; a key keeps at most
+ * its newest `runsKept` finished runs, docs/sync.md), one query a thousand keys: a store with
+ * thousands of domains learns where each stands without asking each. Keys with no run are absent.
  */
-export async function keysWithRuns(keys: readonly string[]): Promise<Set<string>> {
-  const found = new Set<string>();
+export async function runsOfKeys(keys: readonly string[]): Promise<Map<string, SyncRun[]>> {
+  const byKey = new Map<string, SyncRun[]>();
   for (let start = 0; start < keys.length; start += 1000) {
     const rows = await prisma.syncRun.findMany({
       where: { shopDomain: { in: keys.slice(start, start + 1000) } },
+    });
+    for (const row of rows) byKey.set(row.shopDomain, [...(byKey.get(row.shopDomain) ?? []), row]);
+  }
+  return byKey;
+}
+
+/**
+ * Of these keys (storefront domains' workspaces), those with a succeeded run kept: one query a
+ * thousand keys, so a live batch of a store with thousands of domains does not ask each.
+ */
+export async function keysWithSucceededRun(keys: readonly string[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (let start = 0; start < keys.length; start += 1000) {
+    const rows = await prisma.syncRun.findMany({
+      where: { shopDomain: { in: keys.slice(start, start + 1000) }, state: "succeeded" },
       select: { shopDomain: true },
       distinct: ["shopDomain"],
     });

@@ -4,13 +4,9 @@
  * configuration's writer (only a filled workspace is named), by the follower of the store's
  * domains (what to fill now) and by the Dashboard (what it tells the merchant).
  */
+import type { SyncRun } from "@prisma/client";
 import { nextQuotaReset } from "../../index-service/tiers";
-import {
-  lastFinishedRun,
-  lastSucceededRun,
-  runCounts,
-  unfinishedRun,
-} from "../../models/sync-runs.server";
+import { runCounts, runsOfKeys } from "../../models/sync-runs.server";
 
 export type DomainWorkspaceStanding =
   /** Its last fill succeeded and left nothing out for the quota. */
@@ -29,16 +25,40 @@ export type DomainWorkspaceStanding =
  * that stopped after one that filled it leaves the earlier catalogue there: still filled.
  */
 export async function domainWorkspaceStanding(ledgerKey: string): Promise<DomainWorkspaceStanding> {
-  if (await unfinishedRun(ledgerKey)) return { kind: "filling" };
-  const [last, succeeded] = await Promise.all([
-    lastFinishedRun(ledgerKey),
-    lastSucceededRun(ledgerKey),
-  ]);
+  return standingFrom((await runsOfKeys([ledgerKey])).get(ledgerKey) ?? []);
+}
+
+/**
+ * Of these keys, those whose workspace is filled (the storefront configuration may name it):
+ * one query a thousand keys, so thousands of domains do not cost thousands of queries.
+ */
+export async function filledWorkspaceKeys(ledgerKeys: readonly string[]): Promise<Set<string>> {
+  const filled = new Set<string>();
+  for (const [key, runs] of await runsOfKeys(ledgerKeys)) {
+    if ((await standingFrom(runs)).kind === "filled") filled.add(key);
+  }
+  return filled;
+}
+
+/** Where a workspace stands, from every run kept under its key. */
+async function standingFrom(runs: readonly SyncRun[]): Promise<DomainWorkspaceStanding> {
+  if (runs.some((run) => run.activeShop !== null)) return { kind: "filling" };
+  const newest = (of: SyncRun[], when: (run: SyncRun) => Date) =>
+    of.reduce<SyncRun | null>((best, run) => (!best || when(run) > when(best) ? run : best), null);
+  const finishedAt = (run: SyncRun) => run.finishedAt ?? run.startedAt;
+  const last = newest(
+    runs.filter((run) => run.state !== "running"),
+    finishedAt,
+  );
+  const succeeded = newest(
+    runs.filter((run) => run.state === "succeeded"),
+    (run) => run.startedAt,
+  );
   if (!last) return { kind: "not-started" };
-  const at = last.finishedAt ?? last.startedAt;
+  const at = finishedAt(last);
   if (last.state !== "succeeded") {
     if (succeeded && (await leftNothingOut(succeeded))) {
-      return { kind: "filled", at: succeeded.finishedAt ?? succeeded.startedAt };
+      return { kind: "filled", at: finishedAt(succeeded) };
     }
     return { kind: "stopped", message: last.errorMessage, at };
   }
@@ -54,9 +74,4 @@ export async function domainWorkspaceStanding(ledgerKey: string): Promise<Domain
 async function leftNothingOut(run: Parameters<typeof runCounts>[0]): Promise<boolean> {
   const counts = await runCounts(run);
   return counts.products.overQuota + counts.posts.overQuota === 0;
-}
-
-/** Whether the storefront configuration may name this domain's workspace. */
-export async function isDomainWorkspaceFilled(ledgerKey: string): Promise<boolean> {
-  return (await domainWorkspaceStanding(ledgerKey)).kind === "filled";
 }

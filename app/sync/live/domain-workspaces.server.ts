@@ -39,7 +39,7 @@ import {
   type LedgerScope,
 } from "../../models/ledger.server";
 import { storefrontPresencesOf } from "../../models/storefront-presences.server";
-import { lastSucceededRun } from "../../models/sync-runs.server";
+import { keysWithSucceededRun } from "../../models/sync-runs.server";
 import { adoptReportedQuota } from "../../models/quota-usage.server";
 import { LeaseLostError } from "../../models/shop-leases.server";
 import { serviceClientForWorkspace } from "../../shop/service-keys.server";
@@ -276,11 +276,9 @@ function translatedProduct(
 /** The domain workspaces a full sync filled: only those follow live changes. */
 export async function filledPresenceWorkspaces(shop: Shop): Promise<PresenceWorkspace[]> {
   const { presences } = await storefrontPresencesOf(shop.shopDomain);
-  const filled: PresenceWorkspace[] = [];
-  for (const workspace of presenceWorkspacesOf(shop, presences).workspaces) {
-    if (await lastSucceededRun(workspace.ledgerKey)) filled.push(workspace);
-  }
-  return filled;
+  const { workspaces } = presenceWorkspacesOf(shop, presences);
+  const succeeded = await keysWithSucceededRun(workspaces.map((workspace) => workspace.ledgerKey));
+  return workspaces.filter((workspace) => succeeded.has(workspace.ledgerKey));
 }
 
 /** What the primary's pass learnt of the batch, for the domains to reuse. */
