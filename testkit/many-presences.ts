@@ -17,10 +17,24 @@ const CREATE = `mutation Add($input: WebPresenceCreateInput!) {
 /** `domain-0001.example`…: the hosts `addDomainPresences` connects, in Shopify's order. */
 export const manyDomainHost = (i: number): string => `domain-${String(i).padStart(4, "0")}.example`;
 
-/** Connects `count` domains, each with its own web presence, one after another (in that order). */
-export async function addDomainPresences(shopify: FakeShopify, count: number): Promise<void> {
+/**
+ * A host as long as Shopify allows (253 characters, labels of at most 63), numbered: few of
+ * them fill the storefront configuration's 128 KB.
+ */
+export const longDomainHost = (i: number): string =>
+  `${"a".repeat(58)}${String(i).padStart(5, "0")}.${"b".repeat(63)}.${"c".repeat(63)}.${"d".repeat(53)}.example`;
+
+/**
+ * Connects `count` domains (`host(from)`… , manyDomainHost unless told), each with its own web
+ * presence, one after another (in that order).
+ */
+export async function addDomainPresences(
+  shopify: FakeShopify,
+  count: number,
+  { from = 1, host = manyDomainHost }: { from?: number; host?: (i: number) => string } = {},
+): Promise<void> {
   const create = async (i: number) => {
-    const { id } = shopify.state.addDomain(manyDomainHost(i), { webhook: false });
+    const { id } = shopify.state.addDomain(host(i), { webhook: false });
     shopify.state.setAvailablePoints(shopify.state.throttleStatus().maximumAvailable);
     const response = await fetch(shopify.graphqlUrl, {
       method: "POST",
@@ -41,6 +55,6 @@ export async function addDomainPresences(shopify: FakeShopify, count: number): P
       throw new Error(`webPresenceCreate failed: ${JSON.stringify(body)}`);
     }
   };
-  for (let i = 1; i <= count; i++) await create(i);
+  for (let i = from; i < from + count; i++) await create(i);
   shopify.state.setAvailablePoints(shopify.state.throttleStatus().maximumAvailable);
 }

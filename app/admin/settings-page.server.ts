@@ -14,8 +14,12 @@ import {
   productMetafieldOffers,
   type MetafieldOffer,
 } from "../shop/product-metafields.server";
-import { presenceWorkspacesOf } from "../sync/full/presence-workspaces.server";
+import {
+  domainsLeftOffStorefront,
+  presenceWorkspacesOf,
+} from "../sync/full/presence-workspaces.server";
 import type { StorefrontPresence } from "../shopify/storefront-presences.server";
+import { STOREFRONT_CONFIG_MAX_BYTES } from "../shopify/storefront-config";
 import type { Shop } from "@prisma/client";
 import { metaobjectOffers, type MetaobjectOffer } from "../shop/metaobject-definitions.server";
 import { choiceOnPage, storefrontChoiceOf } from "./storefront-choice.server";
@@ -117,6 +121,7 @@ async function marketsOf(
   const own = presences.filter(
     (presence) => presence.defaultLocale && ownWorkspaces[presence.host.toLowerCase()],
   );
+  const leftOff = shop ? domainsLeftOffStorefront(shop, ownWorkspaces) : [];
   const first = (paged.page - 1) * STOREFRONTS_PER_PAGE;
   return {
     presences: paged.rows,
@@ -139,6 +144,16 @@ async function marketsOf(
       named: own
         .slice(0, OWN_WORKSPACES_NAMED)
         .map((presence) => ({ url: presence.url, localeName: presence.localeName })),
+    },
+    /**
+     * Filled domains the storefront configuration cannot name within Shopify's 128 KB (0049):
+     * the first few named, all counted, and those on this page.
+     */
+    leftOffStorefront: {
+      count: leftOff.length,
+      named: leftOff.slice(0, OWN_WORKSPACES_NAMED),
+      onPage: leftOff.filter((host) => shown.has(host)),
+      limitKb: STOREFRONT_CONFIG_MAX_BYTES / 1024,
     },
     /** The page's domains the merchant can tick, with counts and the quota left (0042). */
     choice: choiceOnPage(choice, shown),

@@ -130,6 +130,37 @@ export function choiceElsewhere(
   return { before, after };
 }
 
+/** A box the merchant changed and has not saved yet, kept while they page through the list. */
+export interface PendingTick {
+  row: DomainChoiceRow;
+  ticked: boolean;
+  /** The page of the list it is on. */
+  page: number;
+}
+
+/**
+ * What the other pages' ticked domains want once the merchant's unsaved changes on those pages
+ * count too: a domain ticked there adds its products, one unticked takes them off (a filled
+ * domain costs nothing either way). `elsewhere` is as saved; pages before `page` take the quota
+ * first, as a fill takes domains in list order.
+ */
+export function elsewhereWithPending(
+  elsewhere: ChoiceElsewhere,
+  pending: Iterable<PendingTick>,
+  page: number,
+): ChoiceElsewhere {
+  const before = { ...elsewhere.before };
+  const after = { ...elsewhere.after };
+  for (const { row, ticked, page: on } of pending) {
+    if (on === page || row.primary || row.filled) continue;
+    const side = on < page ? before : after;
+    const sign = ticked ? 1 : -1;
+    side.domains = Math.max(0, side.domains + sign);
+    side.wanted = Math.max(0, side.wanted + sign * Math.max(0, row.productCount));
+  }
+  return { before, after };
+}
+
 /**
  * The domains not indexed after saving one page of the list (issue 24, decision 0049): only the
  * domains the page showed change (ticked: indexed, else unticked); every other domain keeps what

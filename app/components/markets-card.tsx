@@ -10,9 +10,15 @@ import {
   Link,
   Text,
 } from "@shopify/polaris";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import type { StorefrontChoice } from "../admin/storefront-choice.server";
-import { NOTHING_ELSEWHERE, planDomainChoice, type ChoicePlan } from "../admin/storefront-choice";
+import {
+  elsewhereWithPending,
+  NOTHING_ELSEWHERE,
+  planDomainChoice,
+  type ChoicePlan,
+  type PendingTick,
+} from "../admin/storefront-choice";
 import type { AdminFormat } from "../format";
 import type { StorefrontPresence } from "../shopify/storefront-presences.server";
 import type { StorefrontChoiceSaved } from "../shop/choose-storefronts.server";
@@ -25,8 +31,8 @@ import { useAdminFormat } from "./admin-locale";
  * own workspace is filled) and which are not yet, and lets the merchant tick the other domains
  * to index, showing what the choice adds to the month's product quota before it is saved
  * (decision 0042). A store with thousands of them gets them a page at a time, with Previous and
- * Next; saving changes only the page's domains, and the cost counts the other pages' ticks too
- * (decision 0049).
+ * Next; boxes changed on any page are kept while the merchant pages through, saved together, and
+ * the cost counts the other pages' ticks too (decision 0049).
  */
 export function MarketsCard({
   presences,
@@ -36,6 +42,7 @@ export function MarketsCard({
   problem,
   domainWorkspaces = {},
   ownWorkspaces = { count: 0, named: [] },
+  leftOffStorefront = { count: 0, named: [], onPage: [], limitKb: 128 },
   choice = { rows: [], unticked: [], remaining: null, elsewhere: NOTHING_ELSEWHERE },
 }: {
   /** The page's storefront URLs. */
@@ -49,20 +56,33 @@ export function MarketsCard({
   domainWorkspaces?: Record<string, string>;
   /** Every domain indexed in a workspace of its own: the first few named, all counted. */
   ownWorkspaces?: { count: number; named: { url: string; localeName: string }[] };
+  /** Filled domains the storefront configuration cannot name (Shopify's 128 KB). */
+  leftOffStorefront?: { count: number; named: string[]; onPage: string[]; limitKb: number };
   /** The page's domains the merchant can tick, with their counts and the quota left. */
   choice?: StorefrontChoice;
 }) {
   const format = useAdminFormat();
   const location = useLocation();
   const fetcher = useFetcher<StorefrontChoiceSaved>();
-  const [ticked, setTicked] = useState(
-    () =>
-      new Set(
-        choice.rows
-          .filter((row) => !row.primary && !choice.unticked.includes(row.domain))
-          .map((row) => row.domain),
-      ),
+  // Boxes changed and not saved yet, on any page: kept while the merchant pages through.
+  const [pending, setPending] = useState<ReadonlyMap<string, PendingTick>>(new Map());
+  useEffect(() => {
+    if (fetcher.state === "idle" && fetcher.data?.ok) setPending(new Map());
+  }, [fetcher.state, fetcher.data]);
+  const saved = (domain: string) => !choice.unticked.includes(domain);
+  const ticked = new Set(
+    choice.rows
+      .filter((row) => !row.primary && (pending.get(row.domain)?.ticked ?? saved(row.domain)))
+      .map((row) => row.domain),
   );
+  const onTick = (row: StorefrontChoice["rows"][number], checked: boolean) =>
+    setPending((now) => {
+      const next = new Map(now);
+      if (checked === saved(row.domain)) next.delete(row.domain);
+      else next.set(row.domain, { row, ticked: checked, page: paging.page });
+      return next;
+    });
+  const otherPages = [...pending.values()].filter((tick) => tick.page !== paging.page);
   const choosable = (presence: StorefrontPresence) =>
     presence.defaultLocale
       ? choice.rows.find((row) => !row.primary && row.domain === presence.host.toLowerCase())
@@ -70,7 +90,12 @@ export function MarketsCard({
   const plan =
     choice.remaining === null
       ? null
-      : planDomainChoice(choice.rows, ticked, choice.remaining, choice.elsewhere);
+      : planDomainChoice(
+          choice.rows,
+          ticked,
+          choice.remaining,
+          elsewhereWithPending(choice.elsewhere, pending.values(), paging.page),
+        );
   const indexed = primary;
   const ownWorkspace = (presence: StorefrontPresence) =>
     presence.defaultLocale ? domainWorkspaces[presence.host.toLowerCase()] : undefined;
@@ -107,6 +132,16 @@ export function MarketsCard({
             <p>{problem}</p>
           </Banner>
         )}
+        {leftOffStorefront.count > 0 && (
+          <Banner
+            tone="warning"
+            title={`${format.count(leftOffStorefront.count, "indexed domain")} not on the storefront yet`}
+          >
+            <p>
+              {`Shopify keeps at most ${leftOffStorefront.limitKb} KB of the app's storefront settings, too little to name every domain's workspace. Shoppers on ${[...leftOffStorefront.named, ...(leftOffStorefront.count > leftOffStorefront.named.length ? [format.count(leftOffStorefront.count - leftOffStorefront.named.length, "other domain")] : [])].join(", ")} get the primary domain's catalogue, in its language. Untick domains you do not need and save to make room for these.`}
+            </p>
+          </Banner>
+        )}
         {paging.total === 0 && !problem && (
           <Text as="p" tone="subdued">
             Not read from Shopify yet: they are read when the store&apos;s domains, languages or
@@ -119,6 +154,12 @@ export function MarketsCard({
               {paging.pages > 1 && <Pages paging={paging} pageUrl={pageUrl} format={format} />}
               {choosableShown.map((domain) => (
                 <input key={domain} type="hidden" name="shown" value={domain} />
+              ))}
+              {otherPages.map((tick) => (
+                <span key={tick.row.domain}>
+                  <input type="hidden" name="shown" value={tick.row.domain} />
+                  {tick.ticked && <input type="hidden" name="storefront" value={tick.row.domain} />}
+                </span>
               ))}
               <ul aria-label="Storefronts" style={{ margin: 0, paddingLeft: 0, listStyle: "none" }}>
                 {presences.map((presence) => (
@@ -137,6 +178,9 @@ export function MarketsCard({
                         ) : choice.unticked.includes(presence.host.toLowerCase()) &&
                           presence.defaultLocale ? (
                           <Badge>Not indexed: unticked</Badge>
+                        ) : ownWorkspace(presence) &&
+                          leftOffStorefront.onPage.includes(presence.host.toLowerCase()) ? (
+                          <Badge tone="warning">{`Indexed in workspace ${ownWorkspace(presence)}, not on the storefront: Shopify's size limit`}</Badge>
                         ) : ownWorkspace(presence) ? (
                           <Badge tone="success">{`Indexed in workspace ${ownWorkspace(presence)}`}</Badge>
                         ) : (
@@ -148,7 +192,7 @@ export function MarketsCard({
                         host={presence.host}
                         row={choosable(presence)}
                         ticked={ticked}
-                        onTick={setTicked}
+                        onTick={onTick}
                         format={format}
                       />
                     </BlockStack>
@@ -171,7 +215,9 @@ export function MarketsCard({
                   )}
                   <InlineStack>
                     <Button submit loading={fetcher.state !== "idle"}>
-                      {paging.pages > 1 ? "Save storefronts on this page" : "Save storefronts"}
+                      {otherPages.length > 0
+                        ? `Save storefronts (${format.count(otherPages.length, "change")} on other pages too)`
+                        : "Save storefronts"}
                     </Button>
                   </InlineStack>
                 </>
@@ -203,7 +249,7 @@ function Pages({
     <nav aria-label={`Storefronts, page ${paging.page} of ${paging.pages}`}>
       <InlineStack gap="300" blockAlign="center">
         <Text as="p">
-          {`Showing ${format.number(paging.first)}–${format.number(paging.last)} of ${format.count(paging.total, "storefront URL")} (page ${paging.page} of ${paging.pages}). Saving saves this page's boxes only.`}
+          {`Showing ${format.number(paging.first)}–${format.number(paging.last)} of ${format.count(paging.total, "storefront URL")} (page ${paging.page} of ${paging.pages}). Boxes you change are kept while you page through, until you save.`}
         </Text>
         {paging.page > 1 && <Button url={pageUrl(paging.page - 1)}>Previous</Button>}
         {paging.page < paging.pages && <Button url={pageUrl(paging.page + 1)}>Next</Button>}
@@ -241,7 +287,7 @@ function DomainTick({
   host: string;
   row: StorefrontChoice["rows"][number] | undefined;
   ticked: ReadonlySet<string>;
-  onTick: (update: (now: Set<string>) => Set<string>) => void;
+  onTick: (row: StorefrontChoice["rows"][number], checked: boolean) => void;
   format: AdminFormat;
 }) {
   if (!row) return null;
@@ -252,14 +298,7 @@ function DomainTick({
       value={row.domain}
       helpText={countText(format, row)}
       checked={ticked.has(row.domain)}
-      onChange={(checked) =>
-        onTick((now) => {
-          const next = new Set(now);
-          if (checked) next.add(row.domain);
-          else next.delete(row.domain);
-          return next;
-        })
-      }
+      onChange={(checked) => onTick(row, checked)}
     />
   );
 }

@@ -477,8 +477,8 @@ export default function Settings() {
           </Form>
         </Layout.Section>
         <Layout.Section>
-          {/* A page of its own each time: the ticks start from what is saved. */}
-          <MarketsCard key={data.markets.paging.page} {...data.markets} />
+          {/* One card across the list's pages: unsaved ticks on other pages are kept. */}
+          <MarketsCard {...data.markets} />
         </Layout.Section>
         <Layout.Section>
           <ServiceEventsCard status={data.events} />

@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
 import {
   choiceElsewhere,
+  elsewhereWithPending,
   pageOfDomains,
   planDomainChoice,
   savePageChoice,
   type DomainChoiceRow,
+  type PendingTick,
 } from "../../app/admin/storefront-choice";
 
 const rows: DomainChoiceRow[] = [
@@ -139,6 +141,24 @@ describe("a long list's cost, a page at a time", () => {
     const one = planDomainChoice(page, new Set(["d2.shop.example"]), 1_000_000, elsewhere);
     expect(both.added - one.added).toBe(10);
     expect(one.elsewhere).toEqual(both.elsewhere);
+  });
+  it("unsaved changes on other pages count as the whole list would: a domain unticked before the page, one ticked after it", () => {
+    // Saved: d0 and d200 unticked. Unsaved: d2 (page 1) unticked, d200 (page 5) ticked again,
+    // d3 (filled, page 1) unticked: a filled domain costs nothing either way.
+    const saved = new Set(["d0.shop.example", "d200.shop.example"]);
+    const shown = new Set(many.slice(51, 101).map((row) => row.domain));
+    const row = (i: number) => many[i + 1]!;
+    const pending: PendingTick[] = [
+      { row: row(2), ticked: false, page: 1 },
+      { row: row(3), ticked: false, page: 1 },
+      { row: row(200), ticked: true, page: 5 },
+      { row: row(52), ticked: false, page: 2 },
+    ];
+    const adjusted = elsewhereWithPending(choiceElsewhere(many, saved, shown), pending, 2);
+    const wanted = new Set([...saved, "d2.shop.example", "d3.shop.example"]);
+    wanted.delete("d200.shop.example");
+    expect(adjusted).toEqual(choiceElsewhere(many, wanted, shown));
+    expect(adjusted.before.domains).toBe(23);
   });
 });
 

@@ -1,17 +1,29 @@
 /**
  * A store with many storefront domains (issue 24, decision 0049), in Chromium against the demo:
  * Settings' "Markets and languages" lists them 50 a page with Previous and Next and "Showing
- * 51–100 of 120"; the merchant unticks a domain on page 2 and saves that page, and reloaded,
- * page 2 still shows it unticked while page 1's domains stay ticked (a save changes only the
- * page's domains). Read from the page, never from the app's tables.
+ * 51–100 of 120"; the merchant unticks a domain on page 2, another on page 3, comes back to
+ * page 2 (the unsaved box still unticked) and saves both at once; reloaded, both stay unticked
+ * while page 1's domains stay ticked. Read from the page, never from the app's tables.
  */
 import { describe, expect, it, vi } from "vitest";
 import { DEMO_SHOP } from "../../dev/demo/admin-demo";
 import { useDemoInBrowser } from "../../testkit/demo-browser";
-import { addDomainPresences, manyDomainHost } from "../../testkit/many-presences";
+import { addDomainPresences, longDomainHost, manyDomainHost } from "../../testkit/many-presences";
 import { pauseSyncing } from "../../app/shop/merchant-pause.server";
 import { adminFor } from "../../app/shopify/admin-auth.server";
 import { refreshStorefrontPresences } from "../../app/shopify/storefront-presences.server";
+import { findShop } from "../../app/models/shops.server";
+import prisma from "../../app/models/db.server";
+import { storefrontPresencesOf } from "../../app/models/storefront-presences.server";
+import {
+  pointDomainsAtTheirWorkspaces,
+  presenceWorkspacesOf,
+} from "../../app/sync/full/presence-workspaces.server";
+import {
+  STOREFRONT_CONFIG_KEY,
+  STOREFRONT_CONFIG_MAX_BYTES,
+  type StorefrontConfig,
+} from "../../app/shopify/storefront-config";
 
 // Runs on a shared, loaded machine; nothing depends on timing.
 vi.setConfig({ testTimeout: 300_000 });
@@ -24,7 +36,7 @@ const session = useDemoInBrowser({
 });
 
 describe("many storefront domains, in Settings", () => {
-  it("pages through 120 storefronts; a domain unticked on page 2 stays unticked after a reload, page 1's stay ticked", async () => {
+  it("pages through 120 storefronts; domains unticked on pages 2 and 3 are kept across pages, saved together, still unticked after a reload; page 1's stay ticked", async () => {
     const { demo } = session;
     // The merchant paused syncing (the Dashboard's button): no domain is filled while they choose.
     expect((await pauseSyncing(DEMO_SHOP)).message).toContain("Syncing is paused");
@@ -57,9 +69,21 @@ describe("many storefront domains, in Settings", () => {
     expect(await page.locator("#storefronts-cost").innerText()).toContain(
       "ticked domains on other pages",
     );
-    await page.getByRole("button", { name: "Save storefronts on this page" }).click();
+    // Not saved yet: the merchant goes on to page 3 and unticks another there.
+    await page.getByRole("link", { name: "Next" }).first().click();
+    await showing("Showing 101–120 of 120 storefront URLs").waitFor();
+    await box(110).uncheck();
+    // Back on page 2, the box unticked there is still unticked, and saving saves both.
+    await page.getByRole("link", { name: "Previous" }).first().click();
+    await showing("Showing 51–100 of 120 storefront URLs").waitFor();
+    expect(await box(60).isChecked()).toBe(false);
+    await page
+      .getByRole("button", { name: "Save storefronts (1 change on other pages too)" })
+      .click();
     await page.getByText("Storefronts saved").waitFor();
     await page.getByText(`${manyDomainHost(60)} is no longer indexed`).waitFor();
+    await page.getByText(`${manyDomainHost(110)} is no longer indexed`).waitFor();
+    await page.getByRole("button", { name: "Save storefronts", exact: true }).waitFor();
     await session.shot(page, "settings-storefronts-page-2-saved");
 
     await page.reload();
@@ -79,6 +103,76 @@ describe("many storefront domains, in Settings", () => {
     await showing("Showing 101–120 of 120 storefront URLs").waitFor();
     expect(await page.getByRole("link", { name: "Next" }).count()).toBe(0);
     expect(await box(119).isChecked()).toBe(true);
+    expect(await box(110).isChecked()).toBe(false);
+    await page.close();
+  });
+
+  it("says which indexed domains Shopify's 128 KB storefront settings cannot name, and the storefront configuration leaves exactly those out", async () => {
+    const { demo } = session;
+    // 300 more domains with long names (Shopify allows 253 characters): with the 117 ticked
+    // above, their workspaces' names pass the 128 KB Shopify keeps of an app's json metafield.
+    await addDomainPresences(demo.shopify, 300, { from: 1000, host: longDomainHost });
+    const admin = await adminFor(DEMO_SHOP);
+    const read = await refreshStorefrontPresences(DEMO_SHOP, admin);
+    expect(read.kind === "read" && read.presences.length).toBe(420);
+    // Their fills are set down as finished (filling 417 workspaces takes hours, not a test's
+    // minutes); the storefront configuration is then written as after a fill.
+    const shop = await findShop(DEMO_SHOP);
+    const { workspaces } = presenceWorkspacesOf(
+      shop!,
+      (await storefrontPresencesOf(DEMO_SHOP)).presences,
+    );
+    // Every domain but the primary and the two unticked above.
+    expect(workspaces).toHaveLength(417);
+    // One statement: a long stretch of synchronous SQLite here would leave the app's kept-alive
+    // socket to Shopify closed under it.
+    const none = { sent: 0, unchanged: 0, deleted: 0, overQuota: 0, failed: 0 };
+    const finishedAt = new Date();
+    await prisma.syncRun.createMany({
+      data: workspaces.map((workspace) => ({
+        shopDomain: workspace.ledgerKey,
+        workspaceId: workspace.workspaceId,
+        trigger: "domain-added",
+        state: "succeeded",
+        phase: "done",
+        exportComplete: true,
+        finishedAt,
+        counts: JSON.stringify({ products: none, posts: none, pending: 0, orphanLines: 0 }),
+      })),
+    });
+    await pointDomainsAtTheirWorkspaces(DEMO_SHOP, admin);
+    const written = demo.shopify.state
+      .metafields()
+      .find((metafield) => metafield.key === STOREFRONT_CONFIG_KEY)?.value;
+    const named = Object.keys((JSON.parse(written!) as StorefrontConfig).workspaces ?? {});
+    expect(written!.length).toBeLessThanOrEqual(STOREFRONT_CONFIG_MAX_BYTES);
+    expect(named.length).toBeGreaterThan(100);
+    expect(named.length).toBeLessThan(417);
+    const leftOut = workspaces.map((w) => w.host).filter((host) => !named.includes(host));
+
+    const page = await session.browser.newPage({ viewport: { width: 1280, height: 1600 } });
+    await page.goto(`${demo.adminUrl}/settings`);
+    await page.getByRole("heading", { name: "Markets and languages" }).waitFor();
+    const banner = page.getByText(`${leftOut.length} indexed domains not on the storefront yet`);
+    await banner.waitFor();
+    const text = await page.getByText("too little to name every domain's workspace").innerText();
+    expect(text).toContain(leftOut[0]);
+    expect(text).toContain(`${leftOut.length - 5} other domains`);
+    // The last page lists the last domains left out, each with its warning.
+    const pages = Math.ceil(420 / 50);
+    await page.goto(`${demo.adminUrl}/settings?storefronts=${pages}`);
+    const last = leftOut.at(-1)!;
+    const row = page.locator(`li[data-url="https://${last}/"]`);
+    await row.waitFor();
+    expect(await row.innerText()).toContain("not on the storefront: Shopify's size limit");
+    // A domain the configuration names reads as indexed, with no warning.
+    const kept = named.at(0)!;
+    await page.goto(`${demo.adminUrl}/settings?storefronts=1`);
+    const keptRow = page.locator(`li[data-url="https://${kept}/"]`);
+    await keptRow.waitFor();
+    expect(await keptRow.innerText()).toContain("Indexed in workspace");
+    expect(await keptRow.innerText()).not.toContain("size limit");
+    await session.shot(page, "settings-storefronts-left-off");
     await page.close();
   });
 });

@@ -52,8 +52,12 @@ import {
   workspaceOf,
 } from "../../models/shops.server";
 import { domainEntriesSource, domainPoliciesSource } from "./domain-content.server";
-import { isDomainWorkspaceFilled } from "./domain-workspace-standing.server";
-import { writeStorefrontConfig } from "../../shopify/storefront-config";
+import { filledWorkspaceKeys } from "./domain-workspace-standing.server";
+import {
+  boundedStorefrontConfig,
+  writeStorefrontConfig,
+  type StorefrontConfig,
+} from "../../shopify/storefront-config";
 import { config } from "../../config.server";
 import { serviceClientForWorkspace } from "../../shop/service-keys.server";
 import type { HeldLease } from "../engine/process-leases.server";
@@ -209,10 +213,21 @@ async function fillPresenceWorkspaces(
   const { presences } = await storefrontPresencesOf(shop.shopDomain);
   const { workspaces, problems } = presenceWorkspacesOf(shop, presences);
   for (const problem of problems) log.warn({ shop: shop.shopDomain }, problem);
+  // One reader of referenced names a language: domains that share one ask Shopify once.
+  const readers = new Map<string, ReferenceNames | undefined>();
+  const namesIn = (locale: string) => {
+    if (!readers.has(locale)) {
+      readers.set(
+        locale,
+        referenceNamesIn(admin, sending.metafields, locale, sending.referenceNames),
+      );
+    }
+    return readers.get(locale);
+  };
   for (const workspace of workspaces) {
     if (sending.only && !sending.only.includes(workspace.workspaceId)) continue;
     try {
-      const result = await fillOne(shop, admin, workspace, chosen, sending);
+      const result = await fillOne(shop, admin, workspace, chosen, sending, namesIn);
       if (result) results.set(workspace.workspaceId, result);
     } catch (error) {
       if (error instanceof Error && error.name === "LeaseLostError") throw error;
@@ -232,6 +247,7 @@ async function fillOne(
   workspace: PresenceWorkspace,
   types: readonly TranslatedType[],
   sending: PresenceSending,
+  namesIn: (locale: string) => ReferenceNames | undefined,
 ): Promise<FullSyncResult | null> {
   const sources: { label: string; open: BulkSource }[] = [];
   const market = await presenceMarketPlan(admin, workspace.webPresenceId, shop.currencyCode);
@@ -300,12 +316,7 @@ async function fillOne(
     workspaceId: workspace.workspaceId,
     primaryDomain: workspace.host,
     metafields: sending.metafields,
-    referenceNames: referenceNamesIn(
-      admin,
-      sending.metafields,
-      workspace.locale,
-      sending.referenceNames,
-    ),
+    referenceNames: namesIn(workspace.locale),
     ...(market.currency ? { currency: market.currency } : {}),
     client: serviceClientForWorkspace(shop, workspace.workspaceId),
     sources,
@@ -374,10 +385,11 @@ export async function filledDomainWorkspaces(shopDomain: string): Promise<Record
   const shop = await findShop(shopDomain);
   if (!shop) return {};
   const { presences } = await storefrontPresencesOf(shopDomain);
+  const { workspaces } = presenceWorkspacesOf(shop, presences);
+  const filledKeys = await filledWorkspaceKeys(workspaces.map((workspace) => workspace.ledgerKey));
   const filled: Record<string, string> = {};
-  for (const workspace of presenceWorkspacesOf(shop, presences).workspaces) {
-    if (await isDomainWorkspaceFilled(workspace.ledgerKey))
-      filled[workspace.host] = workspace.workspaceId;
+  for (const workspace of workspaces) {
+    if (filledKeys.has(workspace.ledgerKey)) filled[workspace.host] = workspace.workspaceId;
   }
   return filled;
 }
@@ -392,16 +404,34 @@ export async function pointDomainsAtTheirWorkspaces(
   admin: AdminGraphql,
 ): Promise<void> {
   const shop = await findShop(shopDomain);
-  const workspaceId = shop && storefrontWorkspaceOf(shop);
-  if (!shop?.publishableKey || !workspaceId) return;
-  await writeStorefrontConfig(
-    admin,
-    {
-      apiUrl: config().indexApiUrl,
-      publishableKey: shop.publishableKey,
-      workspaceId,
-      workspaces: await filledDomainWorkspaces(shopDomain),
-    },
-    shopDomain,
-  );
+  const whole = shop && storefrontConfigOf(shop, await filledDomainWorkspaces(shopDomain));
+  if (whole) await writeStorefrontConfig(admin, whole, shopDomain);
+}
+
+/**
+ * The storefront configuration for the shop with these filled domain workspaces, before
+ * Shopify's size bound; null without a publishable key (no configuration to write).
+ */
+function storefrontConfigOf(
+  shop: Shop,
+  workspaces: Record<string, string>,
+): StorefrontConfig | null {
+  const workspaceId = storefrontWorkspaceOf(shop);
+  if (!shop.publishableKey || !workspaceId) return null;
+  return {
+    apiUrl: config().indexApiUrl,
+    publishableKey: shop.publishableKey,
+    workspaceId,
+    workspaces,
+  };
+}
+
+/**
+ * The filled domains the storefront configuration cannot name within Shopify's 128 KB
+ * (boundedStorefrontConfig, decision 0049): their workspaces are filled, but their shoppers get
+ * the primary domain's catalogue. Settings names them.
+ */
+export function domainsLeftOffStorefront(shop: Shop, filled: Record<string, string>): string[] {
+  const whole = storefrontConfigOf(shop, filled);
+  return whole ? boundedStorefrontConfig(whole).leftOut : [];
 }
