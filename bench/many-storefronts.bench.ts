@@ -8,7 +8,9 @@
  * N − 1 domains of its own, each with a web presence (testkit/many-presences.ts); the app reads
  * them from the Admin API, and Settings is asked for its first, second and last page of
  * "Markets and languages". Printed: the read's time and queries, the Settings loader's time
- * (median of 5, in process), its data's size, and the HTML of the page over HTTP (time, bytes).
+ * (median of 5, in process), its data's size, and the HTML of the page over HTTP (time, bytes);
+ * then the same with every domain's workspace set down as filled, and the time to decide every
+ * domain's standing in one pass beside a domain at a time.
  */
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
@@ -43,26 +45,71 @@ try {
   console.log(`read from the Admin API: ${read} presences in ${ms(performance.now() - started)}`);
 
   const pages = Math.ceil(total / 50);
-  for (const page of [1, 2, pages]) {
-    const times: number[] = [];
-    let size = 0;
-    for (let run = 0; run < 5; run++) {
+  const measurePages = async (label: string) => {
+    for (const page of [1, 2, pages]) {
+      const times: number[] = [];
+      let size = 0;
+      for (let run = 0; run < 5; run++) {
+        started = performance.now();
+        const data = await settingsPageOf(DEMO_SHOP, admin, page);
+        times.push(performance.now() - started);
+        size = JSON.stringify(data).length;
+      }
       started = performance.now();
-      const data = await settingsPageOf(DEMO_SHOP, admin, page);
-      times.push(performance.now() - started);
-      size = JSON.stringify(data).length;
+      const response = await fetch(`${demo.adminUrl}/settings?storefronts=${page}`);
+      const html = await response.text();
+      const httpMs = performance.now() - started;
+      const showing =
+        /Showing [^<]*? of [^<]*?storefront URLs/.exec(html)?.[0] ?? "(no paging line)";
+      const boxes = (html.match(/name="shown"/g) ?? []).length;
+      console.log(
+        `${label}, page ${page}: loader ${ms(median(times))} (median of 5), data ${kb(size)}; ` +
+          `HTML ${response.status} ${kb(html.length)} in ${ms(httpMs)}, ${boxes} boxes; "${showing}"`,
+      );
     }
-    started = performance.now();
-    const response = await fetch(`${demo.adminUrl}/settings?storefronts=${page}`);
-    const html = await response.text();
-    const httpMs = performance.now() - started;
-    const showing = /Showing [^<]*? of [^<]*?storefront URLs/.exec(html)?.[0] ?? "(no paging line)";
-    const boxes = (html.match(/name="shown"/g) ?? []).length;
-    console.log(
-      `page ${page}: loader ${ms(median(times))} (median of 5), data ${kb(size)}; ` +
-        `HTML ${response.status} ${kb(html.length)} in ${ms(httpMs)}, ${boxes} boxes; "${showing}"`,
-    );
+  };
+  await measurePages("none filled");
+
+  // Every domain's workspace set down as filled (filling thousands takes hours): the loader then
+  // decides each one's standing, and the configuration names those that fit in 128 KB.
+  const { default: prisma } = await import("../app/models/db.server");
+  const { findShop } = await import("../app/models/shops.server");
+  const { storefrontPresencesOf } = await import("../app/models/storefront-presences.server");
+  const { presenceWorkspacesOf } = await import("../app/sync/full/presence-workspaces.server");
+  const { domainWorkspaceStanding, filledWorkspaceKeys } =
+    await import("../app/sync/full/domain-workspace-standing.server");
+  const { workspaces } = presenceWorkspacesOf(
+    (await findShop(DEMO_SHOP))!,
+    (await storefrontPresencesOf(DEMO_SHOP)).presences,
+  );
+  const none = { sent: 0, unchanged: 0, deleted: 0, overQuota: 0, failed: 0 };
+  await prisma.syncRun.createMany({
+    data: workspaces.map((workspace) => ({
+      shopDomain: workspace.ledgerKey,
+      workspaceId: workspace.workspaceId,
+      trigger: "domain-added",
+      state: "succeeded",
+      phase: "done",
+      exportComplete: true,
+      finishedAt: new Date(),
+      counts: JSON.stringify({ products: none, posts: none, pending: 0, orphanLines: 0 }),
+    })),
+  });
+  const keys = workspaces.map((workspace) => workspace.ledgerKey);
+  started = performance.now();
+  const filled = await filledWorkspaceKeys(keys);
+  console.log(
+    `${workspaces.length} domains filled: their standing in one pass (filledWorkspaceKeys) ${ms(performance.now() - started)}, ${filled.size} filled`,
+  );
+  started = performance.now();
+  let oneByOne = 0;
+  for (const key of keys) {
+    if ((await domainWorkspaceStanding(key)).kind === "filled") oneByOne += 1;
   }
+  console.log(
+    `the same, a domain at a time (domainWorkspaceStanding, one query each): ${ms(performance.now() - started)}, ${oneByOne} filled`,
+  );
+  await measurePages("all filled");
 } finally {
   await demo.close();
 }
