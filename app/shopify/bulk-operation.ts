@@ -75,3 +75,26 @@ export const FINISHED_BULK_STATUSES: readonly BulkOperationStatus[] = [
 export function isFinishedBulkStatus(status: string): boolean {
   return (FINISHED_BULK_STATUSES as readonly string[]).includes(status);
 }
+
+/**
+ * Asks Shopify about a bulk operation until it finished: soon at first (a small store's export
+ * takes a second or two), then twice as long each time, up to every `pollEveryMs` (a large one
+ * takes minutes). Past `timeoutMs` (none unless given) it throws.
+ */
+export async function waitForBulkOperation(
+  admin: AdminGraphql,
+  id: string,
+  { pollEveryMs, timeoutMs }: { pollEveryMs: number; timeoutMs?: number },
+): Promise<BulkOperationState> {
+  const deadline = timeoutMs === undefined ? Infinity : Date.now() + timeoutMs;
+  for (let wait = Math.min(FIRST_POLL_AFTER_MS, pollEveryMs); ;) {
+    await new Promise((resolve) => setTimeout(resolve, wait));
+    const state = await readBulkOperation(admin, id);
+    if (isFinishedBulkStatus(state.status)) return state;
+    if (Date.now() > deadline) throw new Error(`Shopify's export ${id} took too long`);
+    wait = Math.min(wait * 2, pollEveryMs);
+  }
+}
+
+/** The first look at an export, after it started. */
+const FIRST_POLL_AFTER_MS = 500;

@@ -29,11 +29,7 @@ import {
 import { InvalidDomainError, workspaceIdFromDomain } from "../../index-service/workspace-id";
 import type { Tier } from "../../index-service/tiers";
 import type { AdminGraphql } from "../../shopify/admin-graphql";
-import {
-  isFinishedBulkStatus,
-  readBulkOperation,
-  startBulkQuery,
-} from "../../shopify/bulk-operation";
+import { startBulkQuery, waitForBulkOperation } from "../../shopify/bulk-operation";
 import { urlSource, type BulkSource } from "../../shopify/bulk-source";
 import type { StorefrontPresence } from "../../shopify/storefront-presences.server";
 import { storefrontPresencesOf } from "../../models/storefront-presences.server";
@@ -268,7 +264,9 @@ async function fillOne(
         ? marketBulkQuery(translated, market.country, market.prices)
         : translated;
     const id = await startBulkQuery(admin, query);
-    const state = await waitForBulk(admin, id, sending.pollEveryMs ?? 2_000);
+    const state = await waitForBulkOperation(admin, id, {
+      pollEveryMs: sending.pollEveryMs ?? 2_000,
+    });
     if (state.status !== "COMPLETED") {
       log.warn(
         { shop: shop.shopDomain, workspaceId: workspace.workspaceId, status: state.status },
@@ -357,23 +355,6 @@ async function fillStopped(
     { errorCode: "EXPORT_FAILED", errorMessage: reason ?? "the export failed" },
   ).catch((error: unknown) => log.error({ err: error }, "the stopped fill was not recorded"));
 }
-
-/**
- * Asks Shopify about the export until it finished: soon at first (a small store's export takes a
- * second or two, and the domain's shoppers wait for its fill), then less often, up to every
- * `pollEveryMs` (a large one takes minutes).
- */
-async function waitForBulk(admin: AdminGraphql, id: string, pollEveryMs: number) {
-  for (let wait = Math.min(FIRST_POLL_AFTER_MS, pollEveryMs); ;) {
-    await new Promise((resolve) => setTimeout(resolve, wait));
-    const state = await readBulkOperation(admin, id);
-    if (isFinishedBulkStatus(state.status)) return state;
-    wait = Math.min(wait * 2, pollEveryMs);
-  }
-}
-
-/** The first look at a domain's export, after it started. */
-const FIRST_POLL_AFTER_MS = 500;
 
 /**
  * Storefront host → workspace, for each domain whose workspace a full sync filled (its last

@@ -19,11 +19,7 @@ import {
   type MapContext,
   type ShopifyProduct,
 } from "../../catalogue";
-import {
-  isFinishedBulkStatus,
-  readBulkOperation,
-  startBulkQuery,
-} from "../../shopify/bulk-operation";
+import { startBulkQuery, waitForBulkOperation } from "../../shopify/bulk-operation";
 import { queryAdmin, type AdminGraphql } from "../../shopify/admin-graphql";
 import { urlSource } from "../../shopify/bulk-source";
 import {
@@ -390,18 +386,14 @@ async function runExport(
   options: Pick<ChangedProductsCheckOptions, "pollMs" | "timeoutMs">,
 ): Promise<string | null> {
   const id = await startBulkQuery(admin, query);
-  const deadline = Date.now() + (options.timeoutMs ?? 30 * 60_000);
-  for (;;) {
-    const state = await readBulkOperation(admin, id);
-    if (isFinishedBulkStatus(state.status)) {
-      if (state.status !== "COMPLETED") {
-        throw new Error(`The check's export ended ${state.status} (${state.errorCode})`);
-      }
-      return state.url;
-    }
-    if (Date.now() > deadline) throw new Error("The check's export took too long");
-    await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 1_000));
+  const state = await waitForBulkOperation(admin, id, {
+    pollEveryMs: options.pollMs ?? 1_000,
+    timeoutMs: options.timeoutMs ?? 30 * 60_000,
+  });
+  if (state.status !== "COMPLETED") {
+    throw new Error(`The check's export ended ${state.status} (${state.errorCode})`);
   }
+  return state.url;
 }
 
 /**
