@@ -40,6 +40,11 @@ export interface SettleJob<T> {
   idOf: (item: T) => string;
   /** Upserts: the item as the service takes it. */
   payloadOf: (item: T) => unknown;
+  /**
+   * Upserts: a product's document as JSON for the ledger, when the caller holds it as text
+   * already (a staged row); otherwise it is `payloadOf` stringified.
+   */
+  contentOf?: (item: T) => string;
   /** Upserts: its content hash, for the ledger. */
   hashOf: (item: T) => string;
   /** Upserts: a product's collections for the ledger (",1,2,"), when known. */
@@ -108,7 +113,9 @@ export async function sendAndSettle<T>(job: SettleJob<T>): Promise<Settled<T>> {
       contentHash: job.hashOf(item),
       title: titleOf(job.payloadOf(item)),
       collectionIds: job.collectionIdsOf?.(item) ?? null,
-      ...(job.kind === "product" ? { content: JSON.stringify(job.payloadOf(item)) } : {}),
+      ...(job.kind === "product"
+        ? { content: job.contentOf?.(item) ?? JSON.stringify(job.payloadOf(item)) }
+        : {}),
     }));
     await recordDelivered(job.scope, job.kind, delivered, job.seenMark, job.now());
   } else {

@@ -58,13 +58,17 @@ async function deliverBatch(
   rows: PendingStagedItem[],
 ): Promise<void> {
   const { runId } = context;
+  // Each staged document is parsed once (it is sent, and named in the ledger by its title); the
+  // ledger keeps it as staged, text that JSON.stringify of the parsed document would give again.
+  const parsed = new Map(rows.map((row) => [row, JSON.parse(row.payload ?? "null") as unknown]));
   const { acknowledged, refused } = await sendAndSettle({
     ...context,
     kind,
     action,
     items: rows,
     idOf: (row) => row.itemId,
-    payloadOf: (row) => JSON.parse(row.payload ?? "null") as unknown,
+    payloadOf: (row) => parsed.get(row),
+    contentOf: (row) => row.payload ?? "null",
     hashOf: (row) => row.contentHash ?? "",
     collectionIdsOf: (row) => row.collectionIds,
     isNew: (row) => row.isNew,
