@@ -135,8 +135,12 @@ export interface DeliveredItem {
   title?: string | null;
   /** Products: ",1,2," of their collections; null when unknown. */
   collectionIds?: string | null;
-  /** The document sent (JSON), kept for products; absent, the row keeps none. */
-  content?: string;
+  /**
+   * The document sent (JSON), kept for products; absent, the row keeps none. `{ stagedBy }`: the
+   * document that run staged for the item (SyncItem.payload), copied in SQL rather than sent
+   * through the statement's values again.
+   */
+  content?: string | { stagedBy: string };
 }
 
 /**
@@ -173,10 +177,16 @@ export async function recordDelivered(
   // The document is replaced with its hash, or cleared: a kept document always has the row's hash.
   // Cut by the documents' size (statement-size.ts); each statement is whole rows, so a lease lost
   // between two leaves the rows of the first, which the service did acknowledge.
-  for (const chunk of statementRows(items, (item) => item.content?.length ?? 0)) {
+  const content = ({ itemId, content }: DeliveredItem) =>
+    typeof content === "object"
+      ? Prisma.sql`(SELECT "payload" FROM "SyncItem" WHERE "runId" = ${content.stagedBy} AND "kind" = ${kind} AND "itemId" = ${itemId})`
+      : Prisma.sql`${content ?? null}`;
+  const size = (item: DeliveredItem) =>
+    typeof item.content === "string" ? item.content.length : 0;
+  for (const chunk of statementRows(items, size)) {
     const rows = chunk.map(
       (item) =>
-        Prisma.sql`(${scope.shopDomain}, ${scope.workspaceId}, ${kind}, ${item.itemId}, ${hash(item.contentHash)}, ${sentAt}, ${runId}, ${item.title ?? null}, ${item.collectionIds ?? null}, ${item.content ?? null})`,
+        Prisma.sql`(${scope.shopDomain}, ${scope.workspaceId}, ${kind}, ${item.itemId}, ${hash(item.contentHash)}, ${sentAt}, ${runId}, ${item.title ?? null}, ${item.collectionIds ?? null}, ${content(item)})`,
     );
     await fencedWrite(
       fence,

@@ -102,4 +102,35 @@ describe("documents written over several statements", () => {
       ids.map((_, index) => documentOf(index)),
     );
   });
+  it("keeps the document a run staged, copied by the database", async () => {
+    await stageItems(
+      runId,
+      "product",
+      ids.map((itemId, index) => ({
+        action: "upsert",
+        itemId,
+        payload: documentOf(index),
+        contentHash: `h${index}`,
+        isNew: true,
+        stockStatus: null,
+        sourceUpdatedAt: null,
+        collectionIds: null,
+      })),
+    );
+    await recordDelivered(
+      scope,
+      "product",
+      ids.map((itemId, index) => ({
+        itemId,
+        contentHash: `h${index}`,
+        content: { stagedBy: runId },
+      })),
+      runId,
+      new Date(),
+    );
+    const kept = await indexedDocuments(scope, "product", ids);
+    expect(ids.map((itemId) => kept.get(itemId)?.content)).toEqual(
+      ids.map((_, index) => documentOf(index)),
+    );
+  });
 });

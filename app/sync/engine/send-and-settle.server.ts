@@ -13,6 +13,7 @@ import {
   recordDeleted,
   recordDelivered,
   type ContentKind,
+  type DeliveredItem,
   type LedgerScope,
 } from "../../models/ledger.server";
 import {
@@ -41,10 +42,11 @@ export interface SettleJob<T> {
   /** Upserts: the item as the service takes it. */
   payloadOf: (item: T) => unknown;
   /**
-   * Upserts: a product's document as JSON for the ledger, when the caller holds it as text
-   * already (a staged row); otherwise it is `payloadOf` stringified.
+   * Upserts: a product's document for the ledger when the caller has it already: as JSON, or as
+   * the document a run staged (`{ stagedBy: runId }`, copied by the database); otherwise it is
+   * `payloadOf` stringified.
    */
-  contentOf?: (item: T) => string;
+  contentOf?: (item: T) => NonNullable<DeliveredItem["content"]>;
   /** Upserts: its content hash, for the ledger. */
   hashOf: (item: T) => string;
   /** Upserts: a product's collections for the ledger (",1,2,"), when known. */

@@ -59,7 +59,8 @@ async function deliverBatch(
 ): Promise<void> {
   const { runId } = context;
   // Each staged document is parsed once (it is sent, and named in the ledger by its title); the
-  // ledger keeps it as staged, text that JSON.stringify of the parsed document would give again.
+  // ledger keeps the staged text itself, copied by the database: JSON.stringify of the parsed
+  // document would give the same text, after one more pass of it through Prisma's values.
   const parsed = new Map(rows.map((row) => [row, JSON.parse(row.payload ?? "null") as unknown]));
   const { acknowledged, refused } = await sendAndSettle({
     ...context,
@@ -68,7 +69,7 @@ async function deliverBatch(
     items: rows,
     idOf: (row) => row.itemId,
     payloadOf: (row) => parsed.get(row),
-    contentOf: (row) => row.payload ?? "null",
+    contentOf: () => ({ stagedBy: runId }),
     hashOf: (row) => row.contentHash ?? "",
     collectionIdsOf: (row) => row.collectionIds,
     isNew: (row) => row.isNew,
