@@ -5,7 +5,7 @@
  * statement as text with its values as JSON, and the query plan with the values again, four
  * entries a statement) and the driver adapter's (each statement's values). A statement's values
  * therefore stay alive, in up to three copies, until about a hundred later statements push them
- * out: at 100 rows of 3–4 KB documents that was some 35 MB of a sync's live heap, most of what a
+ * out: at 100 rows of 1–2 KB documents that was some 35 MB of a sync's live heap, most of what a
  * 100,000-product sync needed beyond the process itself (docs/benchmarks.md, "Full sync engine").
  * Bounding each statement's values bounds that memory (decision 0050).
  */
