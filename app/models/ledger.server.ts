@@ -1,6 +1,7 @@
 import { Prisma, type IndexedItem } from "@prisma/client";
 import prisma from "./db.server";
 import { fencedText, fencedWrite, fenceCondition, type LeaseFence } from "./shop-leases.server";
+import { statementRows } from "./statement-size";
 
 // The engine's per-batch statements are raw SQL, one statement each and no transactions: the
 // client-engine's query compiler keeps memory for every model query and every transaction
@@ -134,8 +135,12 @@ export interface DeliveredItem {
   title?: string | null;
   /** Products: ",1,2," of their collections; null when unknown. */
   collectionIds?: string | null;
-  /** The document sent (JSON), kept for products; absent, the row keeps none. */
-  content?: string;
+  /**
+   * The document sent (JSON), kept for products; absent, the row keeps none. `{ stagedBy }`: the
+   * document that run staged for the item (SyncItem.payload), copied in SQL rather than sent
+   * through the statement's values again.
+   */
+  content?: string | { stagedBy: string };
 }
 
 /**
@@ -169,20 +174,30 @@ export async function recordDelivered(
   // Fenced: the hash is NULL unless the lease is still ours, and the NOT NULL column then
   // refuses the whole statement.
   const hash = (value: string) => (fence ? fencedText(fence, value) : Prisma.sql`${value}`);
-  const rows = items.map(
-    (item) =>
-      Prisma.sql`(${scope.shopDomain}, ${scope.workspaceId}, ${kind}, ${item.itemId}, ${hash(item.contentHash)}, ${sentAt}, ${runId}, ${item.title ?? null}, ${item.collectionIds ?? null}, ${item.content ?? null})`,
-  );
   // The document is replaced with its hash, or cleared: a kept document always has the row's hash.
-  await fencedWrite(
-    fence,
-    () => prisma.$executeRaw`
-    INSERT INTO "IndexedItem" ("shopDomain", "workspaceId", "kind", "itemId", "contentHash", "sentAt", "seenRunId", "title", "collectionIds", "content")
-    VALUES ${Prisma.join(rows)}
-    ON CONFLICT ("shopDomain", "workspaceId", "kind", "itemId")
-    DO UPDATE SET "contentHash" = excluded."contentHash", "sentAt" = excluded."sentAt", "seenRunId" = excluded."seenRunId",
-      "title" = excluded."title", "collectionIds" = excluded."collectionIds", "content" = excluded."content"`,
-  );
+  // Cut by the documents' size (statement-size.ts); each statement is whole rows, so a lease lost
+  // between two leaves the rows of the first, which the service did acknowledge.
+  const content = ({ itemId, content }: DeliveredItem) =>
+    typeof content === "object"
+      ? Prisma.sql`(SELECT "payload" FROM "SyncItem" WHERE "runId" = ${content.stagedBy} AND "kind" = ${kind} AND "itemId" = ${itemId})`
+      : Prisma.sql`${content ?? null}`;
+  const size = (item: DeliveredItem) =>
+    typeof item.content === "string" ? item.content.length : 0;
+  for (const chunk of statementRows(items, size)) {
+    const rows = chunk.map(
+      (item) =>
+        Prisma.sql`(${scope.shopDomain}, ${scope.workspaceId}, ${kind}, ${item.itemId}, ${hash(item.contentHash)}, ${sentAt}, ${runId}, ${item.title ?? null}, ${item.collectionIds ?? null}, ${content(item)})`,
+    );
+    await fencedWrite(
+      fence,
+      () => prisma.$executeRaw`
+      INSERT INTO "IndexedItem" ("shopDomain", "workspaceId", "kind", "itemId", "contentHash", "sentAt", "seenRunId", "title", "collectionIds", "content")
+      VALUES ${Prisma.join(rows)}
+      ON CONFLICT ("shopDomain", "workspaceId", "kind", "itemId")
+      DO UPDATE SET "contentHash" = excluded."contentHash", "sentAt" = excluded."sentAt", "seenRunId" = excluded."seenRunId",
+        "title" = excluded."title", "collectionIds" = excluded."collectionIds", "content" = excluded."content"`,
+    );
+  }
 }
 
 /** Drops the ledger rows of items the service confirmed deleted. */

@@ -1,13 +1,12 @@
 import { Prisma, type SyncItem } from "@prisma/client";
 import prisma from "./db.server";
 import type { ContentKind } from "./ledger.server";
+import { statementRows } from "./statement-size";
 
 // SyncItem: a full sync's staged items, its checkpoint (what it still owes the service, what it
 // sent, what waits for the quota). The per-batch statements are raw SQL, one statement each and no
 // transaction (docs/decisions/0001-raw-sql-without-transactions.md).
 
-/** Staged rows per INSERT statement (see stageItems). */
-const INSERT_ROWS = 100;
 /** Ids per UPDATE statement, well under SQLite's and PostgreSQL's limits on bound values. */
 const UPDATE_CHUNK = 500;
 
@@ -36,24 +35,24 @@ export type StagedItem =
 /**
  * Stages items of a run (a staged item of the same id is replaced, and is pending again). No
  * transaction (docs/decisions/0001): a run stopped inside its export phase restages from the start,
- * so a half-written batch is never read. In statements of INSERT_ROWS: Prisma's debug log keeps its
- * last 100 query plans, values and all, even when debugging is off, so a statement's size bounds
- * that memory.
+ * so a half-written batch is never read. In statements cut by their documents' size
+ * (statement-size.ts): Prisma keeps its last statements' values, whatever debugging is set to.
  */
 export async function stageItems(
   runId: string,
   kind: ContentKind,
   items: readonly StagedItem[],
 ): Promise<void> {
-  const staged = items.map((item) =>
-    item.action === "upsert"
-      ? Prisma.sql`(${runId}, ${kind}, ${item.itemId}, 'upsert', ${item.payload}, ${item.contentHash}, ${item.isNew}, ${item.stockStatus}, ${item.sourceUpdatedAt}, ${item.collectionIds}, NULL)`
-      : Prisma.sql`(${runId}, ${kind}, ${item.itemId}, 'delete', NULL, NULL, false, NULL, NULL, NULL, ${item.title})`,
-  );
-  for (let start = 0; start < staged.length; start += INSERT_ROWS) {
+  const size = (item: StagedItem) => (item.action === "upsert" ? item.payload.length : 0);
+  for (const rows of statementRows(items, size)) {
+    const staged = rows.map((item) =>
+      item.action === "upsert"
+        ? Prisma.sql`(${runId}, ${kind}, ${item.itemId}, 'upsert', ${item.payload}, ${item.contentHash}, ${item.isNew}, ${item.stockStatus}, ${item.sourceUpdatedAt}, ${item.collectionIds}, NULL)`
+        : Prisma.sql`(${runId}, ${kind}, ${item.itemId}, 'delete', NULL, NULL, false, NULL, NULL, NULL, ${item.title})`,
+    );
     await prisma.$executeRaw`
       INSERT INTO "SyncItem" ("runId", "kind", "itemId", "action", "payload", "contentHash", "isNew", "stockStatus", "sourceUpdatedAt", "collectionIds", "title")
-      VALUES ${Prisma.join(staged.slice(start, start + INSERT_ROWS))}
+      VALUES ${Prisma.join(staged)}
       ON CONFLICT ("runId", "kind", "itemId") DO UPDATE SET
         "action" = excluded."action", "payload" = excluded."payload", "contentHash" = excluded."contentHash",
         "isNew" = excluded."isNew", "stockStatus" = excluded."stockStatus",

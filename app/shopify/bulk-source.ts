@@ -61,10 +61,13 @@ const NEWLINE = 0x0a;
  * cut on the newline byte, which never occurs inside a UTF-8 sequence, and decoded one by one: a
  * character split between chunks is decoded whole, and an ASCII-only line stays a compact
  * one-byte string even when other lines hold accents or CJK. A trailing "\r" is dropped. Line
- * numbers are 1-based and count every physical line, empty ones included.
+ * numbers are 1-based and count every physical line, empty ones included. Each line is decoded
+ * straight from its chunk; only a line cut between chunks is copied, never a whole chunk (a
+ * 256 KB chunk copied for every chunk read was among a sync's largest allocations).
  */
 export class LineSplitter {
-  private carry: Buffer | null = null;
+  /** The start of a line cut between chunks: its pieces, copied. */
+  private carry: Buffer[] = [];
   private pendingText = "";
   private count = 0;
 
@@ -73,27 +76,34 @@ export class LineSplitter {
       this.pushText(chunk, onLine);
       return;
     }
-    let bytes = Buffer.isBuffer(chunk)
+    const bytes = Buffer.isBuffer(chunk)
       ? chunk
       : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    if (this.carry) {
-      bytes = Buffer.concat([this.carry, bytes]);
-      this.carry = null;
-    }
     let start = 0;
     let end = bytes.indexOf(NEWLINE, start);
+    if (this.carry.length > 0) {
+      if (end === -1) {
+        this.carry.push(Buffer.from(bytes));
+        return;
+      }
+      this.emit(Buffer.concat([...this.carry, bytes.subarray(0, end)]).toString("utf8"), onLine);
+      this.carry = [];
+      start = end + 1;
+      end = bytes.indexOf(NEWLINE, start);
+    }
     while (end !== -1) {
       this.emit(bytes.toString("utf8", start, end), onLine);
       start = end + 1;
       end = bytes.indexOf(NEWLINE, start);
     }
-    if (start < bytes.length) this.carry = Buffer.from(bytes.subarray(start));
+    if (start < bytes.length) this.carry.push(Buffer.from(bytes.subarray(start)));
   }
 
   end(onLine: LineHandler): void {
-    const rest = this.pendingText + (this.carry ? this.carry.toString("utf8") : "");
+    const rest =
+      this.pendingText + (this.carry.length > 0 ? Buffer.concat(this.carry).toString("utf8") : "");
     this.pendingText = "";
-    this.carry = null;
+    this.carry = [];
     if (rest.length > 0) this.emit(rest, onLine);
   }
 

@@ -13,6 +13,7 @@ import {
   recordDeleted,
   recordDelivered,
   type ContentKind,
+  type DeliveredItem,
   type LedgerScope,
 } from "../../models/ledger.server";
 import {
@@ -40,6 +41,12 @@ export interface SettleJob<T> {
   idOf: (item: T) => string;
   /** Upserts: the item as the service takes it. */
   payloadOf: (item: T) => unknown;
+  /**
+   * Upserts: a product's document for the ledger when the caller has it already: as JSON, or as
+   * the document a run staged (`{ stagedBy: runId }`, copied by the database); otherwise it is
+   * `payloadOf` stringified.
+   */
+  contentOf?: (item: T) => NonNullable<DeliveredItem["content"]>;
   /** Upserts: its content hash, for the ledger. */
   hashOf: (item: T) => string;
   /** Upserts: a product's collections for the ledger (",1,2,"), when known. */
@@ -108,7 +115,9 @@ export async function sendAndSettle<T>(job: SettleJob<T>): Promise<Settled<T>> {
       contentHash: job.hashOf(item),
       title: titleOf(job.payloadOf(item)),
       collectionIds: job.collectionIdsOf?.(item) ?? null,
-      ...(job.kind === "product" ? { content: JSON.stringify(job.payloadOf(item)) } : {}),
+      ...(job.kind === "product"
+        ? { content: job.contentOf?.(item) ?? JSON.stringify(job.payloadOf(item)) }
+        : {}),
     }));
     await recordDelivered(job.scope, job.kind, delivered, job.seenMark, job.now());
   } else {

@@ -58,13 +58,18 @@ async function deliverBatch(
   rows: PendingStagedItem[],
 ): Promise<void> {
   const { runId } = context;
+  // Each staged document is parsed once (it is sent, and named in the ledger by its title); the
+  // ledger keeps the staged text itself, copied by the database: JSON.stringify of the parsed
+  // document would give the same text, after one more pass of it through Prisma's values.
+  const parsed = new Map(rows.map((row) => [row, JSON.parse(row.payload ?? "null") as unknown]));
   const { acknowledged, refused } = await sendAndSettle({
     ...context,
     kind,
     action,
     items: rows,
     idOf: (row) => row.itemId,
-    payloadOf: (row) => JSON.parse(row.payload ?? "null") as unknown,
+    payloadOf: (row) => parsed.get(row),
+    contentOf: () => ({ stagedBy: runId }),
     hashOf: (row) => row.contentHash ?? "",
     collectionIdsOf: (row) => row.collectionIds,
     isNew: (row) => row.isNew,
