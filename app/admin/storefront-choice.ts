@@ -141,18 +141,21 @@ export interface PendingTick {
 /**
  * What the other pages' ticked domains want once the merchant's unsaved changes on those pages
  * count too: a domain ticked there adds its products, one unticked takes them off (a filled
- * domain costs nothing either way). `elsewhere` is as saved; pages before `page` take the quota
- * first, as a fill takes domains in list order.
+ * domain costs nothing either way). `elsewhere` is as saved; a change whose domain the page
+ * shows now is the page's own (`shown`), wherever it was made, since the list can shift when
+ * Shopify's domains change. Pages before `page` take the quota first, as a fill takes domains in
+ * list order.
  */
 export function elsewhereWithPending(
   elsewhere: ChoiceElsewhere,
   pending: Iterable<PendingTick>,
   page: number,
+  shown: ReadonlySet<string>,
 ): ChoiceElsewhere {
   const before = { ...elsewhere.before };
   const after = { ...elsewhere.after };
   for (const { row, ticked, page: on } of pending) {
-    if (on === page || row.primary || row.filled) continue;
+    if (shown.has(row.domain) || row.primary || row.filled) continue;
     const side = on < page ? before : after;
     const sign = ticked ? 1 : -1;
     side.domains = Math.max(0, side.domains + sign);

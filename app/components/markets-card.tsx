@@ -10,7 +10,7 @@ import {
   Link,
   Text,
 } from "@shopify/polaris";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { StorefrontChoice } from "../admin/storefront-choice.server";
 import {
   elsewhereWithPending,
@@ -66,10 +66,24 @@ export function MarketsCard({
   const fetcher = useFetcher<StorefrontChoiceSaved>();
   // Boxes changed and not saved yet, on any page: kept while the merchant pages through.
   const [pending, setPending] = useState<ReadonlyMap<string, PendingTick>>(new Map());
+  // What the save under way sent: once it is saved, only those changes leave `pending`, so a box
+  // changed while it was saving stays changed and goes with the next save.
+  const sent = useRef<ReadonlyMap<string, PendingTick>>(new Map());
   useEffect(() => {
-    if (fetcher.state === "idle" && fetcher.data?.ok) setPending(new Map());
+    if (fetcher.state !== "idle" || !fetcher.data?.ok) return;
+    const saved = sent.current;
+    sent.current = new Map();
+    setPending((now) => {
+      const next = new Map(now);
+      for (const [domain, tick] of saved) {
+        if (next.get(domain)?.ticked === tick.ticked) next.delete(domain);
+      }
+      return next;
+    });
   }, [fetcher.state, fetcher.data]);
   const saved = (domain: string) => !choice.unticked.includes(domain);
+  /** The page's domains now: a change is "on this page" when its domain is shown here. */
+  const shownNow = new Set(choice.rows.filter((row) => !row.primary).map((row) => row.domain));
   const ticked = new Set(
     choice.rows
       .filter((row) => !row.primary && (pending.get(row.domain)?.ticked ?? saved(row.domain)))
@@ -82,7 +96,7 @@ export function MarketsCard({
       else next.set(row.domain, { row, ticked: checked, page: paging.page });
       return next;
     });
-  const otherPages = [...pending.values()].filter((tick) => tick.page !== paging.page);
+  const otherPages = [...pending.values()].filter((tick) => !shownNow.has(tick.row.domain));
   const choosable = (presence: StorefrontPresence) =>
     presence.defaultLocale
       ? choice.rows.find((row) => !row.primary && row.domain === presence.host.toLowerCase())
@@ -94,7 +108,7 @@ export function MarketsCard({
           choice.rows,
           ticked,
           choice.remaining,
-          elsewhereWithPending(choice.elsewhere, pending.values(), paging.page),
+          elsewhereWithPending(choice.elsewhere, pending.values(), paging.page, shownNow),
         );
   const indexed = primary;
   const ownWorkspace = (presence: StorefrontPresence) =>
@@ -135,10 +149,10 @@ export function MarketsCard({
         {leftOffStorefront.count > 0 && (
           <Banner
             tone="warning"
-            title={`${format.count(leftOffStorefront.count, "indexed domain")} not on the storefront yet`}
+            title={`${format.count(leftOffStorefront.count, "indexed domain")} left out of the storefront settings`}
           >
-            <p>
-              {`Shopify keeps at most ${leftOffStorefront.limitKb} KB of the app's storefront settings, too little to name every domain's workspace. Shoppers on ${[...leftOffStorefront.named, ...(leftOffStorefront.count > leftOffStorefront.named.length ? [format.count(leftOffStorefront.count - leftOffStorefront.named.length, "other domain")] : [])].join(", ")} get the primary domain's catalogue, in its language. Untick domains you do not need and save to make room for these.`}
+            <p style={{ overflowWrap: "anywhere" }}>
+              {`Shopify keeps at most ${leftOffStorefront.limitKb} KB of the app's storefront settings, too little to name every domain's workspace, so the app leaves out ${[...leftOffStorefront.named, ...(leftOffStorefront.count > leftOffStorefront.named.length ? [format.count(leftOffStorefront.count - leftOffStorefront.named.length, "other domain")] : [])].join(", ")}: their shoppers get the primary domain's catalogue, in its language. Untick domains you do not need and save to make room for these (the storefront settings are rewritten within minutes of a save, or when syncing resumes).`}
             </p>
           </Banner>
         )}
@@ -149,7 +163,13 @@ export function MarketsCard({
           </Text>
         )}
         {presences.length > 0 && (
-          <fetcher.Form method="post" action="/app/storefronts-choice">
+          <fetcher.Form
+            method="post"
+            action="/app/storefronts-choice"
+            onSubmit={() => {
+              sent.current = new Map(pending);
+            }}
+          >
             <BlockStack gap="300">
               {paging.pages > 1 && <Pages paging={paging} pageUrl={pageUrl} format={format} />}
               {choosableShown.map((domain) => (
@@ -161,7 +181,11 @@ export function MarketsCard({
                   {tick.ticked && <input type="hidden" name="storefront" value={tick.row.domain} />}
                 </span>
               ))}
-              <ul aria-label="Storefronts" style={{ margin: 0, paddingLeft: 0, listStyle: "none" }}>
+              <ul
+                aria-label="Storefronts"
+                // A host may be 253 characters: it wraps rather than run out of the card.
+                style={{ margin: 0, paddingLeft: 0, listStyle: "none", overflowWrap: "anywhere" }}
+              >
                 {presences.map((presence) => (
                   <li
                     key={presence.url}
@@ -202,9 +226,11 @@ export function MarketsCard({
               {paging.pages > 1 && <Pages paging={paging} pageUrl={pageUrl} format={format} />}
               {choice.rows.some((row) => !row.primary) && (
                 <>
-                  <Text as="p" id="storefronts-cost">
-                    {costText(format, plan)}
-                  </Text>
+                  <div aria-live="polite">
+                    <Text as="p" id="storefronts-cost">
+                      {costText(format, plan)}
+                    </Text>
+                  </div>
                   {fetcher.data && (
                     <Banner
                       tone={fetcher.data.ok ? "success" : "critical"}

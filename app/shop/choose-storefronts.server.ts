@@ -48,7 +48,9 @@ export async function chooseStorefronts(
   const stored = unindexedDomainsOf(shop);
   // A domain unticked earlier and not shown now (another page's, or its presence switched off)
   // stays unticked.
-  const { unticked, ignored, notShown } = savePageChoice(rows, shown, ticked, stored);
+  // Host names are kept in lower case; a form may spell them otherwise (DNS does not care).
+  const lower = (names: readonly string[]) => names.map((name) => name.trim().toLowerCase());
+  const { unticked, ignored, notShown } = savePageChoice(rows, lower(shown), lower(ticked), stored);
   await saveUnindexedDomains(shopDomain, unticked);
   const before = new Set(stored);
   const after = new Set(unticked);
@@ -59,26 +61,34 @@ export async function chooseStorefronts(
   // In the background: a fill takes minutes; the Dashboard says where each domain stands.
   void followStorefrontDomains(shopDomain);
   const lines = [
-    ...dropped.map(
-      (row) =>
-        `${row.domain} is no longer indexed: the storefront stops asking its workspace, so its shoppers get the primary domain's search, and the workspace is then emptied (within minutes; after the sync under way, if one is).`,
-    ),
-    ...added.map(
-      (row) =>
-        `${row.domain} is being indexed: its workspace is filled within minutes (after the sync under way, if one is; follow it on the Dashboard), and its shoppers get the primary domain's search meanwhile.`,
-    ),
+    ...(dropped.length > 0
+      ? [
+          `${namedFew(dropped.map((row) => row.domain))} ${dropped.length === 1 ? "is" : "are"} no longer indexed: the storefront stops asking ${dropped.length === 1 ? "its workspace" : "their workspaces"}, so ${dropped.length === 1 ? "its" : "their"} shoppers get the primary domain's search, and the ${dropped.length === 1 ? "workspace is" : "workspaces are"} then emptied (within minutes; after the sync under way, if one is).`,
+        ]
+      : []),
+    ...(added.length > 0
+      ? [
+          `${namedFew(added.map((row) => row.domain))} ${added.length === 1 ? "is" : "are"} being indexed: ${added.length === 1 ? "its workspace is" : "their workspaces are"} filled within minutes (after the sync under way, if one is; follow it on the Dashboard), and ${added.length === 1 ? "its" : "their"} shoppers get the primary domain's search meanwhile.`,
+        ]
+      : []),
     ...(dropped.length + added.length > 0 && isPausedByMerchant(shop)
       ? ["Syncing is paused on the Dashboard: this happens when you resume it."]
       : []),
     ...(ignored.length > 0
-      ? [`Not storefronts of this store, so left as they were: ${ignored.join(", ")}.`]
+      ? [`Not storefronts of this store, so left as they were: ${namedFew(ignored)}.`]
       : []),
     ...(notShown.length > 0
-      ? [`Not on the page saved, so left as they were: ${notShown.join(", ")}.`]
+      ? [`Not on the page saved, so left as they were: ${namedFew(notShown)}.`]
       : []),
   ];
   return {
     ok: true,
     message: lines.length > 0 ? lines.join(" ") : "Storefronts saved: nothing changed.",
   };
+}
+
+/** Names the first few and counts the rest: a save of hundreds of domains stays one line each. */
+function namedFew(names: readonly string[], few = 5): string {
+  if (names.length <= few) return names.join(", ");
+  return `${names.slice(0, few).join(", ")} and ${names.length - few} more`;
 }

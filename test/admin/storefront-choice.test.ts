@@ -154,11 +154,22 @@ describe("a long list's cost, a page at a time", () => {
       { row: row(200), ticked: true, page: 5 },
       { row: row(52), ticked: false, page: 2 },
     ];
-    const adjusted = elsewhereWithPending(choiceElsewhere(many, saved, shown), pending, 2);
+    const adjusted = elsewhereWithPending(choiceElsewhere(many, saved, shown), pending, 2, shown);
     const wanted = new Set([...saved, "d2.shop.example", "d3.shop.example"]);
     wanted.delete("d200.shop.example");
     expect(adjusted).toEqual(choiceElsewhere(many, wanted, shown));
     expect(adjusted.before.domains).toBe(23);
+  });
+
+  it("a change made on page 2 whose domain the list now shows on page 1 (domains removed in Shopify) counts with page 1's", () => {
+    // d60 was unticked on page 2; five domains went away and page 1 now shows d60.
+    const shownOnPage1 = new Set([
+      ...many.slice(1, 50).map((row) => row.domain),
+      "d60.shop.example",
+    ]);
+    const elsewhere = choiceElsewhere(many, new Set(), shownOnPage1);
+    const pending: PendingTick[] = [{ row: many[61]!, ticked: false, page: 2 }];
+    expect(elsewhereWithPending(elsewhere, pending, 1, shownOnPage1)).toEqual(elsewhere);
   });
 });
 
