@@ -74,14 +74,18 @@ export function messageOf(error: unknown): string {
 }
 
 /**
- * Serves one shop: batches until nothing is due, then gives the lease back. Only the worker that
- * holds the shop's lease sends for it, never while a full sync of it is unfinished, never while
- * it is paused or uninstalled.
+ * Serves one shop: batches until nothing is due, then keeps the lease a moment for the shop's
+ * next pass (kept-leases.ts) or gives it back. Only the worker that holds the shop's lease sends
+ * for it, never while a full sync of it is unfinished, never while it is paused or uninstalled.
  */
 export async function serveShop(worker: WorkerContext, shopDomain: string): Promise<void> {
   const { memory, registry, now } = worker;
-  const lease = await worker.leases.hold(shopDomain);
+  const lease = worker.keptLeases
+    ? await worker.keptLeases.take(shopDomain)
+    : await worker.leases.hold(shopDomain);
   if (!lease) return;
+  /** Kept for the next pass only when this one ended with nothing more due (the shop steady). */
+  let keep = false;
   /** When the current pass began, before it looked for an unfinished run. */
   let passStartedAt = new Date();
   const guard = async () => {
@@ -111,7 +115,10 @@ export async function serveShop(worker: WorkerContext, shopDomain: string): Prom
       // After a batch, one look says whether another pass could find anything: an empty pass
       // reads the shop, its runs, lookups, quota and outbox (most batches are the only one).
       const cutoff = new Date(now().getTime() - worker.coalesceMs);
-      if (pass > 0 && !(await mayHaveDueWork(shopDomain, cutoff, worker.batchSize))) return;
+      if (pass > 0 && !(await mayHaveDueWork(shopDomain, cutoff, worker.batchSize))) {
+        keep = true;
+        return;
+      }
       // On the runs' own clock (not the worker's `now`, which tests may move).
       passStartedAt = new Date();
       const shop = await findShop(shopDomain);
@@ -158,7 +165,10 @@ export async function serveShop(worker: WorkerContext, shopDomain: string): Prom
         rows = [];
         continue;
       }
-      if (rows.length === 0) return;
+      if (rows.length === 0) {
+        keep = true;
+        return;
+      }
       if (probeQuota) memory.noteQuotaProbe(shopDomain, at);
 
       const ids = rows.map((row) => row.productId);
@@ -197,7 +207,8 @@ export async function serveShop(worker: WorkerContext, shopDomain: string): Prom
   } catch (error) {
     await handleFailure(worker, shopDomain, rows, error);
   } finally {
-    await lease.release();
+    if (worker.keptLeases) await worker.keptLeases.putBack(shopDomain, lease, keep);
+    else await lease.release();
   }
 }
 
