@@ -10,11 +10,12 @@ import {
   refusedChangesLeft,
   removeChangesCoveredByRun,
 } from "../../models/outbox.server";
-import { quotaStanding } from "../../models/quota-usage.server";
+import { quotaStanding, standingOf } from "../../models/quota-usage.server";
 import { findShop, workspaceOf } from "../../models/shops.server";
 import { LeaseLostError } from "../../models/shop-leases.server";
 import { passRuns, sendCheck, type PassRuns, type SendCheck } from "../../models/live-pass.server";
 import { describeWait, type RetryEvent } from "../engine/pacer";
+import { quotaMonthOf } from "../../index-service/tiers";
 import { sendingTierOf } from "../engine/pacer-registry.server";
 import { pauseForServiceRefusal } from "../../shop/pause.server";
 import { serviceKeyIdOf } from "../../shop/service-keys.server";
@@ -130,22 +131,30 @@ export async function serveShop(worker: WorkerContext, shopDomain: string): Prom
         return;
       }
       if (shop.state !== "active" || !shop.secretKeyCiphertext || !workspaceOf(shop)) return;
-      const runs = await passRuns(shopDomain);
+      // The runs, whether lookups wait and the month's quota: one statement.
+      const runs = await passRuns(shopDomain, quotaMonthOf(now()));
       if (runs.unfinished) return;
       const admin = adminOnDemand(worker, shopDomain);
       // Stock and collection changes: their products join the outbox before it is read.
-      const lookups = await settleLookups({
-        shopDomain,
-        admin,
-        startFullSync: async () =>
-          (await startShopSyncUnlessRunning(worker.leases, shopDomain, "reconcile")) !== null,
-      });
-      if (lookups.fullSync) return;
+      if (runs.lookupsWaiting) {
+        const lookups = await settleLookups({
+          shopDomain,
+          admin,
+          startFullSync: async () =>
+            (await startShopSyncUnlessRunning(worker.leases, shopDomain, "reconcile")) !== null,
+        });
+        if (lookups.fullSync) return;
+      }
       const covered = await dropChangesCoveredByLastSync(worker, shopDomain, runs);
 
       const tier = sendingTierOf(shop);
       const at = now();
-      const standing = await quotaStanding(shopDomain, tier, "product", at);
+      // The quota read with the runs unless lookups were settled since (they may take a while)
+      // or the month changed meanwhile: then read now, as before.
+      const standing =
+        !runs.lookupsWaiting && runs.productQuota.month === quotaMonthOf(at)
+          ? standingOf(runs.productQuota, tier, "product")
+          : await quotaStanding(shopDomain, tier, "product", at);
       const probeQuota =
         standing.remaining === 0 && memory.quotaProbeDue(shopDomain, at, worker.quotaProbeEveryMs);
       const { rows: next, sendable } = await nextChangesAndSendable(shopDomain, {
