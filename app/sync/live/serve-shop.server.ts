@@ -113,8 +113,8 @@ export async function serveShop(worker: WorkerContext, shopDomain: string): Prom
   try {
     for (let pass = 0; ; pass++) {
       if (worker.stopped() || lease.lost()) return;
-      // After a batch, one look says whether another pass could find anything: an empty pass
-      // reads the shop, its runs, lookups, quota and outbox (most batches are the only one).
+      // After a full batch (or lookups settled), one look says whether another pass could find
+      // anything: an empty pass reads the shop, its runs, lookups, quota and outbox.
       const cutoff = new Date(now().getTime() - worker.coalesceMs);
       if (pass > 0 && !(await mayHaveDueWork(shopDomain, cutoff, worker.batchSize))) {
         keep = true;
@@ -211,7 +211,15 @@ export async function serveShop(worker: WorkerContext, shopDomain: string): Prom
       }
       if (refused > 0) memory.noteRefused(shopDomain, await refusedChangesLeft(shopDomain, ids));
       memory.succeeded(shopDomain);
+      // A batch that was not full took every change due when it was read, and this pass settled
+      // no lookups: what came in since is due only after the coalescing window (or at a batch's
+      // worth), which the poll sees; the look for more due work is for the other passes.
+      const full = rows.length >= worker.batchSize;
       rows = [];
+      if (!full && !runs.lookupsWaiting) {
+        keep = true;
+        return;
+      }
     }
   } catch (error) {
     await handleFailure(worker, shopDomain, rows, error);
