@@ -256,7 +256,7 @@ async function runBuild(root: string, databaseUrl: string): Promise<PhaseFigures
   const { startEmulator } = await import("../dev/emulator/server");
   const { startFakeShopify, DEFAULT_ACCESS_TOKEN } = await import("../dev/fake-shopify/server");
   const { catalogueEntry } = await import("../app/sync/engine/catalogue-entry");
-  const { contentHash } = await import("../app/catalogue");
+  const { contentHash, documentCurrencyOf } = await import("../app/catalogue");
   type ShopifyProduct = import("../app/catalogue").ShopifyProduct;
   const emulator = await startEmulator({
     port: 0,
@@ -295,20 +295,22 @@ async function runBuild(root: string, databaseUrl: string): Promise<PhaseFigures
   const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
   const { createPrismaClient } = await import("../app/models/db.server");
   const database = createPrismaClient(databaseUrl);
+  // As the app maps them: the primary workspace's products carry the shop's currency (decision 0036).
+  const mapping = { primaryDomain: DOMAIN, ...documentCurrencyOf(shopify.state.shop()) };
   const products = shopify.state
     .products()
     .map((p) => p.id)
     .filter((id) => {
       const entry = catalogueEntry(
         { type: "Product", value: shopify.state.product(id) as unknown as ShopifyProduct },
-        { primaryDomain: DOMAIN },
+        mapping,
       );
       return entry.indexable;
     });
   const shows = (id: string) => {
     const entry = catalogueEntry(
       { type: "Product", value: shopify.state.product(id) as unknown as ShopifyProduct },
-      { primaryDomain: DOMAIN },
+      mapping,
     );
     if (!entry.indexable) return false;
     const item = emulator.state

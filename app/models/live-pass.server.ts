@@ -2,46 +2,68 @@ import prisma, { toDate } from "./db.server";
 import type { LeaseFence } from "./shop-leases.server";
 
 /**
- * The live worker's reads of a shop's runs at the start of a pass, in one statement: whether a
- * run is unfinished, and the newest complete run (succeeded, everything exported) with what it
- * exported and when its product export (the first completed one) was made.
+ * The live worker's reads at the start of a pass, in one statement: whether a run is unfinished,
+ * the newest complete run (succeeded, everything exported) with what it exported and when its
+ * product export (the first completed one) was made, whether lookups wait, and the month's
+ * product quota row (`quotaMonth`, YYYY-MM).
  */
 export interface PassRuns {
   unfinished: boolean;
   lastComplete: { id: string; exportedTypes: string; productExportAt: Date | null } | null;
+  /** A stock or collection change waits to be looked up (PendingLookup). */
+  lookupsWaiting: boolean;
+  /** The month's `QuotaUsage` of products (null values: no row yet), for `standingOf`. */
+  productQuota: { month: string; used: number | null; limit: number | null };
 }
 
-export async function passRuns(shopDomain: string): Promise<PassRuns> {
+export async function passRuns(shopDomain: string, quotaMonth: string): Promise<PassRuns> {
   const [row] = await prisma.$queryRaw<
     {
       unfinished: number | bigint;
+      lookups: number | bigint;
       runId: string | null;
       exportedTypes: string | null;
       productExportAt: unknown;
+      quotaUsed: number | bigint | null;
+      quotaLimit: number | bigint | null;
     }[]
   >`
     SELECT
       (SELECT COUNT(*) FROM "SyncRun" WHERE "activeShop" = ${shopDomain}) AS "unfinished",
+      CASE WHEN EXISTS (SELECT 1 FROM "PendingLookup" WHERE "shopDomain" = ${shopDomain}) THEN 1 ELSE 0 END AS "lookups",
       r."id" AS "runId", r."exportedTypes" AS "exportedTypes",
       (SELECT MIN(e."createdAt") FROM "BulkExport" e
-        WHERE e."runId" = r."id" AND e."type" = 'product' AND e."status" = 'COMPLETED') AS "productExportAt"
+        WHERE e."runId" = r."id" AND e."type" = 'product' AND e."status" = 'COMPLETED') AS "productExportAt",
+      q."used" AS "quotaUsed", q."limit" AS "quotaLimit"
     FROM (SELECT 1 AS "one") AS o
     LEFT JOIN (
       SELECT "id", "exportedTypes" FROM "SyncRun"
       WHERE "shopDomain" = ${shopDomain} AND "state" = 'succeeded' AND "exportComplete" = true
       ORDER BY "finishedAt" DESC LIMIT 1
-    ) AS r ON 1 = 1`;
-  if (!row) return { unfinished: false, lastComplete: null };
+    ) AS r ON 1 = 1
+    LEFT JOIN (
+      SELECT "used", "limit" FROM "QuotaUsage"
+      WHERE "shopDomain" = ${shopDomain} AND "month" = ${quotaMonth} AND "kind" = 'product'
+    ) AS q ON 1 = 1`;
+  const numberOrNull = (value: number | bigint | null | undefined) =>
+    value == null ? null : Number(value);
   return {
-    unfinished: Number(row.unfinished) > 0,
+    unfinished: Number(row?.unfinished ?? 0) > 0,
     lastComplete:
-      row.runId === null
+      !row || row.runId === null
         ? null
         : {
             id: row.runId,
             exportedTypes: row.exportedTypes ?? "",
             productExportAt: row.productExportAt == null ? null : toDate(row.productExportAt),
           },
+    // Unknown (no row): looked for as before.
+    lookupsWaiting: row ? Number(row.lookups) > 0 : true,
+    productQuota: {
+      month: quotaMonth,
+      used: numberOrNull(row?.quotaUsed),
+      limit: numberOrNull(row?.quotaLimit),
+    },
   };
 }
 

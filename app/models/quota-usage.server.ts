@@ -26,6 +26,15 @@ export async function quotaStanding(
   const row = await prisma.quotaUsage.findUnique({
     where: { shopDomain_month_kind: { shopDomain, month: quotaMonthOf(now), kind } },
   });
+  return standingOf(row, tier, kind);
+}
+
+/** quotaStanding from the month's row already read (null: none yet this month). */
+export function standingOf(
+  row: { used: number | null; limit: number | null } | null,
+  tier: Tier,
+  kind: ContentKind,
+): QuotaStanding {
   const limit = row?.limit ?? monthlyQuotaOf(tier, kind);
   const used = row?.used ?? 0;
   return { kind, used, limit, remaining: Math.max(0, limit - used) };

@@ -10,11 +10,12 @@ import {
   refusedChangesLeft,
   removeChangesCoveredByRun,
 } from "../../models/outbox.server";
-import { quotaStanding } from "../../models/quota-usage.server";
+import { quotaStanding, standingOf } from "../../models/quota-usage.server";
 import { findShop, workspaceOf } from "../../models/shops.server";
 import { LeaseLostError } from "../../models/shop-leases.server";
 import { passRuns, sendCheck, type PassRuns, type SendCheck } from "../../models/live-pass.server";
 import { describeWait, type RetryEvent } from "../engine/pacer";
+import { quotaMonthOf } from "../../index-service/tiers";
 import { sendingTierOf } from "../engine/pacer-registry.server";
 import { pauseForServiceRefusal } from "../../shop/pause.server";
 import { serviceKeyIdOf } from "../../shop/service-keys.server";
@@ -74,14 +75,18 @@ export function messageOf(error: unknown): string {
 }
 
 /**
- * Serves one shop: batches until nothing is due, then gives the lease back. Only the worker that
- * holds the shop's lease sends for it, never while a full sync of it is unfinished, never while
- * it is paused or uninstalled.
+ * Serves one shop: batches until nothing is due, then keeps the lease a moment for the shop's
+ * next pass (kept-leases.ts) or gives it back. Only the worker that holds the shop's lease sends
+ * for it, never while a full sync of it is unfinished, never while it is paused or uninstalled.
  */
 export async function serveShop(worker: WorkerContext, shopDomain: string): Promise<void> {
   const { memory, registry, now } = worker;
-  const lease = await worker.leases.hold(shopDomain);
+  const lease = worker.keptLeases
+    ? await worker.keptLeases.take(shopDomain)
+    : await worker.leases.hold(shopDomain);
   if (!lease) return;
+  /** Kept for the next pass only when this one ended with nothing more due (the shop steady). */
+  let keep = false;
   /** When the current pass began, before it looked for an unfinished run. */
   let passStartedAt = new Date();
   const guard = async () => {
@@ -108,10 +113,13 @@ export async function serveShop(worker: WorkerContext, shopDomain: string): Prom
   try {
     for (let pass = 0; ; pass++) {
       if (worker.stopped() || lease.lost()) return;
-      // After a batch, one look says whether another pass could find anything: an empty pass
-      // reads the shop, its runs, lookups, quota and outbox (most batches are the only one).
+      // After a full batch (or lookups settled), one look says whether another pass could find
+      // anything: an empty pass reads the shop, its runs, lookups, quota and outbox.
       const cutoff = new Date(now().getTime() - worker.coalesceMs);
-      if (pass > 0 && !(await mayHaveDueWork(shopDomain, cutoff, worker.batchSize))) return;
+      if (pass > 0 && !(await mayHaveDueWork(shopDomain, cutoff, worker.batchSize))) {
+        keep = true;
+        return;
+      }
       // On the runs' own clock (not the worker's `now`, which tests may move).
       passStartedAt = new Date();
       const shop = await findShop(shopDomain);
@@ -123,22 +131,30 @@ export async function serveShop(worker: WorkerContext, shopDomain: string): Prom
         return;
       }
       if (shop.state !== "active" || !shop.secretKeyCiphertext || !workspaceOf(shop)) return;
-      const runs = await passRuns(shopDomain);
+      // The runs, whether lookups wait and the month's quota: one statement.
+      const runs = await passRuns(shopDomain, quotaMonthOf(now()));
       if (runs.unfinished) return;
       const admin = adminOnDemand(worker, shopDomain);
       // Stock and collection changes: their products join the outbox before it is read.
-      const lookups = await settleLookups({
-        shopDomain,
-        admin,
-        startFullSync: async () =>
-          (await startShopSyncUnlessRunning(worker.leases, shopDomain, "reconcile")) !== null,
-      });
-      if (lookups.fullSync) return;
+      if (runs.lookupsWaiting) {
+        const lookups = await settleLookups({
+          shopDomain,
+          admin,
+          startFullSync: async () =>
+            (await startShopSyncUnlessRunning(worker.leases, shopDomain, "reconcile")) !== null,
+        });
+        if (lookups.fullSync) return;
+      }
       const covered = await dropChangesCoveredByLastSync(worker, shopDomain, runs);
 
       const tier = sendingTierOf(shop);
       const at = now();
-      const standing = await quotaStanding(shopDomain, tier, "product", at);
+      // The quota read with the runs unless lookups were settled since (they may take a while)
+      // or the month changed meanwhile: then read now, as before.
+      const standing =
+        !runs.lookupsWaiting && runs.productQuota.month === quotaMonthOf(at)
+          ? standingOf(runs.productQuota, tier, "product")
+          : await quotaStanding(shopDomain, tier, "product", at);
       const probeQuota =
         standing.remaining === 0 && memory.quotaProbeDue(shopDomain, at, worker.quotaProbeEveryMs);
       const { rows: next, sendable } = await nextChangesAndSendable(shopDomain, {
@@ -158,7 +174,10 @@ export async function serveShop(worker: WorkerContext, shopDomain: string): Prom
         rows = [];
         continue;
       }
-      if (rows.length === 0) return;
+      if (rows.length === 0) {
+        keep = true;
+        return;
+      }
       if (probeQuota) memory.noteQuotaProbe(shopDomain, at);
 
       const ids = rows.map((row) => row.productId);
@@ -192,12 +211,21 @@ export async function serveShop(worker: WorkerContext, shopDomain: string): Prom
       }
       if (refused > 0) memory.noteRefused(shopDomain, await refusedChangesLeft(shopDomain, ids));
       memory.succeeded(shopDomain);
+      // A batch that was not full took every change due when it was read, and this pass settled
+      // no lookups: what came in since is due only after the coalescing window (or at a batch's
+      // worth), which the poll sees; the look for more due work is for the other passes.
+      const full = rows.length >= worker.batchSize;
       rows = [];
+      if (!full && !runs.lookupsWaiting) {
+        keep = true;
+        return;
+      }
     }
   } catch (error) {
     await handleFailure(worker, shopDomain, rows, error);
   } finally {
-    await lease.release();
+    if (worker.keptLeases) await worker.keptLeases.putBack(shopDomain, lease, keep);
+    else await lease.release();
   }
 }
 

@@ -2,6 +2,7 @@ import type { Shop } from "@prisma/client";
 import type { AdminGraphql } from "../../shopify/admin-graphql";
 import type { IndexServiceClient } from "../../index-service/client";
 import type { ShopLeases } from "../engine/process-leases.server";
+import type { KeptLeases } from "./kept-leases";
 import { backoffCeilingMs, backoffMs, type BackoffSteps } from "../engine/pacer";
 import type { PacerRegistry } from "../engine/pacer-registry.server";
 
@@ -15,6 +16,8 @@ export interface WorkerContext {
   backlogResyncAt: number;
   registry: PacerRegistry;
   leases: ShopLeases;
+  /** The leases kept between a shop's passes; absent: each pass takes the lease and gives it back. */
+  keptLeases?: KeptLeases;
   admin: (shopDomain: string) => Promise<AdminGraphql>;
   serviceClient: (shop: Shop) => IndexServiceClient;
   /** The one clock of the worker and everything it calls. */

@@ -9,6 +9,7 @@ import { processLeases, ShopLeases } from "../engine/process-leases.server";
 import { adminFor } from "../../shopify/admin-auth.server";
 import { pacers as processPacers, type PacerRegistry } from "../engine/pacer-registry.server";
 import { serviceClientFor } from "../../shop/service-keys.server";
+import { KeptLeases } from "./kept-leases";
 import { maintain } from "./maintenance.server";
 import { workerBeater } from "./worker-beat";
 import { messageOf, serveShop } from "./serve-shop.server";
@@ -27,6 +28,11 @@ export interface LiveWorkerOptions {
   /** Changes per batch (default 100, the service's bulk maximum). */
   batchSize?: number;
   leaseMs?: number;
+  /**
+   * How long a shop's lease is kept after a pass that left nothing due, for its next pass
+   * (default `coalesceMs` + 2 × `pollMs`: a change that comes just after is due and seen by then).
+   */
+  leaseKeptMs?: number;
   /** Paused shops are asked again, old workspaces cleaned, receipts pruned this often (default 60 s). */
   maintenanceEveryMs?: number;
   /** New products held for a spent quota are tried again this often (default 1 h). */
@@ -86,13 +92,20 @@ export function startLiveWorker(options: LiveWorkerOptions = {}): LiveWorker {
   let lastLoopAt = Date.now();
   const busy = new Map<string, Promise<void>>();
   const beat = workerBeater(leases.holder);
+  const coalesceMs = options.coalesceMs ?? 3_000;
+  const keptLeases = new KeptLeases(
+    leases,
+    options.leaseKeptMs ?? coalesceMs + 2 * pollMs,
+    () => stopped,
+  );
   const worker: WorkerContext = {
-    coalesceMs: options.coalesceMs ?? 3_000,
+    coalesceMs,
     batchSize: options.batchSize ?? BULK_MAX_ITEMS,
     quotaProbeEveryMs: options.quotaProbeEveryMs ?? 3_600_000,
     backlogResyncAt: options.backlogResyncAt ?? 250,
     registry: options.pacers ?? processPacers,
     leases,
+    keptLeases,
     admin: options.admin ?? adminFor,
     serviceClient: options.serviceClient ?? serviceClientFor,
     now,
@@ -158,6 +171,9 @@ export function startLiveWorker(options: LiveWorkerOptions = {}): LiveWorker {
       clearTimeout(timer);
       const all = Promise.allSettled([...busy.values()]);
       await Promise.race([all, new Promise((resolve) => setTimeout(resolve, timeoutMs).unref())]);
+      // The shops kept for a next pass are free for another process now (a shop still being
+      // served gives its lease back when its pass ends: the worker is stopped).
+      await keptLeases.releaseAll();
     },
   };
 }
