@@ -69,6 +69,22 @@ const NAME_KEY: Readonly<Record<string, string>> = {
 const TRANSLATABLE_TYPES: ReadonlySet<string> = new Set([...Object.keys(NAME_KEY), "Metaobject"]);
 
 /**
+ * referenceNamesIn for each language asked, made once a language: storefront domains that share
+ * one name their references with one reader, so Shopify is asked once for them.
+ */
+export function referenceNamesByLocale(
+  admin: AdminGraphql,
+  chosen: readonly ChosenMetafield[],
+  primary: ReferenceNames | undefined,
+): (locale: string) => ReferenceNames | undefined {
+  const readers = new Map<string, ReferenceNames | undefined>();
+  return (locale) => {
+    if (!readers.has(locale)) readers.set(locale, referenceNamesIn(admin, chosen, locale, primary));
+    return readers.get(locale);
+  };
+}
+
+/**
  * What a shop's chosen references name, in a storefront domain's language (`locale`), for its
  * workspace: the primary's names (`primary`, learnt too) where Shopify has no usable translation
  * (missing, empty or outdated, as the storefront falls back), the translated title, alt text or

@@ -59,7 +59,7 @@ import { serviceClientForWorkspace } from "../../shop/service-keys.server";
 import type { HeldLease } from "../engine/process-leases.server";
 import { pacers } from "../engine/pacer-registry.server";
 import type { CatalogueType } from "../engine/catalogue-entry";
-import { referenceNamesIn } from "../engine/reference-names.server";
+import { referenceNamesByLocale } from "../engine/reference-names.server";
 import { runFullSync, type FullSyncResult } from "../engine/sync-export.server";
 import { logFor } from "../../server/log";
 import { presenceMarketPlan } from "./presence-market.server";
@@ -209,17 +209,7 @@ async function fillPresenceWorkspaces(
   const { presences } = await storefrontPresencesOf(shop.shopDomain);
   const { workspaces, problems } = presenceWorkspacesOf(shop, presences);
   for (const problem of problems) log.warn({ shop: shop.shopDomain }, problem);
-  // One reader of referenced names a language: domains that share one ask Shopify once.
-  const readers = new Map<string, ReferenceNames | undefined>();
-  const namesIn = (locale: string) => {
-    if (!readers.has(locale)) {
-      readers.set(
-        locale,
-        referenceNamesIn(admin, sending.metafields, locale, sending.referenceNames),
-      );
-    }
-    return readers.get(locale);
-  };
+  const namesIn = referenceNamesByLocale(admin, sending.metafields, sending.referenceNames);
   for (const workspace of workspaces) {
     if (sending.only && !sending.only.includes(workspace.workspaceId)) continue;
     try {

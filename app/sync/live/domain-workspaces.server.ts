@@ -28,7 +28,6 @@ import {
   VARIANT_METAFIELD_ALIAS,
   variantMetafields,
   variantMetafieldsOf,
-  type ReferenceNames,
 } from "../../catalogue";
 import { queryAdmin, type AdminGraphql } from "../../shopify/admin-graphql";
 import { LineSplitter, type BulkSource } from "../../shopify/bulk-source";
@@ -45,7 +44,7 @@ import { LeaseLostError } from "../../models/shop-leases.server";
 import { serviceClientForWorkspace } from "../../shop/service-keys.server";
 import { catalogueEntry } from "../engine/catalogue-entry";
 import { sendAndSettle } from "../engine/send-and-settle.server";
-import { referenceNamesIn } from "../engine/reference-names.server";
+import { referenceNamesByLocale } from "../engine/reference-names.server";
 import { presenceWorkspacesOf, type PresenceWorkspace } from "../full/presence-workspaces.server";
 import { rereadProducts } from "./reread-products.server";
 import { presenceMarketPlan, type PresenceMarketPlan } from "../full/presence-market.server";
@@ -389,22 +388,11 @@ export async function followInDomainWorkspaces(
   );
 
   const { currency: _shopCurrency, ...primaryContext } = primary.mapContext;
-  // One reader a language: domains that share one name their references once.
-  const namesByLocale = new Map<string, ReferenceNames | undefined>();
-  const referenceNamesOf = (locale: string) => {
-    if (!namesByLocale.has(locale)) {
-      namesByLocale.set(
-        locale,
-        referenceNamesIn(
-          context.admin,
-          primaryContext.metafields ?? [],
-          locale,
-          primaryContext.referenceNames,
-        ),
-      );
-    }
-    return namesByLocale.get(locale);
-  };
+  const referenceNamesOf = referenceNamesByLocale(
+    context.admin,
+    primaryContext.metafields ?? [],
+    primaryContext.referenceNames,
+  );
   for (const workspace of workspaces) {
     const planned = byWorkspace.get(workspace.workspaceId)!;
     const scope = scopeOf(context, workspace);
