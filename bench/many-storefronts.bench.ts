@@ -29,7 +29,7 @@ try {
   const { adminFor } = await import("../app/shopify/admin-auth.server");
   const { refreshStorefrontPresences } = await import("../app/shopify/storefront-presences.server");
   const { settingsPageOf } = await import("../app/admin/settings-page.server");
-  const { addDomainPresences } = await import("../testkit/many-presences");
+  const { addDomainPresences, setDownAsFilled } = await import("../testkit/many-presences");
   console.log(`pause: ${(await pauseSyncing(DEMO_SHOP)).message}`);
 
   let started = performance.now();
@@ -72,7 +72,6 @@ try {
 
   // Every domain's workspace set down as filled (filling thousands takes hours): the loader then
   // decides each one's standing, and the configuration names those that fit in 128 KB.
-  const { default: prisma } = await import("../app/models/db.server");
   const { findShop } = await import("../app/models/shops.server");
   const { storefrontPresencesOf } = await import("../app/models/storefront-presences.server");
   const { presenceWorkspacesOf } = await import("../app/sync/full/presence-workspaces.server");
@@ -82,19 +81,7 @@ try {
     (await findShop(DEMO_SHOP))!,
     (await storefrontPresencesOf(DEMO_SHOP)).presences,
   );
-  const none = { sent: 0, unchanged: 0, deleted: 0, overQuota: 0, failed: 0 };
-  await prisma.syncRun.createMany({
-    data: workspaces.map((workspace) => ({
-      shopDomain: workspace.ledgerKey,
-      workspaceId: workspace.workspaceId,
-      trigger: "domain-added",
-      state: "succeeded",
-      phase: "done",
-      exportComplete: true,
-      finishedAt: new Date(),
-      counts: JSON.stringify({ products: none, posts: none, pending: 0, orphanLines: 0 }),
-    })),
-  });
+  await setDownAsFilled(workspaces);
   const keys = workspaces.map((workspace) => workspace.ledgerKey);
   started = performance.now();
   const filled = await filledWorkspaceKeys(keys);

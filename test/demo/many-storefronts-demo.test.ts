@@ -8,12 +8,16 @@
 import { describe, expect, it, vi } from "vitest";
 import { DEMO_SHOP } from "../../dev/demo/admin-demo";
 import { useDemoInBrowser } from "../../testkit/demo-browser";
-import { addDomainPresences, longDomainHost, manyDomainHost } from "../../testkit/many-presences";
+import {
+  addDomainPresences,
+  longDomainHost,
+  manyDomainHost,
+  setDownAsFilled,
+} from "../../testkit/many-presences";
 import { pauseSyncing } from "../../app/shop/merchant-pause.server";
 import { adminFor } from "../../app/shopify/admin-auth.server";
 import { refreshStorefrontPresences } from "../../app/shopify/storefront-presences.server";
 import { findShop } from "../../app/models/shops.server";
-import prisma from "../../app/models/db.server";
 import { storefrontPresencesOf } from "../../app/models/storefront-presences.server";
 import {
   pointDomainsAtTheirWorkspaces,
@@ -147,22 +151,7 @@ describe("many storefront domains, in Settings", () => {
     );
     // Every domain but the primary and the four unticked above.
     expect(workspaces).toHaveLength(415);
-    // One statement: a long stretch of synchronous SQLite here would leave the app's kept-alive
-    // socket to Shopify closed under it.
-    const none = { sent: 0, unchanged: 0, deleted: 0, overQuota: 0, failed: 0 };
-    const finishedAt = new Date();
-    await prisma.syncRun.createMany({
-      data: workspaces.map((workspace) => ({
-        shopDomain: workspace.ledgerKey,
-        workspaceId: workspace.workspaceId,
-        trigger: "domain-added",
-        state: "succeeded",
-        phase: "done",
-        exportComplete: true,
-        finishedAt,
-        counts: JSON.stringify({ products: none, posts: none, pending: 0, orphanLines: 0 }),
-      })),
-    });
+    await setDownAsFilled(workspaces);
     await pointDomainsAtTheirWorkspaces(DEMO_SHOP, admin);
     const written = demo.shopify.state
       .metafields()

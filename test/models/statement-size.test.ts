@@ -64,8 +64,9 @@ describe("documents written over several statements", () => {
     ).id;
   });
 
-  it("stages every item, each with its own document", async () => {
-    const staged: StagedItem[] = ids.map((itemId, index) => ({
+  /** Every id staged as a new upsert with its own document and hash. */
+  const stagedUpserts = (): StagedItem[] =>
+    ids.map((itemId, index) => ({
       action: "upsert",
       itemId,
       payload: documentOf(index),
@@ -75,6 +76,9 @@ describe("documents written over several statements", () => {
       sourceUpdatedAt: null,
       collectionIds: null,
     }));
+
+  it("stages every item, each with its own document", async () => {
+    const staged = stagedUpserts();
     expect(
       statementRows(staged, (item) => (item.action === "upsert" ? item.payload.length : 0)).length,
     ).toBeGreaterThan(1);
@@ -103,20 +107,7 @@ describe("documents written over several statements", () => {
     );
   });
   it("keeps the document a run staged, copied by the database", async () => {
-    await stageItems(
-      runId,
-      "product",
-      ids.map((itemId, index) => ({
-        action: "upsert",
-        itemId,
-        payload: documentOf(index),
-        contentHash: `h${index}`,
-        isNew: true,
-        stockStatus: null,
-        sourceUpdatedAt: null,
-        collectionIds: null,
-      })),
-    );
+    await stageItems(runId, "product", stagedUpserts());
     await recordDelivered(
       scope,
       "product",
