@@ -21,6 +21,7 @@ import {
 } from "../../testkit/live-stack";
 import { maintain } from "../../app/sync/live/maintenance.server";
 import { ShopMemory } from "../../app/sync/live/worker-context";
+import { KeptLeases } from "../../app/sync/live/kept-leases";
 import { PacerRegistry } from "../../app/sync/engine/pacer-registry.server";
 import { ShopLeases } from "../../app/sync/engine/process-leases.server";
 import { adminFor } from "../../app/shopify/admin-auth.server";
@@ -67,13 +68,15 @@ const productsIn = (workspaceId: string) =>
 async function maintenancePass(): Promise<void> {
   const tasks: Promise<void>[] = [];
   const failures: unknown[] = [];
+  const leases = new ShopLeases("domain-move-test", 3_000);
   const worker: WorkerContext = {
     coalesceMs: 0,
     batchSize: 100,
     quotaProbeEveryMs: 3_600_000,
     backlogResyncAt: 250,
     registry: new PacerRegistry({ baseBackoffMs: 5, maxBackoffMs: 40 }),
-    leases: new ShopLeases("domain-move-test", 3_000),
+    leases,
+    keptLeases: new KeptLeases(leases, 0),
     admin: adminFor,
     serviceClient: serviceClientFor,
     now: () => new Date(),

@@ -81,9 +81,7 @@ export function messageOf(error: unknown): string {
  */
 export async function serveShop(worker: WorkerContext, shopDomain: string): Promise<void> {
   const { memory, registry, now } = worker;
-  const lease = worker.keptLeases
-    ? await worker.keptLeases.take(shopDomain)
-    : await worker.leases.hold(shopDomain);
+  const lease = await worker.keptLeases.take(shopDomain);
   if (!lease) return;
   /** Kept for the next pass only when this one ended with nothing more due (the shop steady). */
   let keep = false;
@@ -224,8 +222,7 @@ export async function serveShop(worker: WorkerContext, shopDomain: string): Prom
   } catch (error) {
     await handleFailure(worker, shopDomain, rows, error);
   } finally {
-    if (worker.keptLeases) await worker.keptLeases.putBack(shopDomain, lease, keep);
-    else await lease.release();
+    await worker.keptLeases.putBack(shopDomain, lease, keep);
   }
 }
 

@@ -16,8 +16,8 @@ export interface WorkerContext {
   backlogResyncAt: number;
   registry: PacerRegistry;
   leases: ShopLeases;
-  /** The leases kept between a shop's passes; absent: each pass takes the lease and gives it back. */
-  keptLeases?: KeptLeases;
+  /** The leases kept between a shop's passes (kept 0 ms: each pass takes one and gives it back). */
+  keptLeases: KeptLeases;
   admin: (shopDomain: string) => Promise<AdminGraphql>;
   serviceClient: (shop: Shop) => IndexServiceClient;
   /** The one clock of the worker and everything it calls. */

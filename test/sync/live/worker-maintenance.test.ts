@@ -5,6 +5,7 @@ import * as maintenance from "../../../app/sync/live/maintenance.server";
 import * as context from "../../../app/sync/live/worker-context";
 import * as pacers from "../../../app/sync/engine/pacer-registry.server";
 import * as leases from "../../../app/sync/engine/process-leases.server";
+import { KeptLeases } from "../../../app/sync/live/kept-leases";
 
 const KEPT = "kept.myshopify.com";
 const UNINSTALLED = "left.myshopify.com";
@@ -31,13 +32,15 @@ function workerOn(clock: { at: Date }) {
   const memory = new context.ShopMemory({ baseMs: 1_000, maxMs: 60_000 }, now, () => 0);
   const registry = new pacers.PacerRegistry();
   const launched: string[] = [];
+  const shopLeases = new leases.ShopLeases("maintenance-test");
   const worker = {
     coalesceMs: 0,
     batchSize: 100,
     quotaProbeEveryMs: 3_600_000,
     backlogResyncAt: 0,
     registry,
-    leases: new leases.ShopLeases("maintenance-test"),
+    leases: shopLeases,
+    keptLeases: new KeptLeases(shopLeases, 0),
     admin: () => Promise.reject(new Error("no Admin API in this test")),
     serviceClient: () => {
       throw new Error("no service in this test");
