@@ -1,8 +1,8 @@
 import { createRequire } from "node:module";
-import { PrismaPg } from "@prisma/adapter-pg";
 import { Prisma, PrismaClient } from "@prisma/client";
 import { databaseUrlFrom, isPostgresUrl } from "../database-url";
 import { lazyObject } from "../lazy";
+import { PostgresAdapter, type ConnectedDriver, type SqlDriver } from "./driver-adapters.server";
 import { SqliteAdapter } from "./sqlite-connections.server";
 
 /**
@@ -12,28 +12,93 @@ import { SqliteAdapter } from "./sqlite-connections.server";
  * node_modules/.prisma/postgresql-client and loaded only when it is used.
  */
 export function createPrismaClient(url: string = databaseUrlFrom(process.env)): PrismaClient {
-  if (!isPostgresUrl(url)) return new PrismaClient({ adapter: new SqliteAdapter({ url }) });
-  const { PrismaClient: PostgresClient } = createRequire(import.meta.url)(
-    ".prisma/postgresql-client",
-  ) as { PrismaClient: typeof PrismaClient };
-  return new PostgresClient({ adapter: new PrismaPg({ connectionString: url }) });
+  const connected: ConnectedDriver = { current: null };
+  let client: PrismaClient;
+  if (!isPostgresUrl(url)) {
+    client = new PrismaClient({ adapter: new SqliteAdapter({ url }, connected) });
+  } else {
+    const { PrismaClient: PostgresClient } = createRequire(import.meta.url)(
+      ".prisma/postgresql-client",
+    ) as { PrismaClient: typeof PrismaClient };
+    client = new PostgresClient({
+      adapter: new PostgresAdapter({ connectionString: url }, connected),
+    });
+  }
+  drivers.set(client, connected);
+  return client;
 }
+
+// On globalThis like the client: a dev server's module reload keeps both.
+const drivers = (globalThis.prismaDrivers ??= new WeakMap<PrismaClient, ConnectedDriver>());
 
 declare global {
   var prismaGlobal: PrismaClient | undefined;
+  var prismaDrivers: WeakMap<PrismaClient, ConnectedDriver> | undefined;
 }
 
 /**
  * One client per process, made on its first use (importing this module reads no configuration and
  * opens nothing); the dev server's module reloads reuse it instead of opening another.
  */
+let made: PrismaClient | undefined;
 function processClient(): PrismaClient {
-  const client = globalThis.prismaGlobal ?? createPrismaClient();
-  if (process.env.NODE_ENV !== "production") globalThis.prismaGlobal = client;
-  return client;
+  made ??= globalThis.prismaGlobal ?? createPrismaClient();
+  if (process.env.NODE_ENV !== "production") globalThis.prismaGlobal = made;
+  return made;
 }
 
 const prisma: PrismaClient = lazyObject(processClient);
+
+/**
+ * Runs a raw statement on the driver adapter the process's client is connected through (the same
+ * libSQL connection or PostgreSQL pool), without the client's query engine. Through the client a
+ * raw statement costs about 0.6 ms of CPU and several copies of its values (JSON, the query
+ * compiler's request, WebAssembly memory, the debug history of its last 100 statements): for the
+ * few statements run per webhook delivery and per hundred documents staged, that was most of the
+ * intake's CPU and of a sync's garbage (docs/decisions/0052). What it gives up: values come back
+ * as the driver reads them (dates as ISO text on SQLite, counts as numbers or text), and errors
+ * are the adapter's `DriverAdapterError`, which `isDatabaseBusy` knows too.
+ */
+export async function driverQuery<Row>(
+  statement: Prisma.Sql,
+  client: PrismaClient = processClient(),
+): Promise<Row[]> {
+  const driver = await driverOf(client);
+  const result = await driver.queryRaw(sqlQueryOf(statement, driver.provider));
+  return result.rows.map((values) => {
+    const row: Record<string, unknown> = {};
+    result.columnNames.forEach((name, k) => (row[name] = values[k]));
+    return row as Row;
+  });
+}
+
+/** As driverQuery, for a statement that returns nothing: how many rows it changed. */
+export async function driverExecute(
+  statement: Prisma.Sql,
+  client: PrismaClient = processClient(),
+): Promise<number> {
+  const driver = await driverOf(client);
+  return driver.executeRaw(sqlQueryOf(statement, driver.provider));
+}
+
+async function driverOf(client: PrismaClient): Promise<SqlDriver> {
+  const connected = drivers.get(client);
+  if (!connected) throw new Error("Not a client made by createPrismaClient");
+  if (!connected.current) await client.$connect();
+  if (!connected.current) throw new Error("The database client did not connect its driver");
+  return connected.current;
+}
+
+const UNTYPED = { scalarType: "unknown", arity: "scalar" } as const;
+
+/** The statement in the driver's placeholders (`?` for libSQL, `$1` for node-postgres). */
+function sqlQueryOf(statement: Prisma.Sql, provider: string) {
+  return {
+    sql: provider === "postgres" ? statement.text : statement.sql,
+    args: statement.values,
+    argTypes: statement.values.map(() => UNTYPED),
+  };
+}
 
 export default prisma;
 
@@ -43,6 +108,9 @@ export default prisma;
  * timed out"), raw queries as P2010 with SQLITE_BUSY / "database is locked" in the message.
  */
 export function isDatabaseBusy(error: unknown): boolean {
+  if (error instanceof Error && error.name === "DriverAdapterError") {
+    return (error.cause as { kind?: string } | undefined)?.kind === "SocketTimeout";
+  }
   if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return false;
   if (error.code === "P1008") return true;
   return error.code === "P2010" && /SQLITE_BUSY|database is locked/i.test(error.message);

@@ -1,5 +1,5 @@
 import { Prisma, type PendingChange } from "@prisma/client";
-import prisma, { retryWhileBusy } from "./db.server";
+import prisma, { driverExecute, driverQuery, retryWhileBusy } from "./db.server";
 import { fenceCondition, fencedWrite, type LeaseFence } from "./shop-leases.server";
 
 /** What a products/* delivery tells: which product changed, how, and as of when. */
@@ -74,7 +74,8 @@ export type DeliveryOutcome = "recorded" | "duplicate" | "ignored";
  * older change never overwriting a newer one); then the receipts. Raw SQL without a transaction,
  * ordered so that a crash anywhere loses nothing: the changes are written before their receipts,
  * so a crash in between makes Shopify's retries count as new, and they write the same changes
- * again, which changes nothing.
+ * again, which changes nothing. Sent to the driver without Prisma's engine (`driverQuery`): they
+ * are most of a delivery's CPU otherwise.
  */
 export async function recordProductDeliveries(
   deliveries: readonly ProductDelivery[],
@@ -82,12 +83,12 @@ export async function recordProductDeliveries(
   if (deliveries.length === 0) return [];
   const shops = [...new Set(deliveries.map((d) => d.shopDomain))];
   const ids = [...new Set(deliveries.map((d) => d.webhookId))];
-  const known = await prisma.$queryRaw<{ kind: string; key: string }[]>`
+  const known = await driverQuery<{ kind: string; key: string }>(Prisma.sql`
     SELECT 'shop' AS "kind", "shopDomain" AS "key" FROM "Shop"
       WHERE "shopDomain" IN (${Prisma.join(shops)}) AND "state" <> 'uninstalled' AND "syncProducts" = true
     UNION ALL
     SELECT 'seen' AS "kind", "webhookId" AS "key" FROM "WebhookReceipt"
-      WHERE "webhookId" IN (${Prisma.join(ids)})`;
+      WHERE "webhookId" IN (${Prisma.join(ids)})`);
   const syncing = new Set(known.filter((r) => r.kind === "shop").map((r) => r.key));
   const seen = new Set(known.filter((r) => r.kind === "seen").map((r) => r.key));
 
@@ -139,18 +140,18 @@ export async function recordProductDeliveries(
       ({ delivery: { shopDomain, signal }, receivedAt }) =>
         Prisma.sql`(${shopDomain}, ${signal.productId}, ${signal.change}, ${signal.changedAt}, ${receivedAt}, 0, ${signal.fingerprint ?? null})`,
     );
-    await prisma.$executeRaw`
+    await driverExecute(Prisma.sql`
       INSERT INTO "PendingChange" ("shopDomain", "productId", "change", "changedAt", "receivedAt", "attempts", "fingerprint")
       VALUES ${Prisma.join(rows)}
-      ${MERGE_PENDING_CHANGE}`;
+      ${MERGE_PENDING_CHANGE}`);
     const receipts = fresh.map(
       (d) => Prisma.sql`(${d.webhookId}, ${d.shopDomain}, ${d.topic}, ${d.receivedAt})`,
     );
-    const inserted = await prisma.$queryRaw<{ webhookId: string }[]>`
+    const inserted = await driverQuery<{ webhookId: string }>(Prisma.sql`
       INSERT INTO "WebhookReceipt" ("webhookId", "shopDomain", "topic", "receivedAt")
       VALUES ${Prisma.join(receipts)}
       ON CONFLICT ("webhookId") DO NOTHING
-      RETURNING "webhookId"`;
+      RETURNING "webhookId"`);
     return new Set(inserted.map((row) => row.webhookId));
   });
   // Taken meanwhile by a concurrent delivery of the same id (another instance): its change is

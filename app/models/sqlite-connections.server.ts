@@ -1,4 +1,5 @@
 import { PrismaLibSQL } from "@prisma/adapter-libsql";
+import { heldWhileConnected, type ConnectedDriver } from "./driver-adapters.server";
 
 /** How long a connection waits for another process's commit before SQLite reports it busy. */
 export const BUSY_TIMEOUT_MS = 5_000;
@@ -177,9 +178,23 @@ class SqliteConnections implements Client {
   }
 }
 
-/** Prisma's libSQL adapter over SqliteConnections. */
+/**
+ * Prisma's libSQL adapter over SqliteConnections, telling `connected` which adapter the client's
+ * engine is using (for `driverQuery`).
+ */
 export class SqliteAdapter extends PrismaLibSQL {
+  #connected: ConnectedDriver | undefined;
+  constructor(config: Config, connected?: ConnectedDriver) {
+    super(config);
+    this.#connected = connected;
+  }
+
   override createClient(config: Config): Client {
     return new SqliteConnections(() => super.createClient(config));
+  }
+
+  override async connect() {
+    const driver = await super.connect();
+    return this.#connected ? heldWhileConnected(driver, this.#connected) : driver;
   }
 }
