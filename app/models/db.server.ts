@@ -81,6 +81,11 @@ export async function driverExecute(
   return driver.executeRaw(sqlQueryOf(statement, driver.provider));
 }
 
+/** A boolean column as the driver reads it: 1/0 from SQLite, true/false from PostgreSQL. */
+export function driverBoolean(value: unknown): boolean {
+  return value === true || value === 1 || value === 1n;
+}
+
 async function driverOf(client: PrismaClient): Promise<SqlDriver> {
   const connected = drivers.get(client);
   if (!connected) throw new Error("Not a client made by createPrismaClient");

@@ -1,12 +1,13 @@
 import { Prisma, type IndexedItem } from "@prisma/client";
-import prisma from "./db.server";
+import prisma, { driverExecute, driverQuery } from "./db.server";
 import { fencedText, fencedWrite, fenceCondition, type LeaseFence } from "./shop-leases.server";
 import { statementRows } from "./statement-size";
 
 // The engine's per-batch statements are raw SQL, one statement each and no transactions: the
 // client-engine's query compiler keeps memory for every model query and every transaction
 // (prisma/orm#29774), which would grow a sync's memory with the catalogue. Each write is ordered
-// so that a crash between two of them at most resends one batch.
+// so that a crash between two of them at most resends one batch. Those a sync runs per batch go to
+// the driver without Prisma's engine (`driverQuery`, decision 0052), which copies their values.
 
 /** What the index holds: products, and posts (online-store pages and blog articles). */
 export type ContentKind = "product" | "post";
@@ -33,9 +34,9 @@ export async function indexedHashes(
   itemIds: readonly string[],
 ): Promise<Map<string, string>> {
   if (itemIds.length === 0) return new Map();
-  const rows = await prisma.$queryRaw<{ itemId: string; contentHash: string }[]>`
+  const rows = await driverQuery<{ itemId: string; contentHash: string }>(Prisma.sql`
     SELECT "itemId", "contentHash" FROM "IndexedItem"
-    WHERE ${inScope(scope, kind)} AND "itemId" IN (${Prisma.join(itemIds)})`;
+    WHERE ${inScope(scope, kind)} AND "itemId" IN (${Prisma.join(itemIds)})`);
   return new Map(rows.map((row) => [row.itemId, row.contentHash]));
 }
 
@@ -46,9 +47,9 @@ export async function indexedTitles(
   itemIds: readonly string[],
 ): Promise<Map<string, string>> {
   if (itemIds.length === 0) return new Map();
-  const rows = await prisma.$queryRaw<{ itemId: string; title: string | null }[]>`
+  const rows = await driverQuery<{ itemId: string; title: string | null }>(Prisma.sql`
     SELECT "itemId", "title" FROM "IndexedItem"
-    WHERE ${inScope(scope, kind)} AND "itemId" IN (${Prisma.join(itemIds)})`;
+    WHERE ${inScope(scope, kind)} AND "itemId" IN (${Prisma.join(itemIds)})`);
   return new Map(
     rows.flatMap((row) => (row.title === null ? [] : [[row.itemId, row.title] as const])),
   );
@@ -62,9 +63,9 @@ export async function markSeen(
   runId: string,
 ): Promise<void> {
   if (itemIds.length === 0) return;
-  await prisma.$executeRaw`
+  await driverExecute(Prisma.sql`
     UPDATE "IndexedItem" SET "seenRunId" = ${runId}
-    WHERE ${inScope(scope, kind)} AND "itemId" IN (${Prisma.join(itemIds)})`;
+    WHERE ${inScope(scope, kind)} AND "itemId" IN (${Prisma.join(itemIds)})`);
 }
 
 /** Ids the service holds that a complete export did not contain, in id order after `afterId`. */
@@ -153,11 +154,14 @@ export async function indexedDocuments(
   itemIds: readonly string[],
 ): Promise<Map<string, { contentHash: string; content: string; collectionIds: string | null }>> {
   if (itemIds.length === 0) return new Map();
-  const rows = await prisma.$queryRaw<
-    { itemId: string; contentHash: string; content: string; collectionIds: string | null }[]
-  >`
+  const rows = await driverQuery<{
+    itemId: string;
+    contentHash: string;
+    content: string;
+    collectionIds: string | null;
+  }>(Prisma.sql`
     SELECT "itemId", "contentHash", "content", "collectionIds" FROM "IndexedItem"
-    WHERE ${inScope(scope, kind)} AND "itemId" IN (${Prisma.join(itemIds)}) AND "content" IS NOT NULL`;
+    WHERE ${inScope(scope, kind)} AND "itemId" IN (${Prisma.join(itemIds)}) AND "content" IS NOT NULL`);
   return new Map(rows.map((row) => [row.itemId, row]));
 }
 
@@ -188,14 +192,13 @@ export async function recordDelivered(
       (item) =>
         Prisma.sql`(${scope.shopDomain}, ${scope.workspaceId}, ${kind}, ${item.itemId}, ${hash(item.contentHash)}, ${sentAt}, ${runId}, ${item.title ?? null}, ${item.collectionIds ?? null}, ${content(item)})`,
     );
-    await fencedWrite(
-      fence,
-      () => prisma.$executeRaw`
+    await fencedWrite(fence, () =>
+      driverExecute(Prisma.sql`
       INSERT INTO "IndexedItem" ("shopDomain", "workspaceId", "kind", "itemId", "contentHash", "sentAt", "seenRunId", "title", "collectionIds", "content")
       VALUES ${Prisma.join(rows)}
       ON CONFLICT ("shopDomain", "workspaceId", "kind", "itemId")
       DO UPDATE SET "contentHash" = excluded."contentHash", "sentAt" = excluded."sentAt", "seenRunId" = excluded."seenRunId",
-        "title" = excluded."title", "collectionIds" = excluded."collectionIds", "content" = excluded."content"`,
+        "title" = excluded."title", "collectionIds" = excluded."collectionIds", "content" = excluded."content"`),
     );
   }
 }

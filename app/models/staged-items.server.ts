@@ -1,11 +1,12 @@
 import { Prisma, type SyncItem } from "@prisma/client";
-import prisma from "./db.server";
+import prisma, { driverBoolean, driverExecute, driverQuery } from "./db.server";
 import type { ContentKind } from "./ledger.server";
 import { statementRows } from "./statement-size";
 
 // SyncItem: a full sync's staged items, its checkpoint (what it still owes the service, what it
 // sent, what waits for the quota). The per-batch statements are raw SQL, one statement each and no
-// transaction (docs/decisions/0001-raw-sql-without-transactions.md).
+// transaction (docs/decisions/0001-raw-sql-without-transactions.md), sent to the driver without
+// Prisma's engine (decision 0052): they carry the documents.
 
 /** Ids per UPDATE statement, well under SQLite's and PostgreSQL's limits on bound values. */
 const UPDATE_CHUNK = 500;
@@ -50,13 +51,13 @@ export async function stageItems(
         ? Prisma.sql`(${runId}, ${kind}, ${item.itemId}, 'upsert', ${item.payload}, ${item.contentHash}, ${item.isNew}, ${item.stockStatus}, ${item.sourceUpdatedAt}, ${item.collectionIds}, NULL)`
         : Prisma.sql`(${runId}, ${kind}, ${item.itemId}, 'delete', NULL, NULL, false, NULL, NULL, NULL, ${item.title})`,
     );
-    await prisma.$executeRaw`
+    await driverExecute(Prisma.sql`
       INSERT INTO "SyncItem" ("runId", "kind", "itemId", "action", "payload", "contentHash", "isNew", "stockStatus", "sourceUpdatedAt", "collectionIds", "title")
       VALUES ${Prisma.join(staged)}
       ON CONFLICT ("runId", "kind", "itemId") DO UPDATE SET
         "action" = excluded."action", "payload" = excluded."payload", "contentHash" = excluded."contentHash",
         "isNew" = excluded."isNew", "stockStatus" = excluded."stockStatus",
-        "sourceUpdatedAt" = excluded."sourceUpdatedAt", "collectionIds" = excluded."collectionIds", "title" = excluded."title", "status" = 'pending', "attempts" = 0, "error" = NULL`;
+        "sourceUpdatedAt" = excluded."sourceUpdatedAt", "collectionIds" = excluded."collectionIds", "title" = excluded."title", "status" = 'pending', "attempts" = 0, "error" = NULL`);
   }
 }
 
@@ -106,16 +107,21 @@ export type PendingStagedItem = Pick<
 >;
 
 /** The next pending items of a run, kind and action, in id order: one batch to send. */
-export function nextPendingItems(
+export async function nextPendingItems(
   runId: string,
   kind: ContentKind,
   action: StagedAction,
   limit: number,
 ): Promise<PendingStagedItem[]> {
-  return prisma.$queryRaw<PendingStagedItem[]>`
+  const rows = await driverQuery<Omit<PendingStagedItem, "isNew"> & { isNew: unknown }>(Prisma.sql`
           SELECT "itemId", "payload", "contentHash", "isNew", "attempts", "collectionIds" FROM "SyncItem"
           WHERE "runId" = ${runId} AND "kind" = ${kind} AND "action" = ${action} AND "status" = 'pending'
-          ORDER BY "itemId" LIMIT ${limit}`;
+          ORDER BY "itemId" LIMIT ${limit}`);
+  return rows.map((row) => ({
+    ...row,
+    isNew: driverBoolean(row.isNew),
+    attempts: Number(row.attempts),
+  }));
 }
 
 /** Marks items the service acknowledged as sent (their payload is no longer kept). */
@@ -124,9 +130,9 @@ export async function markItemsSent(
   kind: ContentKind,
   itemIds: readonly string[],
 ): Promise<void> {
-  await prisma.$executeRaw`
+  await driverExecute(Prisma.sql`
       UPDATE "SyncItem" SET "status" = 'sent', "payload" = NULL, "attempts" = "attempts" + 1, "error" = NULL
-      WHERE "runId" = ${runId} AND "kind" = ${kind} AND "itemId" IN (${Prisma.join(itemIds)})`;
+      WHERE "runId" = ${runId} AND "kind" = ${kind} AND "itemId" IN (${Prisma.join(itemIds)})`);
 }
 
 /** Notes a refused attempt on an item: pending again, or failed, with the reason. */
