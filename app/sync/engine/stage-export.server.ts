@@ -22,7 +22,7 @@ import { addUnchangedToRun } from "../../models/sync-runs.server";
 /**
  * Items read before they are compared and staged. A batch lives through its statements, long enough
  * for V8 to move it to the old generation, where it stays as garbage until a full collection: 500
- * made a 10k-product sync peak about 40 MB higher (docs/benchmarks.md, "Memory").
+ * made a 10k-product sync peak about 40 MB higher (docs/decisions/0052-hot-statements-to-the-driver.md).
  */
 const STAGE_BATCH = 100;
 
