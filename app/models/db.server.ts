@@ -52,10 +52,10 @@ const prisma: PrismaClient = lazyObject(processClient);
 /**
  * Runs a raw statement on the driver adapter the process's client is connected through (the same
  * libSQL connection or PostgreSQL pool), without the client's query engine. Through the client a
- * raw statement costs about 0.6 ms of CPU and several copies of its values (JSON, the query
- * compiler's request, WebAssembly memory, the debug history of its last 100 statements): for the
- * few statements run per webhook delivery and per hundred documents staged, that was most of the
- * intake's CPU and of a sync's garbage (docs/decisions/0052). What it gives up: values come back
+ * raw statement costs about 0.3 ms (0.05 ms sent this way) and several copies of its values (JSON,
+ * the query compiler's request, WebAssembly memory, the debug history of its last 100
+ * statements): for the few statements run per webhook delivery and per hundred documents staged,
+ * that was most of the intake's CPU and of a sync's garbage (docs/decisions/0052). What it gives up: values come back
  * as the driver reads them (dates as ISO text on SQLite, counts as numbers or text), and errors
  * are the adapter's `DriverAdapterError`, which `isDatabaseBusy` knows too.
  */
@@ -110,7 +110,9 @@ export default prisma;
 /**
  * SQLite's SQLITE_BUSY through the libSQL adapter: another process (e.g. `npm run worker`) is
  * committing and the busy timeout ran out. Model queries report it as P1008 ("Operation has
- * timed out"), raw queries as P2010 with SQLITE_BUSY / "database is locked" in the message.
+ * timed out"), raw queries as P2010 with SQLITE_BUSY / "database is locked" in the message, and
+ * statements sent to the driver (`driverQuery`) as the adapter's DriverAdapterError of kind
+ * SocketTimeout.
  */
 export function isDatabaseBusy(error: unknown): boolean {
   if (error instanceof Error && error.name === "DriverAdapterError") {

@@ -183,8 +183,8 @@ class SqliteConnections implements Client {
  * engine is using (for `driverQuery`).
  */
 export class SqliteAdapter extends PrismaLibSQL {
-  #connected: ConnectedDriver | undefined;
-  constructor(config: Config, connected?: ConnectedDriver) {
+  #connected: ConnectedDriver;
+  constructor(config: Config, connected: ConnectedDriver) {
     super(config);
     this.#connected = connected;
   }
@@ -194,7 +194,6 @@ export class SqliteAdapter extends PrismaLibSQL {
   }
 
   override async connect() {
-    const driver = await super.connect();
-    return this.#connected ? heldWhileConnected(driver, this.#connected) : driver;
+    return heldWhileConnected(await super.connect(), this.#connected);
   }
 }
