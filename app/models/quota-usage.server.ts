@@ -1,5 +1,6 @@
 /** The month's quota use per shop and kind (`QuotaUsage`), as the service reported it. */
-import prisma from "./db.server";
+import { Prisma } from "@prisma/client";
+import prisma, { driverExecute } from "./db.server";
 import { monthlyQuotaOf, quotaMonthOf, type Tier } from "../index-service/tiers";
 import type { ContentKind } from "./ledger.server";
 
@@ -47,12 +48,12 @@ export async function recordReportedQuota(
   now: Date,
   quota: { current: number; limit: number },
 ): Promise<void> {
-  // Raw SQL: it runs after every batch (docs/decisions/0001).
-  await prisma.$executeRaw`
+  // To the driver: it runs after every batch (docs/decisions/0001, 0052).
+  await driverExecute(Prisma.sql`
     INSERT INTO "QuotaUsage" ("shopDomain", "month", "kind", "used", "limit", "updatedAt")
     VALUES (${shopDomain}, ${quotaMonthOf(now)}, ${kind}, ${quota.current}, ${quota.limit}, ${now})
     ON CONFLICT ("shopDomain", "month", "kind")
-    DO UPDATE SET "used" = excluded."used", "limit" = excluded."limit", "updatedAt" = excluded."updatedAt"`;
+    DO UPDATE SET "used" = excluded."used", "limit" = excluded."limit", "updatedAt" = excluded."updatedAt"`);
 }
 
 export interface ReportedQuota {
@@ -95,28 +96,4 @@ export async function recordQuotaSpent(
     create: { ...key, used: limit, limit },
     update: { used: limit },
   });
-}
-
-/**
- * A storefront domain's workspace is filled with the shop's key, from the same account's quota
- * (docs/reference/quota-per-account.md): the counts the service reported to its writes, kept
- * under the domain's own key, are the shop's newest counts too when they are newer than its own.
- */
-export async function adoptReportedQuota(
-  shopDomain: string,
-  from: string,
-  now: Date,
-): Promise<void> {
-  const month = quotaMonthOf(now);
-  for (const row of await prisma.quotaUsage.findMany({ where: { shopDomain: from, month } })) {
-    const key = { shopDomain_month_kind: { shopDomain, month, kind: row.kind } };
-    const own = await prisma.quotaUsage.findUnique({ where: key });
-    if (own && own.updatedAt >= row.updatedAt) continue;
-    const counts = { used: row.used, limit: row.limit, updatedAt: row.updatedAt };
-    await prisma.quotaUsage.upsert({
-      where: key,
-      create: { shopDomain, month, kind: row.kind, ...counts },
-      update: counts,
-    });
-  }
 }

@@ -54,6 +54,12 @@ export interface SettleJob<T> {
   isNew: (item: T) => boolean;
   /** The ledger's "last seen by" of what the service acknowledged: a run's id, or live's mark. */
   seenMark: string;
+  /**
+   * Whose month's quota these writes spend, when not `scope.shopDomain`'s own: a storefront
+   * domain's workspace is written with the shop's key, from the shop's account
+   * (docs/reference/quota-per-account.md), so the counts the service reports are the shop's.
+   */
+  quotaShopDomain?: string;
   /** Called right before each request; throws to stop sending (nothing is then written). */
   guard?: () => Promise<void>;
   /**
@@ -87,14 +93,14 @@ export async function sendAndSettle<T>(job: SettleJob<T>): Promise<Settled<T>> {
     answer = await send(job, items);
   } catch (error) {
     if (!(error instanceof QuotaExceededError && job.action === "upsert")) throw error;
-    const { scope, tier, kind } = job;
+    const { tier, kind } = job;
     const now = job.now();
-    await recordQuotaSpent(scope.shopDomain, kind, tier, now);
-    const standing = await quotaStanding(scope.shopDomain, tier, kind, now);
+    await recordQuotaSpent(quotaKeyOf(job), kind, tier, now);
+    const standing = await quotaStanding(quotaKeyOf(job), tier, kind, now);
     const offered = items.length;
     items = await job.holdBack(items, overQuotaReason(kind, standing, now));
     const overQuota = Math.max(0, offered - items.length);
-    appMetrics().countItems(scope.shopDomain, kind, "over_quota", overQuota);
+    appMetrics().countItems(job.scope.shopDomain, kind, "over_quota", overQuota);
     if (items.length === 0) return { acknowledged: [], refused: [] };
     answer = await send(job, items);
   }
@@ -138,7 +144,7 @@ export function acknowledgedIds(answer: BulkResult, action: SendAction): Set<str
 }
 
 function send<T>(job: SettleJob<T>, items: T[]): Promise<BulkResult> {
-  const { pacer, scope, kind, action } = job;
+  const { pacer, kind, action } = job;
   return sendInBatches(
     items,
     async (batch) => {
@@ -148,12 +154,16 @@ function send<T>(job: SettleJob<T>, items: T[]): Promise<BulkResult> {
       });
       pacer.observeUsage(response.usage);
       if (action === "upsert" && response.usage) {
-        await recordReportedQuota(scope.shopDomain, kind, job.now(), response.usage.quota);
+        await recordReportedQuota(quotaKeyOf(job), kind, job.now(), response.usage.quota);
       }
       return response.data;
     },
     { idOf: job.idOf },
   );
+}
+
+function quotaKeyOf<T>(job: SettleJob<T>): string {
+  return job.quotaShopDomain ?? job.scope.shopDomain;
 }
 
 function request<T>(job: SettleJob<T>, batch: T[]): Promise<ServiceResponse<BulkResult>> {

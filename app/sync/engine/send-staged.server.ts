@@ -29,6 +29,8 @@ export interface DeliveryContext {
   onBatch?: () => Promise<void> | void;
   /** Right before each request to the service; throws to stop sending. */
   guard?: () => Promise<void>;
+  /** Whose month's quota the writes spend, when not the scope's own (SettleJob). */
+  quotaShopDomain?: string;
 }
 
 /**

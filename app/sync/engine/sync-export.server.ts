@@ -251,6 +251,7 @@ export async function runFullSync(options: FullSyncOptions): Promise<FullSyncRes
         actions: [action],
         onBatch: report,
         ...(options.guard ? { guard: options.guard } : {}),
+        ...(options.quotaShopDomain ? { quotaShopDomain: options.quotaShopDomain } : {}),
       });
     };
     if (run.phase === "send") {

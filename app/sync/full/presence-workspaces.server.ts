@@ -33,7 +33,6 @@ import { startBulkQuery, waitForBulkOperation } from "../../shopify/bulk-operati
 import { urlSource, type BulkSource } from "../../shopify/bulk-source";
 import type { StorefrontPresence } from "../../shopify/storefront-presences.server";
 import { storefrontPresencesOf } from "../../models/storefront-presences.server";
-import { adoptReportedQuota } from "../../models/quota-usage.server";
 import {
   finishRun,
   recordStoppedRun,
@@ -322,8 +321,6 @@ async function fillOne(
       `the storefront ${workspace.host}: ${report.unshowable} variant price(s) in "${report.unshowableCode ?? ""}", a currency the chat cannot show, kept the shop's price in ${market.currency ?? "the shop's currency"}`,
     );
   }
-  // The account's count after this domain's writes is the shop's too (the Dashboard, the next plan).
-  await adoptReportedQuota(shop.shopDomain, workspace.ledgerKey, new Date());
   return result;
 }
 

@@ -39,7 +39,6 @@ import {
 } from "../../models/ledger.server";
 import { storefrontPresencesOf } from "../../models/storefront-presences.server";
 import { keysWithSucceededRun } from "../../models/sync-runs.server";
-import { adoptReportedQuota } from "../../models/quota-usage.server";
 import { LeaseLostError } from "../../models/shop-leases.server";
 import { serviceClientForWorkspace } from "../../shop/service-keys.server";
 import { catalogueEntry } from "../engine/catalogue-entry";
@@ -450,6 +449,7 @@ export async function followInDomainWorkspaces(
         collectionIdsOf: (u) => u.collectionIds,
         isNew: (u) => u.isNew,
         seenMark: "live",
+        quotaShopDomain: context.shop.shopDomain,
         // A product new to a domain that the month's quota cannot hold waits for the next full
         // sync's fill (which plans within the quota); updates go on.
         holdBack: async (refused) => refused.filter((u) => !u.isNew),
@@ -469,6 +469,7 @@ export async function followInDomainWorkspaces(
         hashOf: () => "",
         isNew: () => false,
         seenMark: "live",
+        quotaShopDomain: context.shop.shopDomain,
         holdBack: async () => [],
       });
       for (const { item, error } of removed.refused) {
@@ -476,9 +477,6 @@ export async function followInDomainWorkspaces(
       }
       counts.upserted += sent.acknowledged.length;
       counts.deleted += removed.acknowledged.length;
-      if (sent.acknowledged.length > 0) {
-        await adoptReportedQuota(context.shop.shopDomain, workspace.ledgerKey, context.now());
-      }
     } catch (error) {
       // Sending was stopped on purpose (lease, shop paused, full sync): the pass stops.
       if (error instanceof LeaseLostError) throw error;

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_MERCHANT_ACCESS_TOKEN } from "../../../dev/fake-shopify/server";
 import { graphql } from "../../fake-shopify/helpers";
 import {
+  ACCOUNT,
   indexedItem,
   installShop,
   numericId,
@@ -30,6 +31,7 @@ import {
   type LiveEnvironment,
 } from "../../../testkit/live-stack";
 import { presenceLedgerKey } from "../../../app/sync/full/presence-workspaces.server";
+import { reportedQuotas } from "../../../app/models/quota-usage.server";
 import { checkChangedProducts } from "../../../app/sync/live/changed-products-check.server";
 import { adminFor } from "../../../app/shopify/admin-auth.server";
 import { marketContextQuery } from "../../../app/sync/live/domain-market.server";
@@ -385,6 +387,24 @@ describe("live changes in a storefront domain's workspace", () => {
     expect(french(product.id)?.name).toBe("Camp stool");
     expect(writesOf(WORKSPACE, product.id, since)).toHaveLength(1);
     expect(writesOf(FRENCH, product.id, since)).toHaveLength(1);
+  });
+
+  it("a product created on the store counts twice in the shop's month's quota, as the service counts its account", async () => {
+    const used = () => env.emulator.state.account(ACCOUNT)!.usage.used.products;
+    const before = used();
+    const created = env.shopify.state.createProduct(
+      { title: "Camp kettle", variants: [{ price: "24.00", inventoryQuantity: 5 }] },
+      { webhook: true },
+    );
+    await waitFor("the new product in both workspaces", () =>
+      Promise.resolve(english(created.id) !== undefined && french(created.id) !== undefined),
+    );
+    await settled();
+    const shop = await reportedQuotas(SHOP, new Date());
+    // One new product in each workspace; the French write came last, and the shop's row holds
+    // the count the service reported to it (the Dashboard's, the next plan's).
+    expect(used()).toBe(before + 2);
+    expect(shop.product?.used).toBe(used());
   });
 
   it("a deleted product leaves both workspaces", async () => {
