@@ -1,4 +1,5 @@
-import prisma from "./db.server";
+import { Prisma } from "@prisma/client";
+import prisma, { driverBoolean, driverQuery } from "./db.server";
 import type { PresenceMarket, StorefrontPresence } from "../shopify/storefront-presences.server";
 
 /**
@@ -50,29 +51,52 @@ export async function recordPresencesProblem(shopDomain: string, problem: string
 }
 
 export async function storefrontPresencesOf(shopDomain: string): Promise<KeptPresences> {
-  const [rows, shop] = await Promise.all([
-    prisma.storefrontPresence.findMany({ where: { shopDomain }, orderBy: { position: "asc" } }),
+  const [presences, shop] = await Promise.all([
+    presenceRowsOf(shopDomain),
     prisma.shop.findUnique({
       where: { shopDomain },
       select: { presencesReadAt: true, presencesProblem: true },
     }),
   ]);
   return {
-    presences: rows.map((row) => ({
-      url: row.url,
-      webPresenceId: row.webPresenceId,
-      host: row.host,
-      locale: row.locale,
-      localeName: row.localeName,
-      localePublished: row.localePublished,
-      defaultLocale: row.defaultLocale,
-      primary: row.primary,
-      markets: marketsOf(row.markets),
-      moreMarkets: row.moreMarkets,
-    })),
+    presences,
     readAt: shop?.presencesReadAt ?? null,
     problem: shop?.presencesProblem ?? null,
   };
+}
+
+/**
+ * The shop's presences alone, in Shopify's order: to the driver, since the live worker reads
+ * them for each batch it sends to a storefront domain's workspace (decision 0053).
+ */
+export async function presenceRowsOf(shopDomain: string): Promise<StorefrontPresence[]> {
+  const rows = await driverQuery<{
+    url: string;
+    webPresenceId: string;
+    host: string;
+    locale: string;
+    localeName: string;
+    localePublished: unknown;
+    defaultLocale: unknown;
+    primary: unknown;
+    markets: string;
+    moreMarkets: unknown;
+  }>(Prisma.sql`
+    SELECT "url", "webPresenceId", "host", "locale", "localeName", "localePublished",
+      "defaultLocale", "primary", "markets", "moreMarkets"
+    FROM "StorefrontPresence" WHERE "shopDomain" = ${shopDomain} ORDER BY "position"`);
+  return rows.map((row) => ({
+    url: row.url,
+    webPresenceId: row.webPresenceId,
+    host: row.host,
+    locale: row.locale,
+    localeName: row.localeName,
+    localePublished: driverBoolean(row.localePublished),
+    defaultLocale: driverBoolean(row.defaultLocale),
+    primary: driverBoolean(row.primary),
+    markets: marketsOf(row.markets),
+    moreMarkets: driverBoolean(row.moreMarkets),
+  }));
 }
 
 function marketsOf(json: string): PresenceMarket[] {

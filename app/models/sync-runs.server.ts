@@ -1,6 +1,6 @@
 import { Prisma, type SyncRun } from "@prisma/client";
 import { syncHistorySettings } from "../config.server";
-import prisma from "./db.server";
+import prisma, { driverQuery } from "./db.server";
 import type { ContentKind } from "./ledger.server";
 import { recordRunCheck } from "./check-history.server";
 import { logFor } from "../server/log";
@@ -243,12 +243,11 @@ export async function runsOfKeys(keys: readonly string[]): Promise<Map<string, S
  */
 export async function keysWithSucceededRun(keys: readonly string[]): Promise<Set<string>> {
   const found = new Set<string>();
+  // To the driver: the live worker asks for each batch it sends to storefront domains.
   for (let start = 0; start < keys.length; start += 1000) {
-    const rows = await prisma.syncRun.findMany({
-      where: { shopDomain: { in: keys.slice(start, start + 1000) }, state: "succeeded" },
-      select: { shopDomain: true },
-      distinct: ["shopDomain"],
-    });
+    const rows = await driverQuery<{ shopDomain: string }>(Prisma.sql`
+      SELECT DISTINCT "shopDomain" FROM "SyncRun"
+      WHERE "shopDomain" IN (${Prisma.join(keys.slice(start, start + 1000))}) AND "state" = 'succeeded'`);
     for (const row of rows) found.add(row.shopDomain);
   }
   return found;

@@ -37,7 +37,7 @@ import {
   productsSentAt,
   type LedgerScope,
 } from "../../models/ledger.server";
-import { storefrontPresencesOf } from "../../models/storefront-presences.server";
+import { presenceRowsOf } from "../../models/storefront-presences.server";
 import { keysWithSucceededRun } from "../../models/sync-runs.server";
 import { LeaseLostError } from "../../models/shop-leases.server";
 import { serviceClientForWorkspace } from "../../shop/service-keys.server";
@@ -273,8 +273,9 @@ function translatedProduct(
 
 /** The domain workspaces a full sync filled: only those follow live changes. */
 export async function filledPresenceWorkspaces(shop: Shop): Promise<PresenceWorkspace[]> {
-  const { presences } = await storefrontPresencesOf(shop.shopDomain);
+  const presences = await presenceRowsOf(shop.shopDomain);
   const { workspaces } = presenceWorkspacesOf(shop, presences);
+  if (workspaces.length === 0) return [];
   const succeeded = await keysWithSucceededRun(workspaces.map((workspace) => workspace.ledgerKey));
   return workspaces.filter((workspace) => succeeded.has(workspace.ledgerKey));
 }

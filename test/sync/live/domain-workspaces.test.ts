@@ -390,7 +390,7 @@ describe("live changes in a storefront domain's workspace", () => {
   });
 
   it("a product created on the store counts twice in the shop's month's quota, as the service counts its account", async () => {
-    const used = () => env.emulator.state.account(ACCOUNT)!.usage.used.products;
+    const used = () => env.emulator.state.account(ACCOUNT)!.usage.used.products ?? 0;
     const before = used();
     const created = env.shopify.state.createProduct(
       { title: "Camp kettle", variants: [{ price: "24.00", inventoryQuantity: 5 }] },
