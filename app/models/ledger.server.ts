@@ -152,17 +152,80 @@ export async function indexedDocuments(
   scope: LedgerScope,
   kind: ContentKind,
   itemIds: readonly string[],
-): Promise<Map<string, { contentHash: string; content: string; collectionIds: string | null }>> {
+): Promise<Map<string, KeptDocument>> {
   if (itemIds.length === 0) return new Map();
-  const rows = await driverQuery<{
-    itemId: string;
-    contentHash: string;
-    content: string;
-    collectionIds: string | null;
-  }>(Prisma.sql`
+  const rows = await driverQuery<KeptDocument & { itemId: string }>(Prisma.sql`
     SELECT "itemId", "contentHash", "content", "collectionIds" FROM "IndexedItem"
     WHERE ${inScope(scope, kind)} AND "itemId" IN (${Prisma.join(itemIds)}) AND "content" IS NOT NULL`);
   return new Map(rows.map((row) => [row.itemId, row]));
+}
+
+/** A document the ledger kept of an item, with its hash and collections. */
+export interface KeptDocument {
+  contentHash: string;
+  content: string;
+  collectionIds: string | null;
+}
+
+/** What the ledger holds of a batch's items: the hashes in each scope, the documents in the first. */
+export interface BatchLedger {
+  /** The first scope's kept documents (indexedDocuments). */
+  documents: Map<string, KeptDocument>;
+  /** The hashes in a scope read with the batch (indexedHashes); empty for any other scope. */
+  hashesIn: (scope: Omit<LedgerScope, "fence">) => Map<string, string>;
+}
+
+/** Scopes per statement of batchLedger (two values each). */
+const SCOPES_PER_STATEMENT = 50;
+
+/**
+ * A batch's ledger rows in one statement (one more for every 50 further scopes): the live worker's
+ * read for a pass, the shop's own workspace first (its documents: is an update stock only, what
+ * does a stock change start from) and its storefront domains' workspaces beside it (their hashes).
+ * Only the shop's lease holder writes these rows, so they hold for the whole pass.
+ */
+export async function batchLedger(
+  scopes: readonly [LedgerScope, ...LedgerScope[]],
+  kind: ContentKind,
+  itemIds: readonly string[],
+): Promise<BatchLedger> {
+  const keyOf = (scope: Omit<LedgerScope, "fence">) => `${scope.shopDomain}\n${scope.workspaceId}`;
+  const hashes = new Map<string, Map<string, string>>(scopes.map((s) => [keyOf(s), new Map()]));
+  const documents = new Map<string, KeptDocument>();
+  const [first] = scopes;
+  for (let start = 0; itemIds.length > 0 && start < scopes.length; start += SCOPES_PER_STATEMENT) {
+    const some = scopes.slice(start, start + SCOPES_PER_STATEMENT);
+    const rows = await driverQuery<{
+      shopDomain: string;
+      workspaceId: string;
+      itemId: string;
+      contentHash: string;
+      collectionIds: string | null;
+      content: string | null;
+    }>(Prisma.sql`
+      SELECT "shopDomain", "workspaceId", "itemId", "contentHash", "collectionIds",
+        CASE WHEN "shopDomain" = ${first.shopDomain} AND "workspaceId" = ${first.workspaceId}
+          THEN "content" ELSE NULL END AS "content"
+      FROM "IndexedItem"
+      WHERE "kind" = ${kind} AND "itemId" IN (${Prisma.join(itemIds)}) AND (${Prisma.join(
+        some.map(
+          (scope) =>
+            Prisma.sql`("shopDomain" = ${scope.shopDomain} AND "workspaceId" = ${scope.workspaceId})`,
+        ),
+        " OR ",
+      )})`);
+    for (const row of rows) {
+      hashes.get(keyOf(row))?.set(row.itemId, row.contentHash);
+      if (row.content !== null) {
+        documents.set(row.itemId, {
+          contentHash: row.contentHash,
+          content: row.content,
+          collectionIds: row.collectionIds,
+        });
+      }
+    }
+  }
+  return { documents, hashesIn: (scope) => hashes.get(keyOf(scope)) ?? new Map() };
 }
 
 /** Writes the ledger rows of items the service acknowledged. */

@@ -8,7 +8,7 @@ import {
 import { type AdminGraphql } from "../../shopify/admin-graphql";
 import type { IndexServiceClient } from "../../index-service/client";
 import type { Tier } from "../../index-service/tiers";
-import { indexedHashes, type LedgerScope } from "../../models/ledger.server";
+import { batchLedger, type LedgerScope } from "../../models/ledger.server";
 import type { LeaseFence } from "../../models/shop-leases.server";
 import { holdForQuota, noteAttempt, removeChanges } from "../../models/outbox.server";
 import { quotaStanding } from "../../models/quota-usage.server";
@@ -24,7 +24,11 @@ import {
   unchangedBesideStock,
 } from "./restock-products.server";
 import { referenceNamesFor } from "../engine/reference-names.server";
-import { followInDomainWorkspaces } from "./domain-workspaces.server";
+import {
+  domainScopeOf,
+  filledPresenceWorkspaces,
+  followInDomainWorkspaces,
+} from "./domain-workspaces.server";
 
 /** The ledger's "last seen by run" of items live updates sent (a full sync overwrites it). */
 export const LIVE_SEEN_MARK = "live";
@@ -108,11 +112,16 @@ export async function applyChanges(
   // An order's products/update whose payload matches the kept document is a stock change too;
   // unless metafields are chosen: the payload carries none, so it cannot show that they did not
   // change, and the product is read again whole.
+  // The storefront domains that follow the shop's workspace, and what the ledger holds of the
+  // batch in each: one read for the pass.
+  const workspaces = await filledPresenceWorkspaces(shop);
+  const domainScopes = workspaces.map((workspace) => domainScopeOf(context, workspace));
+  const ledger = await batchLedger([scope, ...domainScopes], "product", [...byId.keys()]);
   const asStock =
     mapContext.metafields.length > 0
       ? new Set<string>()
-      : await unchangedBesideStock(
-          scope,
+      : unchangedBesideStock(
+          ledger.documents,
           rows.filter((row) => row.change === "update"),
         );
   const isStock = (row: PendingChange) => row.change === "stock" || asStock.has(row.productId);
@@ -124,6 +133,7 @@ export async function applyChanges(
     scope,
     stockOnly,
     mapContext.primaryDomain,
+    ledger.documents,
   );
   const whole = rows.filter((row) => !isStock(row)).map((row) => row.productId);
   const read = await rereadProducts(
@@ -133,7 +143,7 @@ export async function applyChanges(
   );
   await mapContext.referenceNames?.learn(read.products);
   await forgetModelsUnlike(shop.shopDomain, read.products, read.missing);
-  const indexed = await indexedHashes(scope, "product", [...byId.keys()]);
+  const indexed = ledger.hashesIn(scope);
 
   const upserts: Upsert[] = [];
   const deletes: PendingChange[] = [];
@@ -175,6 +185,11 @@ export async function applyChanges(
   // The storefront domains' workspaces follow what the shop's own settled, after it: one that
   // fails keeps its changes in the outbox (the shop's ledger then has nothing to send for them).
   const domains = await followInDomainWorkspaces(context, {
+    workspaces: workspaces.map((workspace, index) => ({
+      ...workspace,
+      scope: domainScopes[index]!,
+      indexed: ledger.hashesIn(domainScopes[index]!),
+    })),
     settled: done,
     read: read.products,
     gone,

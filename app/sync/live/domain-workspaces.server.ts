@@ -31,12 +31,7 @@ import {
 } from "../../catalogue";
 import { queryAdmin, type AdminGraphql } from "../../shopify/admin-graphql";
 import { LineSplitter, type BulkSource } from "../../shopify/bulk-source";
-import {
-  indexedDocuments,
-  indexedHashes,
-  productsSentAt,
-  type LedgerScope,
-} from "../../models/ledger.server";
+import { indexedDocuments, productsSentAt, type LedgerScope } from "../../models/ledger.server";
 import { presenceRowsOf } from "../../models/storefront-presences.server";
 import { keysWithSucceededRun } from "../../models/sync-runs.server";
 import { LeaseLostError } from "../../models/shop-leases.server";
@@ -282,6 +277,11 @@ export async function filledPresenceWorkspaces(shop: Shop): Promise<PresenceWork
 
 /** What the primary's pass learnt of the batch, for the domains to reuse. */
 export interface PrimaryOutcome {
+  /** The filled domain workspaces, each with its ledger scope and its hashes of the batch. */
+  workspaces: readonly (PresenceWorkspace & {
+    scope: LedgerScope;
+    indexed: ReadonlyMap<string, string>;
+  })[];
   /** Changes the shop's workspace settled (sent, deleted or unchanged). */
   settled: readonly PendingChange[];
   /** Products read whole from Shopify (primary language). */
@@ -311,9 +311,8 @@ export async function followInDomainWorkspaces(
 ): Promise<{ failed: Map<string, string>; upserted: number; deleted: number }> {
   const failed = new Map<string, string>();
   const counts = { failed, upserted: 0, deleted: 0 };
-  if (primary.settled.length === 0) return counts;
-  const workspaces = await filledPresenceWorkspaces(context.shop);
-  if (workspaces.length === 0) return counts;
+  const { workspaces } = primary;
+  if (primary.settled.length === 0 || workspaces.length === 0) return counts;
   const ids = primary.settled.map((row) => row.productId);
   const readById = new Map(primary.read.map((product) => [numericId(product.id), product]));
 
@@ -321,8 +320,9 @@ export async function followInDomainWorkspaces(
   const byWorkspace = new Map<string, { whole: string[]; stock: DomainUpsert[] }>();
   const extra = new Set<string>();
   for (const workspace of workspaces) {
-    const scope = scopeOf(context, workspace);
-    const documents = await indexedDocuments(scope, "product", [...primary.restocked.keys()]);
+    const documents = await indexedDocuments(workspace.scope, "product", [
+      ...primary.restocked.keys(),
+    ]);
     const whole: string[] = [];
     const stock: DomainUpsert[] = [];
     for (const id of ids) {
@@ -395,9 +395,8 @@ export async function followInDomainWorkspaces(
   );
   for (const workspace of workspaces) {
     const planned = byWorkspace.get(workspace.workspaceId)!;
-    const scope = scopeOf(context, workspace);
+    const { scope, indexed } = workspace;
     try {
-      const indexed = await indexedHashes(scope, "product", ids);
       const plan = plans.get(workspace.workspaceId);
       const mapContext: MapContext = {
         ...primaryContext,
@@ -493,7 +492,7 @@ export async function followInDomainWorkspaces(
   return counts;
 }
 
-function scopeOf(context: ApplyContext, workspace: PresenceWorkspace): LedgerScope {
+export function domainScopeOf(context: ApplyContext, workspace: PresenceWorkspace): LedgerScope {
   return {
     shopDomain: workspace.ledgerKey,
     workspaceId: workspace.workspaceId,

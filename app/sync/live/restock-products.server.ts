@@ -22,7 +22,7 @@ import {
   type VariantStock,
 } from "../../catalogue";
 import { queryAdmin, type AdminGraphql } from "../../shopify/admin-graphql";
-import { indexedDocuments, type LedgerScope } from "../../models/ledger.server";
+import { indexedDocuments, type KeptDocument, type LedgerScope } from "../../models/ledger.server";
 import {
   forgetProductModels,
   modelledProducts,
@@ -56,11 +56,13 @@ export async function restockProducts(
   scope: LedgerScope,
   changes: readonly { productId: string; changedAt: Date }[],
   primaryDomain: string,
+  /** The ledger's kept documents of the batch (batchLedger), these products' among them. */
+  documents: ReadonlyMap<string, KeptDocument>,
 ): Promise<Restocked> {
   const result: Restocked = { entries: new Map(), reread: [] };
+  if (changes.length === 0) return result;
   const productIds = changes.map((change) => change.productId);
   const changedAt = new Map(changes.map((change) => [change.productId, change.changedAt]));
-  const documents = await indexedDocuments(scope, "product", productIds);
   const models = await modelledProducts(scope.shopDomain, productIds);
   const known: Known[] = [];
   for (const id of productIds) {
@@ -335,16 +337,12 @@ export async function forgetModelsUnlike(
  * changed (its fingerprint is the kept document's): an order's products/update, which the
  * worker then treats as the stock change it is, instead of re-reading the product whole.
  */
-export async function unchangedBesideStock(
-  scope: LedgerScope,
+export function unchangedBesideStock(
+  /** The ledger's kept documents of the batch (batchLedger). */
+  documents: ReadonlyMap<string, KeptDocument>,
   changes: readonly { productId: string; fingerprint: string | null }[],
-): Promise<Set<string>> {
+): Set<string> {
   const withPayload = changes.filter((change) => change.fingerprint !== null);
-  const documents = await indexedDocuments(
-    scope,
-    "product",
-    withPayload.map((change) => change.productId),
-  );
   const ids = new Set<string>();
   for (const change of withPayload) {
     const kept = documents.get(change.productId);
