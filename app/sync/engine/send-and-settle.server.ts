@@ -2,7 +2,7 @@ import { BULK_DELETE_NOT_FOUND_CODE } from "../../index-service/assumptions";
 import { sendInBatches } from "../../index-service/bulk";
 import type { IndexServiceClient } from "../../index-service/client";
 import { QuotaExceededError } from "../../index-service/errors";
-import type { Tier } from "../../index-service/tiers";
+import { quotaMonthOf, type Tier } from "../../index-service/tiers";
 import type {
   BulkResult,
   IndexPost,
@@ -60,6 +60,13 @@ export interface SettleJob<T> {
    * (docs/reference/quota-per-account.md), so the counts the service reports are the shop's.
    */
   quotaShopDomain?: string;
+  /**
+   * The quota reports this live pass or run recorded already, by key and kind: a report the
+   * same as the last one recorded is not written again (a pass's own and domain workspaces, a
+   * run's batches of updates all report the same count). Cleared when a refusal records the
+   * quota as spent.
+   */
+  quotaReports?: Map<string, string>;
   /** Called right before each request; throws to stop sending (nothing is then written). */
   guard?: () => Promise<void>;
   /**
@@ -95,6 +102,7 @@ export async function sendAndSettle<T>(job: SettleJob<T>): Promise<Settled<T>> {
     if (!(error instanceof QuotaExceededError && job.action === "upsert")) throw error;
     const { tier, kind } = job;
     const now = job.now();
+    job.quotaReports?.clear();
     await recordQuotaSpent(quotaKeyOf(job), kind, tier, now);
     const standing = await quotaStanding(quotaKeyOf(job), tier, kind, now);
     const offered = items.length;
@@ -153,13 +161,23 @@ function send<T>(job: SettleJob<T>, items: T[]): Promise<BulkResult> {
         return request(job, batch);
       });
       pacer.observeUsage(response.usage);
-      if (action === "upsert" && response.usage) {
-        await recordReportedQuota(quotaKeyOf(job), kind, job.now(), response.usage.quota);
-      }
+      if (action === "upsert" && response.usage) await recordReport(job, response.usage.quota);
       return response.data;
     },
     { idOf: job.idOf },
   );
+}
+
+async function recordReport<T>(
+  job: SettleJob<T>,
+  quota: { current: number; limit: number },
+): Promise<void> {
+  const now = job.now();
+  const key = `${quotaKeyOf(job)}\n${job.kind}`;
+  const report = `${quotaMonthOf(now)} ${quota.current} ${quota.limit}`;
+  if (job.quotaReports?.get(key) === report) return;
+  await recordReportedQuota(quotaKeyOf(job), job.kind, now, quota);
+  job.quotaReports?.set(key, report);
 }
 
 function quotaKeyOf<T>(job: SettleJob<T>): string {

@@ -31,6 +31,8 @@ export interface DeliveryContext {
   guard?: () => Promise<void>;
   /** Whose month's quota the writes spend, when not the scope's own (SettleJob). */
   quotaShopDomain?: string;
+  /** The quota reports the run recorded already (SettleJob). */
+  quotaReports?: Map<string, string>;
 }
 
 /**

@@ -233,6 +233,7 @@ export async function runFullSync(options: FullSyncOptions): Promise<FullSyncRes
       for (const type of unticked) await stageRemovals(run.id, scope, type);
       run = await updateRun(run.id, { phase: "send" });
     }
+    const quotaReports = new Map<string, string>();
     const deliver = async (phase: "send" | "clean", action: "upsert" | "delete") => {
       const total = await stagedCount(run.id, action);
       const report = async () => {
@@ -250,6 +251,7 @@ export async function runFullSync(options: FullSyncOptions): Promise<FullSyncRes
         now,
         actions: [action],
         onBatch: report,
+        quotaReports,
         ...(options.guard ? { guard: options.guard } : {}),
         ...(options.quotaShopDomain ? { quotaShopDomain: options.quotaShopDomain } : {}),
       });

@@ -51,6 +51,8 @@ export interface ApplyContext {
   probeQuota: boolean;
   /** The shop's lease: the ledger and the outbox are written only while it is still ours. */
   fence?: LeaseFence;
+  /** The quota reports this pass recorded already (SettleJob). */
+  quotaReports?: Map<string, string>;
 }
 
 export interface ApplyResult {

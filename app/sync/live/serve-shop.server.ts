@@ -201,6 +201,7 @@ export async function serveShop(worker: WorkerContext, shopDomain: string): Prom
             guard,
             probeQuota,
             fence: lease.fence,
+            quotaReports: new Map(),
           },
           rows,
         ));
