@@ -1,5 +1,5 @@
 import { Prisma } from "@prisma/client";
-import prisma, { retryWhileBusy } from "./db.server";
+import prisma, { driverBoolean, driverQuery, retryWhileBusy, toDate } from "./db.server";
 
 /**
  * The stock model (docs/decisions/0021-stock-from-the-payload.md): each variant's inventory
@@ -97,50 +97,46 @@ export async function modelledProducts(
   productIds: readonly string[],
 ): Promise<Map<string, ModelVariant[]>> {
   if (productIds.length === 0) return new Map();
-  const items = await prisma.$queryRaw<
-    {
-      inventoryItemId: string;
-      productId: string;
-      variantId: string;
-      tracked: boolean | number | bigint;
-      inventoryPolicy: string;
-    }[]
-  >`
-    SELECT "inventoryItemId", "productId", "variantId", "tracked", "inventoryPolicy" FROM "StockItem"
-    WHERE "shopDomain" = ${shopDomain} AND "productId" IN (${Prisma.join(productIds)})`;
-  if (items.length === 0) return new Map();
-  const levels = await prisma.$queryRaw<
-    {
-      inventoryItemId: string;
-      locationId: string;
-      available: number | bigint;
-      changedAt: Date | string;
-    }[]
-  >`
-    SELECT "inventoryItemId", "locationId", "available", "changedAt" FROM "StockLevel"
-    WHERE "shopDomain" = ${shopDomain}
-      AND "inventoryItemId" IN (${Prisma.join(items.map((item) => item.inventoryItemId))})`;
-  const levelsOf = new Map<string, ModelLevel[]>();
-  for (const level of levels) {
-    const list = levelsOf.get(level.inventoryItemId) ?? [];
-    list.push({
-      locationId: level.locationId,
-      available: Number(level.available),
-      changedAt: new Date(level.changedAt),
-    });
-    levelsOf.set(level.inventoryItemId, list);
-  }
+  // One statement (a pass reads it for every batch): each item with its levels, an item without
+  // any level once, with NULLs. To the driver (decision 0052).
+  const rows = await driverQuery<{
+    inventoryItemId: string;
+    productId: string;
+    variantId: string;
+    tracked: unknown;
+    inventoryPolicy: string;
+    locationId: string | null;
+    available: number | bigint | null;
+    changedAt: unknown;
+  }>(Prisma.sql`
+    SELECT i."inventoryItemId", i."productId", i."variantId", i."tracked", i."inventoryPolicy",
+      l."locationId", l."available", l."changedAt"
+    FROM "StockItem" i
+    LEFT JOIN "StockLevel" l
+      ON l."shopDomain" = i."shopDomain" AND l."inventoryItemId" = i."inventoryItemId"
+    WHERE i."shopDomain" = ${shopDomain} AND i."productId" IN (${Prisma.join(productIds)})`);
   const products = new Map<string, ModelVariant[]>();
-  for (const item of items) {
-    const list = products.get(item.productId) ?? [];
-    list.push({
-      variantId: item.variantId,
-      inventoryItemId: item.inventoryItemId,
-      tracked: Boolean(Number(item.tracked)),
-      inventoryPolicy: item.inventoryPolicy,
-      levels: levelsOf.get(item.inventoryItemId) ?? [],
-    });
-    products.set(item.productId, list);
+  const variants = new Map<string, ModelVariant>();
+  for (const row of rows) {
+    let variant = variants.get(row.inventoryItemId);
+    if (!variant) {
+      variant = {
+        variantId: row.variantId,
+        inventoryItemId: row.inventoryItemId,
+        tracked: driverBoolean(row.tracked),
+        inventoryPolicy: row.inventoryPolicy,
+        levels: [],
+      };
+      variants.set(row.inventoryItemId, variant);
+      products.set(row.productId, [...(products.get(row.productId) ?? []), variant]);
+    }
+    if (row.locationId !== null) {
+      variant.levels.push({
+        locationId: row.locationId,
+        available: Number(row.available),
+        changedAt: toDate(row.changedAt),
+      });
+    }
   }
   return products;
 }
