@@ -152,7 +152,7 @@ export function acknowledgedIds(answer: BulkResult, action: SendAction): Set<str
 }
 
 function send<T>(job: SettleJob<T>, items: T[]): Promise<BulkResult> {
-  const { pacer, kind, action } = job;
+  const { pacer, action } = job;
   return sendInBatches(
     items,
     async (batch) => {

@@ -1,0 +1,156 @@
+/**
+ * A live pass's one read of the ledger (`batchLedger`, decision 0053): the rows of the batch's
+ * products in the shop's workspace and in its storefront domains' workspaces, in as few statements
+ * as 50 workspaces a statement allow. Each workspace gets its own hashes (never another's, never
+ * another shop's), only the first one its kept documents, and the stock model of the batch comes
+ * back with every level of every variant. On the run's database (SQLite, or PostgreSQL with
+ * TEST_DATABASE=postgresql).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { prepareAppEnvironment } from "../../testkit/app-environment";
+import prisma from "../../app/models/db.server";
+import { batchLedger, recordDelivered, type LedgerScope } from "../../app/models/ledger.server";
+import { modelledProducts } from "../../app/models/stock-model.server";
+
+const SHOP = "batch-ledger.myshopify.com";
+const OTHER = "batch-ledger-other.myshopify.com";
+const own: LedgerScope = { shopDomain: SHOP, workspaceId: "batch-ledger-com" };
+/** 60 storefront domains: two statements' worth. */
+const domains: LedgerScope[] = Array.from({ length: 60 }, (_, index) => ({
+  shopDomain: `${SHOP}#batch-ledger-d${index}`,
+  workspaceId: `batch-ledger-d${index}`,
+}));
+
+const delivered = (id: string, hash: string) => ({
+  itemId: id,
+  contentHash: hash,
+  title: `Product ${id}`,
+  collectionIds: ",7,",
+  content: JSON.stringify({ id, name: `Product ${id}` }),
+});
+
+const clear = async () => {
+  await prisma.indexedItem.deleteMany({
+    where: { shopDomain: { in: [SHOP, OTHER, ...domains.map((d) => d.shopDomain)] } },
+  });
+  await prisma.stockLevel.deleteMany({ where: { shopDomain: SHOP } });
+  await prisma.stockItem.deleteMany({ where: { shopDomain: SHOP } });
+};
+
+beforeAll(async () => {
+  await prepareAppEnvironment();
+  await clear();
+  const at = new Date();
+  await recordDelivered(
+    own,
+    "product",
+    [delivered("1", "own-1"), delivered("2", "own-2")],
+    "r",
+    at,
+  );
+  // The same ids in the shop's former workspace and in another shop: never read.
+  await recordDelivered(
+    { shopDomain: SHOP, workspaceId: "batch-ledger-former" },
+    "product",
+    [delivered("1", "former-1")],
+    "r",
+    at,
+  );
+  await recordDelivered(
+    { shopDomain: OTHER, workspaceId: own.workspaceId },
+    "product",
+    [delivered("2", "other-2")],
+    "r",
+    at,
+  );
+  for (const [index, domain] of domains.entries()) {
+    await recordDelivered(domain, "product", [delivered("1", `d${index}-1`)], "r", at);
+  }
+});
+
+afterAll(clear);
+
+describe("batchLedger", () => {
+  it("gives each workspace its own hashes and the shop's workspace its documents", async () => {
+    const ledger = await batchLedger([own, ...domains], "product", ["1", "2", "3"]);
+    expect(Object.fromEntries(ledger.hashesIn(own))).toEqual({ "1": "own-1", "2": "own-2" });
+    expect(Object.fromEntries(ledger.hashesIn(domains[0]!))).toEqual({ "1": "d0-1" });
+    // The 60th domain is read by the second statement.
+    expect(Object.fromEntries(ledger.hashesIn(domains[59]!))).toEqual({ "1": "d59-1" });
+    expect([...ledger.documents.keys()].sort()).toEqual(["1", "2"]);
+    expect(ledger.documents.get("1")).toEqual({
+      contentHash: "own-1",
+      content: JSON.stringify({ id: "1", name: "Product 1" }),
+      collectionIds: ",7,",
+    });
+    // A workspace not read with the batch knows nothing.
+    expect(ledger.hashesIn({ shopDomain: SHOP, workspaceId: "batch-ledger-former" }).size).toBe(0);
+  });
+
+  it("reads nothing for an empty batch", async () => {
+    const ledger = await batchLedger([own], "product", []);
+    expect(ledger.hashesIn(own).size).toBe(0);
+    expect(ledger.documents.size).toBe(0);
+  });
+});
+
+describe("modelledProducts", () => {
+  it("returns every variant of the batch's products with all its levels, one without levels too", async () => {
+    const changedAt = new Date("2026-11-27T12:00:00.000Z");
+    await prisma.stockItem.createMany({
+      data: [
+        {
+          shopDomain: SHOP,
+          inventoryItemId: "i1",
+          productId: "1",
+          variantId: "v1",
+          tracked: true,
+          inventoryPolicy: "DENY",
+          readAt: changedAt,
+        },
+        {
+          shopDomain: SHOP,
+          inventoryItemId: "i2",
+          productId: "1",
+          variantId: "v2",
+          tracked: false,
+          inventoryPolicy: "CONTINUE",
+          readAt: changedAt,
+        },
+        {
+          shopDomain: SHOP,
+          inventoryItemId: "i3",
+          productId: "2",
+          variantId: "v3",
+          tracked: true,
+          inventoryPolicy: "DENY",
+          readAt: changedAt,
+        },
+      ],
+    });
+    await prisma.stockLevel.createMany({
+      data: [
+        { shopDomain: SHOP, inventoryItemId: "i1", locationId: "L1", available: 3, changedAt },
+        { shopDomain: SHOP, inventoryItemId: "i1", locationId: "L2", available: 4, changedAt },
+        { shopDomain: SHOP, inventoryItemId: "i3", locationId: "L1", available: 0, changedAt },
+      ],
+    });
+    const models = await modelledProducts(SHOP, ["1", "2", "9"]);
+    expect(models.has("9")).toBe(false);
+    const first = models.get("1")!.sort((a, b) => a.variantId.localeCompare(b.variantId));
+    expect(first.map((v) => [v.variantId, v.tracked, v.inventoryPolicy])).toEqual([
+      ["v1", true, "DENY"],
+      ["v2", false, "CONTINUE"],
+    ]);
+    expect(
+      first[0]!.levels
+        .map((level) => [level.locationId, level.available, level.changedAt?.toISOString()])
+        .sort(),
+    ).toEqual([
+      ["L1", 3, changedAt.toISOString()],
+      ["L2", 4, changedAt.toISOString()],
+    ]);
+    expect(first[1]!.levels).toEqual([]);
+    expect(models.get("2")![0]!.levels.map((level) => level.available)).toEqual([0]);
+  });
+});
