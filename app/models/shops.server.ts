@@ -165,8 +165,8 @@ export async function deleteAllShopData(shopDomain: string): Promise<void> {
     prisma.heldServiceEvent.deleteMany({ where: { shopDomain } }),
     prisma.redactedShopper.deleteMany({ where: { shopDomain } }),
     prisma.storefrontPresence.deleteMany({ where: { shopDomain } }),
-    // A storefront domain's own workspace keeps its runs, ledger and counts under
-    // "<shop>#<workspace>" (app/sync/full/presence-workspaces.server.ts).
+    // A storefront domain's own workspace keeps its runs and ledger under "<shop>#<workspace>"
+    // (app/sync/full/presence-workspaces.server.ts); counts were kept there before decision 0053.
     prisma.syncRun.deleteMany({ where: { shopDomain: { startsWith: `${shopDomain}#` } } }),
     prisma.indexedItem.deleteMany({ where: { shopDomain: { startsWith: `${shopDomain}#` } } }),
     prisma.quotaUsage.deleteMany({ where: { shopDomain: { startsWith: `${shopDomain}#` } } }),

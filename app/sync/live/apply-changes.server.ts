@@ -110,15 +110,15 @@ export async function applyChanges(
     ...documentCurrencyOf(shop),
   };
 
-  // Stock-only changes first: what cannot be sent from the kept document joins the whole re-reads.
-  // An order's products/update whose payload matches the kept document is a stock change too;
-  // unless metafields are chosen: the payload carries none, so it cannot show that they did not
-  // change, and the product is read again whole.
   // The storefront domains that follow the shop's workspace, and what the ledger holds of the
   // batch in each: one read for the pass.
   const workspaces = await filledPresenceWorkspaces(shop);
   const domainScopes = workspaces.map((workspace) => domainScopeOf(context, workspace));
   const ledger = await batchLedger([scope, ...domainScopes], "product", [...byId.keys()]);
+  // Stock-only changes first: what cannot be sent from the kept document joins the whole re-reads.
+  // An order's products/update whose payload matches the kept document is a stock change too;
+  // unless metafields are chosen: the payload carries none, so it cannot show that they did not
+  // change, and the product is read again whole.
   const asStock =
     mapContext.metafields.length > 0
       ? new Set<string>()
