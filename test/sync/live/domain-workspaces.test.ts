@@ -407,6 +407,37 @@ describe("live changes in a storefront domain's workspace", () => {
     expect(shop.product?.used).toBe(used());
   });
 
+  it("the French write refused for the month's quota marks the shop's quota spent: its next new product waits with the reason", async () => {
+    const account = env.emulator.state.account(ACCOUNT)!;
+    const limit = account.quotas.products!;
+    // Room for one more product: the shop's workspace takes it, the French one is refused.
+    env.emulator.state.spendQuota(ACCOUNT, "products", limit - account.usage.used.products! - 1);
+    const first = env.shopify.state.createProduct(
+      { title: "Last one in", variants: [{ price: "9.00", inventoryQuantity: 2 }] },
+      { webhook: true },
+    );
+    await waitFor("the last product that fits in the shop's workspace", () =>
+      Promise.resolve(english(first.id) !== undefined),
+    );
+    await settled();
+    expect(french(first.id)).toBeUndefined();
+    expect((await reportedQuotas(SHOP, new Date())).product).toMatchObject({ used: limit, limit });
+
+    // The account is out: the shop's next new product is not sent, it waits with the reason.
+    const second = env.shopify.state.createProduct(
+      { title: "One too many", variants: [{ price: "9.00", inventoryQuantity: 2 }] },
+      { webhook: true },
+    );
+    await waitFor("the new product to wait for the quota", async () => {
+      const row = await env.prisma.pendingChange.findFirst({
+        where: { productId: numericId(second.id) },
+      });
+      return row?.lastError?.includes("quota") === true;
+    });
+    expect(english(second.id)).toBeUndefined();
+    await env.prisma.pendingChange.deleteMany({});
+  });
+
   it("a deleted product leaves both workspaces", async () => {
     const product = sellableProducts(env)[4]!;
     expect(french(product.id)).toBeDefined();
