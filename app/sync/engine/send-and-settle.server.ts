@@ -173,10 +173,11 @@ async function recordReport<T>(
   quota: { current: number; limit: number },
 ): Promise<void> {
   const now = job.now();
-  const key = `${quotaKeyOf(job)}\n${job.kind}`;
+  const account = quotaKeyOf(job);
+  const key = `${account}\n${job.kind}`;
   const report = `${quotaMonthOf(now)} ${quota.current} ${quota.limit}`;
   if (job.quotaReports?.get(key) === report) return;
-  await recordReportedQuota(quotaKeyOf(job), job.kind, now, quota);
+  await recordReportedQuota(account, job.kind, now, quota);
   job.quotaReports?.set(key, report);
 }
 

@@ -112,9 +112,15 @@ export async function applyChanges(
 
   // The storefront domains that follow the shop's workspace, and what the ledger holds of the
   // batch in each: one read for the pass.
-  const workspaces = await filledPresenceWorkspaces(shop);
-  const domainScopes = workspaces.map((workspace) => domainScopeOf(context, workspace));
-  const ledger = await batchLedger([scope, ...domainScopes], "product", [...byId.keys()]);
+  const workspaces = (await filledPresenceWorkspaces(shop)).map((workspace) => ({
+    ...workspace,
+    scope: domainScopeOf(workspace, context.fence),
+  }));
+  const ledger = await batchLedger(
+    [scope, ...workspaces.map((workspace) => workspace.scope)],
+    "product",
+    [...byId.keys()],
+  );
   // Stock-only changes first: what cannot be sent from the kept document joins the whole re-reads.
   // An order's products/update whose payload matches the kept document is a stock change too;
   // unless metafields are chosen: the payload carries none, so it cannot show that they did not
@@ -187,10 +193,9 @@ export async function applyChanges(
   // The storefront domains' workspaces follow what the shop's own settled, after it: one that
   // fails keeps its changes in the outbox (the shop's ledger then has nothing to send for them).
   const domains = await followInDomainWorkspaces(context, {
-    workspaces: workspaces.map((workspace, index) => ({
+    workspaces: workspaces.map((workspace) => ({
       ...workspace,
-      scope: domainScopes[index]!,
-      indexed: ledger.hashesIn(domainScopes[index]!),
+      indexed: ledger.hashesIn(workspace.scope),
     })),
     settled: done,
     read: read.products,

@@ -34,7 +34,7 @@ import { LineSplitter, type BulkSource } from "../../shopify/bulk-source";
 import { indexedDocuments, productsSentAt, type LedgerScope } from "../../models/ledger.server";
 import { presenceRowsOf } from "../../models/storefront-presences.server";
 import { keysWithSucceededRun } from "../../models/sync-runs.server";
-import { LeaseLostError } from "../../models/shop-leases.server";
+import { LeaseLostError, type LeaseFence } from "../../models/shop-leases.server";
 import { serviceClientForWorkspace } from "../../shop/service-keys.server";
 import { catalogueEntry } from "../engine/catalogue-entry";
 import { sendAndSettle } from "../engine/send-and-settle.server";
@@ -270,7 +270,6 @@ function translatedProduct(
 export async function filledPresenceWorkspaces(shop: Shop): Promise<PresenceWorkspace[]> {
   const presences = await presenceRowsOf(shop.shopDomain);
   const { workspaces } = presenceWorkspacesOf(shop, presences);
-  if (workspaces.length === 0) return [];
   const succeeded = await keysWithSucceededRun(workspaces.map((workspace) => workspace.ledgerKey));
   return workspaces.filter((workspace) => succeeded.has(workspace.ledgerKey));
 }
@@ -492,11 +491,12 @@ export async function followInDomainWorkspaces(
   return counts;
 }
 
-export function domainScopeOf(context: ApplyContext, workspace: PresenceWorkspace): LedgerScope {
+/** A domain workspace's ledger, under its own key; fenced by the shop's lease when given. */
+export function domainScopeOf(workspace: PresenceWorkspace, fence?: LeaseFence): LedgerScope {
   return {
     shopDomain: workspace.ledgerKey,
     workspaceId: workspace.workspaceId,
-    ...(context.fence ? { fence: context.fence } : {}),
+    ...(fence ? { fence } : {}),
   };
 }
 
@@ -661,7 +661,7 @@ export async function productsWithNewTranslations(
     for (const workspace of workspaces.filter((w) => w.locale === locale)) {
       // Held by the domain, and not sent well after the translation changed (a send read
       // before the change but written after it is within the margin: queued again).
-      const sent = await productsSentAt(scopeOfKey(workspace), ids);
+      const sent = await productsSentAt(domainScopeOf(workspace), ids);
       for (const [id, at] of sent) {
         const translation = changed.get(id)!;
         if (at.getTime() < translation.at + SENT_AFTER_MARGIN_MS) found.set(id, translation.title);
@@ -669,8 +669,4 @@ export async function productsWithNewTranslations(
     }
   }
   return [...found].map(([id, title]) => ({ id, title }));
-}
-
-function scopeOfKey(workspace: PresenceWorkspace): LedgerScope {
-  return { shopDomain: workspace.ledgerKey, workspaceId: workspace.workspaceId };
 }
