@@ -14,13 +14,21 @@ export interface KeptPresences {
   problem: string | null;
 }
 
-/** Replaces the shop's presences with those just read, and notes the read. */
+/**
+ * Replaces the shop's presences with those just read, and notes the read. The Shop row is written
+ * first: on PostgreSQL its row lock makes two replacements at once take turns, each deleting what
+ * the other wrote (otherwise both delete the rows of before and both insert the same URLs).
+ */
 export async function replaceStorefrontPresences(
   shopDomain: string,
   presences: readonly StorefrontPresence[],
   readAt: Date,
 ): Promise<void> {
   await prisma.$transaction([
+    prisma.shop.updateMany({
+      where: { shopDomain },
+      data: { presencesReadAt: readAt, presencesProblem: null },
+    }),
     prisma.storefrontPresence.deleteMany({ where: { shopDomain } }),
     prisma.storefrontPresence.createMany({
       data: presences.map((presence, position) => ({
@@ -37,10 +45,6 @@ export async function replaceStorefrontPresences(
         moreMarkets: presence.moreMarkets,
         position,
       })),
-    }),
-    prisma.shop.updateMany({
-      where: { shopDomain },
-      data: { presencesReadAt: readAt, presencesProblem: null },
     }),
   ]);
 }
