@@ -779,9 +779,12 @@ describe("a storefront domain's own workspace", () => {
 
   it("shop/redact deletes the domain workspace's runs, ledger and counts with the shop's", async () => {
     const mine = { shopDomain: { startsWith: `${DEMO_SHOP}#` } };
+    // A domain's quota report is recorded as the shop's own (one account's quota).
+    const quotas = { shopDomain: { startsWith: DEMO_SHOP } };
+    expect(await prisma.quotaUsage.count({ where: quotas })).toBeGreaterThan(0);
     await deleteAllShopData(DEMO_SHOP);
     expect(await prisma.indexedItem.count({ where: mine })).toBe(0);
     expect(await prisma.syncRun.count({ where: mine })).toBe(0);
-    expect(await prisma.quotaUsage.count({ where: mine })).toBe(0);
+    expect(await prisma.quotaUsage.count({ where: quotas })).toBe(0);
   });
 });
