@@ -29,6 +29,7 @@
  * receipt), the worker's (everything else), and apart what the worker does by the clock whatever
  * the changes (the outbox polled every second, the worker's beat every 10 s), which grows with the
  * time a phase takes, not with its changes. `--show` prints every statement's count per phase.
+ * `CPU_PROF=<dir>` makes each app process write a CPU profile there (Node's `--cpu-prof`).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync } from "node:fs";
@@ -52,6 +53,11 @@ const { values } = parseArgs({
     install: { type: "boolean", default: false },
   },
 });
+/** `CPU_PROF=<dir>`: each app process writes a CPU profile there. */
+const cpuProfile = process.env.CPU_PROF
+  ? ["--cpu-prof", "--cpu-prof-dir", process.env.CPU_PROF]
+  : [];
+
 const SHOP = "statements-store.myshopify.com";
 const DOMAIN = "statements-store.example.com";
 const WORKSPACE = "statements-store-example-com";
@@ -62,6 +68,8 @@ const BATCH = 100;
 
 /** Statements the worker sends by the clock, not per change: the poll and the beat. */
 const CLOCK_STATEMENTS = [
+  // The poll in one statement (outboxBacklogs, decision 0054); before, two.
+  /^SELECT 'change' AS "kind", "shopDomain", SUM\(CASE WHEN "lastError" LIKE/,
   /^SELECT "shopDomain", SUM\(CASE WHEN "lastError" LIKE/,
   /^SELECT "shopDomain", MIN\("receivedAt"\) AS "oldest" FROM "PendingLookup"/,
   /^INSERT INTO "LiveWorkerBeat"/,
@@ -417,6 +425,7 @@ async function startApp(root: string, env: Record<string, string>, install: bool
   const child: ChildProcess = spawn(
     process.execPath,
     [
+      ...cpuProfile,
       "--import",
       "tsx",
       import.meta.filename,

@@ -81,6 +81,29 @@ export async function driverExecute(
   return driver.executeRaw(sqlQueryOf(statement, driver.provider));
 }
 
+/**
+ * A model's row read through the driver (`SELECT *`, with other columns beside it or not) as
+ * Prisma's model query returns it: its scalar fields only, each converted by the schema's type
+ * (dates, booleans and numbers as the driver reads them differ between SQLite and PostgreSQL).
+ */
+export function modelRowOf<Model>(model: Prisma.ModelName, row: Record<string, unknown>): Model {
+  const fields = Prisma.dmmf.datamodel.models.find((m) => m.name === model)?.fields;
+  if (!fields) throw new Error(`No model ${model} in the schema`);
+  const converted: Record<string, unknown> = {};
+  for (const field of fields) {
+    if (field.kind !== "scalar" && field.kind !== "enum") continue;
+    const value = row[field.name];
+    if (value == null) converted[field.name] = null;
+    else if (field.type === "DateTime") converted[field.name] = toDate(value);
+    else if (field.type === "Boolean") converted[field.name] = driverBoolean(value);
+    else if (field.type === "Int" || field.type === "Float") converted[field.name] = Number(value);
+    else if (field.type === "BigInt") converted[field.name] = BigInt(value as string);
+    else if (field.type === "String" || field.kind === "enum") converted[field.name] = value;
+    else throw new Error(`${model}.${field.name} is ${field.type}: not read here`);
+  }
+  return converted as Model;
+}
+
 /** A boolean column as the driver reads it: 1/0 from SQLite, true/false from PostgreSQL. */
 export function driverBoolean(value: unknown): boolean {
   return value === true || value === 1 || value === 1n;

@@ -1,4 +1,5 @@
-import prisma, { retryWhileBusy } from "./db.server";
+import { Prisma } from "@prisma/client";
+import { driverExecute, driverQuery, retryWhileBusy } from "./db.server";
 import type { RateLimits } from "../index-service/tiers";
 import {
   emptyWindow,
@@ -14,8 +15,9 @@ interface Row {
 }
 
 async function readRow(keyId: string): Promise<Row | undefined> {
-  const [row] = await prisma.$queryRaw<Row[]>`
-    SELECT "version", "state" FROM "RateWindow" WHERE "keyId" = ${keyId}`;
+  // To the driver, as every statement here: each request to the service takes its place.
+  const [row] = await driverQuery<Row>(Prisma.sql`
+    SELECT "version", "state" FROM "RateWindow" WHERE "keyId" = ${keyId}`);
   return row;
 }
 
@@ -59,12 +61,12 @@ async function updateWindow<T>(
     const from = row;
     const changed = await retryWhileBusy(() =>
       from
-        ? prisma.$executeRaw`
+        ? driverExecute(Prisma.sql`
             UPDATE "RateWindow" SET "state" = ${text}, "version" = ${from.version + 1}
-            WHERE "keyId" = ${keyId} AND "version" = ${from.version} AND "state" = ${from.state}`
-        : prisma.$executeRaw`
+            WHERE "keyId" = ${keyId} AND "version" = ${from.version} AND "state" = ${from.state}`)
+        : driverExecute(Prisma.sql`
             INSERT INTO "RateWindow" ("keyId", "version", "state") VALUES (${keyId}, 1, ${text})
-            ON CONFLICT ("keyId") DO NOTHING`,
+            ON CONFLICT ("keyId") DO NOTHING`),
     );
     if (changed > 0) {
       lastSeen.set(keyId, { version: (from?.version ?? 0) + 1, state: text });

@@ -1,8 +1,10 @@
-import prisma, { toDate } from "./db.server";
+import { Prisma, type Shop } from "@prisma/client";
+import { driverQuery, modelRowOf, toDate } from "./db.server";
 import type { LeaseFence } from "./shop-leases.server";
 
 /**
- * The live worker's reads at the start of a pass, in one statement: whether a run is unfinished,
+ * The live worker's reads at the start of a pass, in one statement through the driver: the shop's
+ * row (null when there is none), whether a run is unfinished,
  * the newest complete run (succeeded, everything exported) with what it exported and when its
  * product export (the first completed one) was made, whether lookups wait, and the month's
  * product quota row (`quotaMonth`, YYYY-MM).
@@ -16,26 +18,29 @@ export interface PassRuns {
   productQuota: { month: string; used: number | null; limit: number | null };
 }
 
-export async function passRuns(shopDomain: string, quotaMonth: string): Promise<PassRuns> {
-  const [row] = await prisma.$queryRaw<
-    {
-      unfinished: number | bigint;
-      lookups: number | bigint;
-      runId: string | null;
-      exportedTypes: string | null;
-      productExportAt: unknown;
-      quotaUsed: number | bigint | null;
-      quotaLimit: number | bigint | null;
-    }[]
-  >`
+export async function passStart(
+  shopDomain: string,
+  quotaMonth: string,
+): Promise<{ shop: Shop | null; runs: PassRuns }> {
+  const [row] = await driverQuery<{
+    shopDomain: string | null;
+    unfinished: number | bigint;
+    lookups: number | bigint;
+    runId: string | null;
+    exportedTypes: string | null;
+    productExportAt: unknown;
+    quotaUsed: number | bigint | null;
+    quotaLimit: number | bigint | null;
+  }>(Prisma.sql`
     SELECT
       (SELECT COUNT(*) FROM "SyncRun" WHERE "activeShop" = ${shopDomain}) AS "unfinished",
       CASE WHEN EXISTS (SELECT 1 FROM "PendingLookup" WHERE "shopDomain" = ${shopDomain}) THEN 1 ELSE 0 END AS "lookups",
       r."id" AS "runId", r."exportedTypes" AS "exportedTypes",
       (SELECT MIN(e."createdAt") FROM "BulkExport" e
         WHERE e."runId" = r."id" AND e."type" = 'product' AND e."status" = 'COMPLETED') AS "productExportAt",
-      q."used" AS "quotaUsed", q."limit" AS "quotaLimit"
+      q."used" AS "quotaUsed", q."limit" AS "quotaLimit", s.*
     FROM (SELECT 1 AS "one") AS o
+    LEFT JOIN "Shop" AS s ON s."shopDomain" = ${shopDomain}
     LEFT JOIN (
       SELECT "id", "exportedTypes" FROM "SyncRun"
       WHERE "shopDomain" = ${shopDomain} AND "state" = 'succeeded' AND "exportComplete" = true
@@ -44,10 +49,10 @@ export async function passRuns(shopDomain: string, quotaMonth: string): Promise<
     LEFT JOIN (
       SELECT "used", "limit" FROM "QuotaUsage"
       WHERE "shopDomain" = ${shopDomain} AND "month" = ${quotaMonth} AND "kind" = 'product'
-    ) AS q ON 1 = 1`;
+    ) AS q ON 1 = 1`);
   const numberOrNull = (value: number | bigint | null | undefined) =>
     value == null ? null : Number(value);
-  return {
+  const runs: PassRuns = {
     unfinished: Number(row?.unfinished ?? 0) > 0,
     lastComplete:
       !row || row.runId === null
@@ -65,6 +70,7 @@ export async function passRuns(shopDomain: string, quotaMonth: string): Promise<
       limit: numberOrNull(row?.quotaLimit),
     },
   };
+  return { shop: row?.shopDomain == null ? null : modelRowOf<Shop>("Shop", row), runs };
 }
 
 /** What the live worker checks right before each request to the service, read in one statement. */
@@ -85,20 +91,18 @@ export async function sendCheck(
 ): Promise<SendCheck> {
   const until = new Date(now.getTime() + minRemainingMs);
   const shopDomain = fence.shopDomain;
-  const [row] = await prisma.$queryRaw<
-    {
-      lease: number | bigint;
-      state: string | null;
-      unfinished: number | bigint;
-      lastStartedAt: unknown;
-    }[]
-  >`
+  const [row] = await driverQuery<{
+    lease: number | bigint;
+    state: string | null;
+    unfinished: number | bigint;
+    lastStartedAt: unknown;
+  }>(Prisma.sql`
     SELECT
       (SELECT COUNT(*) FROM "ShopLease"
         WHERE "shopDomain" = ${shopDomain} AND "token" = ${fence.token} AND "expiresAt" >= ${until}) AS "lease",
       (SELECT "state" FROM "Shop" WHERE "shopDomain" = ${shopDomain}) AS "state",
       (SELECT COUNT(*) FROM "SyncRun" WHERE "activeShop" = ${shopDomain}) AS "unfinished",
-      (SELECT MAX("startedAt") FROM "SyncRun" WHERE "shopDomain" = ${shopDomain}) AS "lastStartedAt"`;
+      (SELECT MAX("startedAt") FROM "SyncRun" WHERE "shopDomain" = ${shopDomain}) AS "lastStartedAt"`);
   const lastStartedAt = row?.lastStartedAt == null ? null : toDate(row.lastStartedAt);
   return {
     leaseHeld: Number(row?.lease ?? 0) > 0,

@@ -3,19 +3,20 @@
  * any process can tell whether some worker is taking the outbox's changes (the Dashboard's "Live
  * updates stopped" line). Rows of workers gone for a day are dropped.
  */
-import prisma, { retryWhileBusy } from "./db.server";
+import { Prisma } from "@prisma/client";
+import prisma, { driverExecute, retryWhileBusy } from "./db.server";
 
 const FORGOTTEN_AFTER_MS = 24 * 3_600_000;
 
 export async function recordWorkerBeat(holder: string, at: Date): Promise<void> {
-  await retryWhileBusy(
-    () => prisma.$executeRaw`
+  await retryWhileBusy(() =>
+    driverExecute(Prisma.sql`
       INSERT INTO "LiveWorkerBeat" ("holder", "beatAt") VALUES (${holder}, ${at})
-      ON CONFLICT ("holder") DO UPDATE SET "beatAt" = excluded."beatAt"`,
+      ON CONFLICT ("holder") DO UPDATE SET "beatAt" = excluded."beatAt"`),
   );
   const forgotten = new Date(at.getTime() - FORGOTTEN_AFTER_MS);
-  await retryWhileBusy(
-    () => prisma.$executeRaw`DELETE FROM "LiveWorkerBeat" WHERE "beatAt" < ${forgotten}`,
+  await retryWhileBusy(() =>
+    driverExecute(Prisma.sql`DELETE FROM "LiveWorkerBeat" WHERE "beatAt" < ${forgotten}`),
   );
 }
 

@@ -58,13 +58,6 @@ export async function recordLookupDelivery(
   });
 }
 
-/** Shops with lookups waiting, and the first receipt of the oldest. */
-export async function lookupBacklogs(): Promise<{ shopDomain: string; oldest: Date }[]> {
-  const rows = await prisma.$queryRaw<{ shopDomain: string; oldest: string | Date }[]>`
-    SELECT "shopDomain", MIN("receivedAt") AS "oldest" FROM "PendingLookup" GROUP BY "shopDomain"`;
-  return rows.map((row) => ({ shopDomain: row.shopDomain, oldest: new Date(row.oldest) }));
-}
-
 /** When the shop's oldest lookup (a change not yet tied to its product) came in; null when none. */
 export async function oldestLookupAt(shopDomain: string): Promise<Date | null> {
   const oldest = await prisma.pendingLookup.findFirst({

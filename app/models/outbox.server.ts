@@ -1,5 +1,5 @@
 import { Prisma, type PendingChange } from "@prisma/client";
-import prisma, { driverExecute, driverQuery, retryWhileBusy } from "./db.server";
+import prisma, { driverExecute, driverQuery, retryWhileBusy, toDate } from "./db.server";
 import { fenceCondition, fencedWrite, type LeaseFence } from "./shop-leases.server";
 
 /** What a products/* delivery tells: which product changed, how, and as of when. */
@@ -171,35 +171,61 @@ export interface ShopBacklog {
   held: number;
 }
 
-/** Shops with changes waiting: how many, since when. */
-export async function shopBacklogs(): Promise<ShopBacklog[]> {
+/** Shops with lookups waiting (changes not yet tied to their products), since when. */
+export interface LookupBacklog {
+  shopDomain: string;
+  oldest: Date;
+}
+
+/**
+ * What the live worker polls for, every second, in one statement: the shops with changes waiting
+ * (how many, since when) and those with lookups waiting. To the driver, as the worker's other
+ * statements of every poll and pass: through Prisma's engine each raw statement is compiled
+ * again, which was most of what an idle worker spent.
+ */
+export async function outboxBacklogs(): Promise<{
+  changes: ShopBacklog[];
+  lookups: LookupBacklog[];
+}> {
   const held = `${HELD_FOR_QUOTA_PREFIX}%`;
-  const rows = await prisma.$queryRaw<
-    {
-      shopDomain: string;
-      sendable: number | bigint;
-      oldest: string | null;
-      held: number | bigint;
-    }[]
-  >`
-    SELECT "shopDomain",
+  const rows = await driverQuery<{
+    kind: string;
+    shopDomain: string;
+    sendable: number | bigint;
+    oldest: unknown;
+    held: number | bigint;
+  }>(Prisma.sql`
+    SELECT 'change' AS "kind", "shopDomain",
       SUM(CASE WHEN "lastError" LIKE ${held} THEN 0 ELSE 1 END) AS "sendable",
       MIN(CASE WHEN "lastError" LIKE ${held} THEN NULL ELSE "receivedAt" END) AS "oldest",
       SUM(CASE WHEN "lastError" LIKE ${held} THEN 1 ELSE 0 END) AS "held"
-    FROM "PendingChange" GROUP BY "shopDomain"`;
-  return rows.map((row) => ({
-    shopDomain: row.shopDomain,
-    sendable: Number(row.sendable),
-    oldestSendableAt: row.oldest === null ? null : new Date(row.oldest),
-    held: Number(row.held),
-  }));
+    FROM "PendingChange" GROUP BY "shopDomain"
+    UNION ALL
+    SELECT 'lookup' AS "kind", "shopDomain", 0 AS "sendable", MIN("receivedAt") AS "oldest",
+      0 AS "held"
+    FROM "PendingLookup" GROUP BY "shopDomain"`);
+  const changes: ShopBacklog[] = [];
+  const lookups: LookupBacklog[] = [];
+  for (const row of rows) {
+    if (row.kind === "lookup") {
+      lookups.push({ shopDomain: row.shopDomain, oldest: toDate(row.oldest) });
+    } else {
+      changes.push({
+        shopDomain: row.shopDomain,
+        sendable: Number(row.sendable),
+        oldestSendableAt: row.oldest == null ? null : toDate(row.oldest),
+        held: Number(row.held),
+      });
+    }
+  }
+  return { changes, lookups };
 }
 
 /**
  * The next changes of a shop to send, oldest first: at most `limit`, only those received before
  * `receivedBefore` (the coalescing window), and those held for the quota only when asked.
  */
-export function nextChanges(
+export async function nextChanges(
   shopDomain: string,
   options: {
     limit: number;
@@ -216,9 +242,34 @@ export function nextChanges(
   if (options.except?.length) {
     conditions.push(Prisma.sql`"productId" NOT IN (${Prisma.join(options.except)})`);
   }
-  return prisma.$queryRaw<PendingChange[]>`
-    SELECT * FROM "PendingChange" WHERE ${Prisma.join(conditions, " AND ")}
-    ORDER BY "receivedAt", "productId" LIMIT ${options.limit}`;
+  const rows = await driverQuery<PendingChangeRow>(Prisma.sql`
+    SELECT ${PENDING_CHANGE_COLUMNS} FROM "PendingChange" WHERE ${Prisma.join(conditions, " AND ")}
+    ORDER BY "receivedAt", "productId" LIMIT ${options.limit}`);
+  return rows.map(pendingChangeOf);
+}
+
+const PENDING_CHANGE_COLUMNS = Prisma.raw(
+  `"shopDomain", "productId", "change", "changedAt", "receivedAt", "attempts", "lastError", "fingerprint"`,
+);
+
+/** A PendingChange row as the driver reads it (dates as text on SQLite, counts maybe as text). */
+type PendingChangeRow = Omit<PendingChange, "changedAt" | "receivedAt" | "attempts"> & {
+  changedAt: unknown;
+  receivedAt: unknown;
+  attempts: number | bigint | string;
+};
+
+function pendingChangeOf(row: PendingChangeRow): PendingChange {
+  return {
+    shopDomain: row.shopDomain,
+    productId: row.productId,
+    change: row.change,
+    changedAt: toDate(row.changedAt),
+    receivedAt: toDate(row.receivedAt),
+    attempts: Number(row.attempts),
+    lastError: row.lastError,
+    fingerprint: row.fingerprint,
+  };
 }
 
 const notHeld = Prisma.sql`("lastError" IS NULL OR "lastError" NOT LIKE ${`${HELD_FOR_QUOTA_PREFIX}%`})`;
@@ -243,14 +294,14 @@ export async function nextChangesAndSendable(
   if (options.except?.length) {
     conditions.push(Prisma.sql`"productId" NOT IN (${Prisma.join(options.except)})`);
   }
-  const found = await prisma.$queryRaw<(PendingChange & { sendableNow: number | bigint })[]>`
-    SELECT *, (SELECT COUNT(*) FROM "PendingChange" WHERE "shopDomain" = ${shopDomain} AND ${notHeld}) AS "sendableNow"
+  const found = await driverQuery<PendingChangeRow & { sendableNow: number | bigint }>(Prisma.sql`
+    SELECT ${PENDING_CHANGE_COLUMNS}, (SELECT COUNT(*) FROM "PendingChange" WHERE "shopDomain" = ${shopDomain} AND ${notHeld}) AS "sendableNow"
     FROM "PendingChange" WHERE ${Prisma.join(conditions, " AND ")}
-    ORDER BY "receivedAt", "productId" LIMIT ${options.limit}`;
+    ORDER BY "receivedAt", "productId" LIMIT ${options.limit}`);
   // None read: the count still decides whether the backlog calls for a full sync.
   const sendable =
     found.length > 0 ? Number(found[0]!.sendableNow) : await sendableCount(shopDomain);
-  const rows = found.map(({ sendableNow: _count, ...row }) => row);
+  const rows = found.map(pendingChangeOf);
   return {
     rows:
       sendable >= options.limit
@@ -262,8 +313,8 @@ export async function nextChangesAndSendable(
 
 /** Pending changes of a shop that may be sent now (not held for the quota). */
 export async function sendableCount(shopDomain: string): Promise<number> {
-  const [row] = await prisma.$queryRaw<{ n: number | bigint }[]>`
-    SELECT COUNT(*) AS "n" FROM "PendingChange" WHERE "shopDomain" = ${shopDomain} AND ${notHeld}`;
+  const [row] = await driverQuery<{ n: number | bigint }>(Prisma.sql`
+    SELECT COUNT(*) AS "n" FROM "PendingChange" WHERE "shopDomain" = ${shopDomain} AND ${notHeld}`);
   return Number(row?.n ?? 0);
 }
 
@@ -278,14 +329,16 @@ export async function mayHaveDueWork(
   receivedBefore: Date,
   batchSize: number,
 ): Promise<boolean> {
-  const [row] = await prisma.$queryRaw<
-    { lookups: number | bigint; due: number | bigint; changes: number | bigint }[]
-  >`
+  const [row] = await driverQuery<{
+    lookups: number | bigint;
+    due: number | bigint;
+    changes: number | bigint;
+  }>(Prisma.sql`
     SELECT
       (SELECT COUNT(*) FROM "PendingLookup" WHERE "shopDomain" = ${shopDomain}) AS "lookups",
       (SELECT COUNT(*) FROM "PendingChange" WHERE "shopDomain" = ${shopDomain}
         AND "receivedAt" <= ${receivedBefore}) AS "due",
-      (SELECT COUNT(*) FROM "PendingChange" WHERE "shopDomain" = ${shopDomain}) AS "changes"`;
+      (SELECT COUNT(*) FROM "PendingChange" WHERE "shopDomain" = ${shopDomain}) AS "changes"`);
   if (!row) return true;
   return Number(row.lookups) > 0 || Number(row.due) > 0 || Number(row.changes) >= batchSize;
 }
@@ -308,9 +361,10 @@ export async function removeChanges(
   );
   await fencedWrite(
     fence,
-    () => prisma.$executeRaw`
+    () =>
+      driverExecute(Prisma.sql`
       DELETE FROM "PendingChange" WHERE (${Prisma.join(keys, " OR ")})
-        AND ${fence ? fenceCondition(fence) : Prisma.sql`1 = 1`}`,
+        AND ${fence ? fenceCondition(fence) : Prisma.sql`1 = 1`}`),
     (count) => count === 0,
   );
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { Prisma } from "@prisma/client";
-import prisma from "./db.server";
+import prisma, { driverExecute, driverQuery } from "./db.server";
 
 /** How long a lease lasts without renewal: a holder that died frees the shop after this. */
 export const DEFAULT_LEASE_MS = 60_000;
@@ -44,9 +44,9 @@ export async function leaseStillHeld(
   now: Date = new Date(),
 ): Promise<boolean> {
   const until = new Date(now.getTime() + minRemainingMs);
-  const [row] = await prisma.$queryRaw<{ n: number | bigint }[]>`
+  const [row] = await driverQuery<{ n: number | bigint }>(Prisma.sql`
     SELECT COUNT(*) AS "n" FROM "ShopLease"
-    WHERE "shopDomain" = ${fence.shopDomain} AND "token" = ${fence.token} AND "expiresAt" >= ${until}`;
+    WHERE "shopDomain" = ${fence.shopDomain} AND "token" = ${fence.token} AND "expiresAt" >= ${until}`);
   return Number(row?.n ?? 0) > 0;
 }
 
@@ -117,9 +117,9 @@ export async function acquireShopLease(
  */
 export async function renewShopLease(fence: LeaseFence, leaseMs: number): Promise<boolean> {
   const expiresAt = new Date(Date.now() + leaseMs);
-  const changed = await prisma.$executeRaw`
+  const changed = await driverExecute(Prisma.sql`
     UPDATE "ShopLease" SET "expiresAt" = ${expiresAt}
-    WHERE "shopDomain" = ${fence.shopDomain} AND "token" = ${fence.token}`;
+    WHERE "shopDomain" = ${fence.shopDomain} AND "token" = ${fence.token}`);
   return changed > 0;
 }
 

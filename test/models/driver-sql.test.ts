@@ -5,7 +5,7 @@
  * client's `$disconnect` does not leave a dead driver behind, and SQLite's "busy" is known to
  * `retryWhileBusy`. On the run's database (SQLite, or PostgreSQL with TEST_DATABASE=postgresql).
  */
-import { Prisma } from "@prisma/client";
+import { Prisma, type Shop } from "@prisma/client";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { prepareAppEnvironment } from "../../testkit/app-environment";
 import { onPostgres } from "../../testkit/test-database";
@@ -14,6 +14,7 @@ import prisma, {
   driverExecute,
   driverQuery,
   isDatabaseBusy,
+  modelRowOf,
   retryWhileBusy,
 } from "../../app/models/db.server";
 
@@ -73,6 +74,33 @@ describe("driverQuery and driverExecute", () => {
       { id: "a", topic: "t" },
       { id: "b", topic: "t" },
     ]);
+  });
+
+  it("read a model's row as the model query does (modelRowOf): dates, booleans, nulls", async () => {
+    const shopDomain = "driver-sql-row.myshopify.com";
+    await prisma.shop.deleteMany({ where: { shopDomain } });
+    await prisma.shop.create({
+      data: {
+        shopDomain,
+        state: "active",
+        syncProducts: true,
+        syncPages: false,
+        presencesReadAt: new Date("2026-11-27T10:11:12.345Z"),
+        pausedAt: null,
+        chosenMetafields: '["custom.material"]',
+      },
+    });
+    try {
+      const [row] = await driverQuery<Record<string, unknown>>(Prisma.sql`
+        SELECT 1 AS "another", s.* FROM "Shop" s WHERE s."shopDomain" = ${shopDomain}`);
+      const read = modelRowOf<Shop>("Shop", row!);
+      expect(read).toEqual(await prisma.shop.findUniqueOrThrow({ where: { shopDomain } }));
+      expect(read.presencesReadAt).toEqual(new Date("2026-11-27T10:11:12.345Z"));
+      expect([read.syncProducts, read.syncPages, read.pausedAt]).toEqual([true, false, null]);
+      expect(read).not.toHaveProperty("another");
+    } finally {
+      await prisma.shop.deleteMany({ where: { shopDomain } });
+    }
   });
 
   it("work again after the client disconnected", async () => {

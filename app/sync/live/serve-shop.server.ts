@@ -11,9 +11,9 @@ import {
   removeChangesCoveredByRun,
 } from "../../models/outbox.server";
 import { quotaStanding, standingOf } from "../../models/quota-usage.server";
-import { findShop, workspaceOf } from "../../models/shops.server";
+import { workspaceOf } from "../../models/shops.server";
 import { LeaseLostError } from "../../models/shop-leases.server";
-import { passRuns, sendCheck, type PassRuns, type SendCheck } from "../../models/live-pass.server";
+import { passStart, sendCheck, type PassRuns, type SendCheck } from "../../models/live-pass.server";
 import { describeWait, type RetryEvent } from "../engine/pacer";
 import { quotaMonthOf } from "../../index-service/tiers";
 import { sendingTierOf } from "../engine/pacer-registry.server";
@@ -120,7 +120,8 @@ export async function serveShop(worker: WorkerContext, shopDomain: string): Prom
       }
       // On the runs' own clock (not the worker's `now`, which tests may move).
       passStartedAt = new Date();
-      const shop = await findShop(shopDomain);
+      // The shop, its runs, whether lookups wait and the month's quota: one statement.
+      const { shop, runs } = await passStart(shopDomain, quotaMonthOf(now()));
       if (!shop || shop.state === "uninstalled" || !shop.syncProducts) {
         // Nothing will ever be sent for these changes.
         await dropShopChanges(shopDomain);
@@ -129,8 +130,6 @@ export async function serveShop(worker: WorkerContext, shopDomain: string): Prom
         return;
       }
       if (shop.state !== "active" || !shop.secretKeyCiphertext || !workspaceOf(shop)) return;
-      // The runs, whether lookups wait and the month's quota: one statement.
-      const runs = await passRuns(shopDomain, quotaMonthOf(now()));
       if (runs.unfinished) return;
       const admin = adminOnDemand(worker, shopDomain);
       // Stock and collection changes: their products join the outbox before it is read.

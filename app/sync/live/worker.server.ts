@@ -2,8 +2,7 @@ import type { Shop } from "@prisma/client";
 import type { AdminGraphql } from "../../shopify/admin-graphql";
 import { BULK_MAX_ITEMS } from "../../index-service/assumptions";
 import type { IndexServiceClient } from "../../index-service/client";
-import { lookupBacklogs } from "../../models/lookups.server";
-import { shopBacklogs } from "../../models/outbox.server";
+import { outboxBacklogs } from "../../models/outbox.server";
 import { DEFAULT_LEASE_MS } from "../../models/shop-leases.server";
 import { processLeases, ShopLeases } from "../engine/process-leases.server";
 import { adminFor } from "../../shopify/admin-auth.server";
@@ -140,7 +139,8 @@ export function startLiveWorker(options: LiveWorkerOptions = {}): LiveWorker {
         await maintain(worker);
       }
       const cutoff = now().getTime() - worker.coalesceMs;
-      for (const backlog of await shopBacklogs()) {
+      const backlogs = await outboxBacklogs();
+      for (const backlog of backlogs.changes) {
         if (busy.has(backlog.shopDomain) || worker.memory.coolingDown(backlog.shopDomain)) continue;
         const due =
           backlog.sendable >= worker.batchSize ||
@@ -148,7 +148,7 @@ export function startLiveWorker(options: LiveWorkerOptions = {}): LiveWorker {
           (maintaining && backlog.held > 0);
         if (due) worker.launch(backlog.shopDomain, () => serveShop(worker, backlog.shopDomain));
       }
-      for (const backlog of await lookupBacklogs()) {
+      for (const backlog of backlogs.lookups) {
         if (busy.has(backlog.shopDomain) || worker.memory.coolingDown(backlog.shopDomain)) continue;
         if (backlog.oldest.getTime() <= cutoff) {
           worker.launch(backlog.shopDomain, () => serveShop(worker, backlog.shopDomain));

@@ -166,6 +166,35 @@ describe("the outbox", () => {
     await prisma.pendingLookup.deleteMany();
   });
 
+  it("tells the worker's poll which shops have changes (sendable, held, since when) and which have lookups", async () => {
+    await prisma.pendingLookup.deleteMany();
+    expect(await outbox.outboxBacklogs()).toEqual({ changes: [], lookups: [] });
+    await deliver("b1", "1", "update", "2026-05-01T10:00:00Z");
+    await deliver("b2", "2", "update", "2026-05-01T10:00:01Z");
+    await deliver("b3", "3", "update", "2026-05-01T10:00:02Z");
+    await outbox.holdForQuota(SHOP, ["3"], "the month's products are used");
+    const first = await prisma.pendingChange.findUniqueOrThrow({
+      where: { shopDomain_productId: { shopDomain: SHOP, productId: "1" } },
+    });
+    const lookupAt = new Date("2026-05-01T09:00:00.123Z");
+    await prisma.pendingLookup.create({
+      data: {
+        shopDomain: "lookups.myshopify.com",
+        kind: "collection",
+        resourceId: "9",
+        changedAt: lookupAt,
+        receivedAt: lookupAt,
+      },
+    });
+
+    const { changes, lookups } = await outbox.outboxBacklogs();
+    expect(changes).toEqual([
+      { shopDomain: SHOP, sendable: 2, oldestSendableAt: first.receivedAt, held: 1 },
+    ]);
+    expect(lookups).toEqual([{ shopDomain: "lookups.myshopify.com", oldest: lookupAt }]);
+    await prisma.pendingLookup.deleteMany();
+  });
+
   it("forgets delivery ids after a few days", async () => {
     await deliver("old", "1", "update", "2026-05-01T10:00:00Z");
     await prisma.webhookReceipt.update({
