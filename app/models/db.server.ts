@@ -87,11 +87,8 @@ export async function driverExecute(
  * (dates, booleans and numbers as the driver reads them differ between SQLite and PostgreSQL).
  */
 export function modelRowOf<Model>(model: Prisma.ModelName, row: Record<string, unknown>): Model {
-  const fields = Prisma.dmmf.datamodel.models.find((m) => m.name === model)?.fields;
-  if (!fields) throw new Error(`No model ${model} in the schema`);
   const converted: Record<string, unknown> = {};
-  for (const field of fields) {
-    if (field.kind !== "scalar" && field.kind !== "enum") continue;
+  for (const field of scalarFieldsOf(model)) {
     const value = row[field.name];
     if (value == null) converted[field.name] = null;
     else if (field.type === "DateTime") converted[field.name] = toDate(value);
@@ -102,6 +99,19 @@ export function modelRowOf<Model>(model: Prisma.ModelName, row: Record<string, u
     else throw new Error(`${model}.${field.name} is ${field.type}: not read here`);
   }
   return converted as Model;
+}
+
+/** Each model's scalar fields, looked up once: modelRowOf runs for every row of a batch. */
+const scalarFields = new Map<string, readonly Prisma.DMMF.Field[]>();
+function scalarFieldsOf(model: Prisma.ModelName): readonly Prisma.DMMF.Field[] {
+  let fields = scalarFields.get(model);
+  if (!fields) {
+    const found = Prisma.dmmf.datamodel.models.find((m) => m.name === model);
+    if (!found) throw new Error(`No model ${model} in the schema`);
+    fields = found.fields.filter((field) => field.kind === "scalar" || field.kind === "enum");
+    scalarFields.set(model, fields);
+  }
+  return fields;
 }
 
 /** A boolean column as the driver reads it: 1/0 from SQLite, true/false from PostgreSQL. */

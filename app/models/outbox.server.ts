@@ -1,5 +1,11 @@
 import { Prisma, type PendingChange } from "@prisma/client";
-import prisma, { driverExecute, driverQuery, retryWhileBusy, toDate } from "./db.server";
+import prisma, {
+  driverExecute,
+  driverQuery,
+  modelRowOf,
+  retryWhileBusy,
+  toDate,
+} from "./db.server";
 import { fenceCondition, fencedWrite, type LeaseFence } from "./shop-leases.server";
 
 /** What a products/* delivery tells: which product changed, how, and as of when. */
@@ -242,34 +248,10 @@ export async function nextChanges(
   if (options.except?.length) {
     conditions.push(Prisma.sql`"productId" NOT IN (${Prisma.join(options.except)})`);
   }
-  const rows = await driverQuery<PendingChangeRow>(Prisma.sql`
-    SELECT ${PENDING_CHANGE_COLUMNS} FROM "PendingChange" WHERE ${Prisma.join(conditions, " AND ")}
+  const rows = await driverQuery<Record<string, unknown>>(Prisma.sql`
+    SELECT * FROM "PendingChange" WHERE ${Prisma.join(conditions, " AND ")}
     ORDER BY "receivedAt", "productId" LIMIT ${options.limit}`);
-  return rows.map(pendingChangeOf);
-}
-
-const PENDING_CHANGE_COLUMNS = Prisma.raw(
-  `"shopDomain", "productId", "change", "changedAt", "receivedAt", "attempts", "lastError", "fingerprint"`,
-);
-
-/** A PendingChange row as the driver reads it (dates as text on SQLite, counts maybe as text). */
-type PendingChangeRow = Omit<PendingChange, "changedAt" | "receivedAt" | "attempts"> & {
-  changedAt: unknown;
-  receivedAt: unknown;
-  attempts: number | bigint | string;
-};
-
-function pendingChangeOf(row: PendingChangeRow): PendingChange {
-  return {
-    shopDomain: row.shopDomain,
-    productId: row.productId,
-    change: row.change,
-    changedAt: toDate(row.changedAt),
-    receivedAt: toDate(row.receivedAt),
-    attempts: Number(row.attempts),
-    lastError: row.lastError,
-    fingerprint: row.fingerprint,
-  };
+  return rows.map((row) => modelRowOf<PendingChange>("PendingChange", row));
 }
 
 const notHeld = Prisma.sql`("lastError" IS NULL OR "lastError" NOT LIKE ${`${HELD_FOR_QUOTA_PREFIX}%`})`;
@@ -294,14 +276,14 @@ export async function nextChangesAndSendable(
   if (options.except?.length) {
     conditions.push(Prisma.sql`"productId" NOT IN (${Prisma.join(options.except)})`);
   }
-  const found = await driverQuery<PendingChangeRow & { sendableNow: number | bigint }>(Prisma.sql`
-    SELECT ${PENDING_CHANGE_COLUMNS}, (SELECT COUNT(*) FROM "PendingChange" WHERE "shopDomain" = ${shopDomain} AND ${notHeld}) AS "sendableNow"
+  const found = await driverQuery<Record<string, unknown>>(Prisma.sql`
+    SELECT *, (SELECT COUNT(*) FROM "PendingChange" WHERE "shopDomain" = ${shopDomain} AND ${notHeld}) AS "sendableNow"
     FROM "PendingChange" WHERE ${Prisma.join(conditions, " AND ")}
     ORDER BY "receivedAt", "productId" LIMIT ${options.limit}`);
   // None read: the count still decides whether the backlog calls for a full sync.
   const sendable =
     found.length > 0 ? Number(found[0]!.sendableNow) : await sendableCount(shopDomain);
-  const rows = found.map(pendingChangeOf);
+  const rows = found.map((row) => modelRowOf<PendingChange>("PendingChange", row));
   return {
     rows:
       sendable >= options.limit
