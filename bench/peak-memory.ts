@@ -1,17 +1,32 @@
+/** What `process.memoryUsage()` said at the moment resident memory peaked, in bytes. */
+export interface MemoryAtPeak {
+  rss: number;
+  /** V8's heap as committed (used and free pages). */
+  heapTotal: number;
+  /** Memory held outside the heap by JavaScript objects: Buffers, ArrayBuffers, Wasm memory. */
+  external: number;
+}
+
 /**
- * Samples this process's memory every 20 ms until `stop()`, which returns the peaks in bytes.
+ * Samples this process's memory every 20 ms until `stop()`, which returns the peaks in bytes and
+ * what the memory was made of when RSS peaked (the rest of RSS is Node, native libraries and
+ * malloc's own).
  * A loop that rarely yields to timers calls `sample()` itself.
  */
 export function samplePeakMemory(): {
   sample(): void;
-  stop(): { baseRss: number; peakRss: number; peakHeap: number };
+  stop(): { baseRss: number; peakRss: number; peakHeap: number; atPeak: MemoryAtPeak };
 } {
   const baseRss = process.memoryUsage().rss;
   let peakRss = baseRss;
   let peakHeap = 0;
+  let atPeak: MemoryAtPeak = { rss: baseRss, heapTotal: 0, external: 0 };
   const sample = () => {
     const usage = process.memoryUsage();
-    peakRss = Math.max(peakRss, usage.rss);
+    if (usage.rss > peakRss || atPeak.heapTotal === 0) {
+      peakRss = Math.max(peakRss, usage.rss);
+      atPeak = { rss: usage.rss, heapTotal: usage.heapTotal, external: usage.external };
+    }
     peakHeap = Math.max(peakHeap, usage.heapUsed);
   };
   sample();
@@ -21,7 +36,13 @@ export function samplePeakMemory(): {
     stop() {
       clearInterval(timer);
       sample();
-      return { baseRss, peakRss, peakHeap };
+      return { baseRss, peakRss, peakHeap, atPeak };
     },
   };
+}
+
+/** "heap 120 committed, external 30, the rest 90 MB" of a peak's make-up. */
+export function describePeak({ rss, heapTotal, external }: MemoryAtPeak): string {
+  const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
+  return `at the peak: heap ${mb(heapTotal)} MB committed, external ${mb(external)} MB, the rest ${mb(rss - heapTotal - external)} MB`;
 }

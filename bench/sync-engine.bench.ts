@@ -1,6 +1,6 @@
 /**
  * Figures for the sync engine (printed, never asserted):
- *   npx tsx bench/sync-engine.bench.ts [--products 10000] [--memory 10000,50000,100000]
+ *   npx tsx bench/sync-engine.bench.ts [--products 10000] [--memory 10000,50000,100000] [--capped 64]
  *
  * 1. First sync of N products on the emulator at Enterprise limits: write requests, wall time,
  *    and the pipeline's own rate (export → map → hash → ledger compare → staged in the database,
@@ -18,7 +18,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { startEmulator } from "../dev/emulator/server";
 import { writeCatalogue } from "../dev/sample-store/catalogue-generator";
-import { samplePeakMemory } from "./peak-memory";
+import { describePeak, samplePeakMemory } from "./peak-memory";
 import { migrateDatabase } from "../app/cli/migrate-database";
 import { runFullSync } from "../app/sync/engine/sync-export.server";
 import { IndexServiceClient } from "../app/index-service/client";
@@ -32,6 +32,8 @@ const { values } = parseArgs({
   options: {
     products: { type: "string", default: "10000" },
     memory: { type: "string", default: "10000,50000,100000" },
+    // The heap cap of the second run of each size, in MB ('' for the default heap's run only).
+    capped: { type: "string", default: "64" },
     child: { type: "string" },
     emulator: { type: "string" },
     file: { type: "string" },
@@ -170,7 +172,7 @@ async function main() {
     // process's resident memory before the sync began.
     const catalogue = join(work, `memory-${size}.jsonl`);
     await writeCatalogue({ products: size, pages: 0, articles: 0, seed: 8 }, catalogue);
-    for (const heapCap of [undefined, 64]) {
+    for (const heapCap of [undefined, ...(values.capped ? [Number(values.capped)] : [])]) {
       const args = [
         ...(heapCap ? [`--max-old-space-size=${heapCap}`] : []),
         "--import",
@@ -213,9 +215,9 @@ async function memoryChild(n: number, emulatorUrl: string, file: string) {
     tier: "enterprise",
     pacer: new Pacer({ limits: { ...RATE_LIMITS.enterprise, perMinute: 1e9, perHour: 1e9 } }),
   });
-  const { baseRss, peakRss: peak, peakHeap } = memory.stop();
+  const { baseRss, peakRss: peak, peakHeap, atPeak } = memory.stop();
   console.log(
     `${String(n).padStart(7)} products: peak RSS ${(peak / 1024 / 1024).toFixed(0)} MB (${(baseRss / 1024 / 1024).toFixed(0)} MB before the sync), peak heap ${(peakHeap / 1024 / 1024).toFixed(0)} MB, ` +
-      `${result.counts.products.sent} sent in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+      `${result.counts.products.sent} sent in ${((performance.now() - started) / 1000).toFixed(1)} s; ${describePeak(atPeak)}`,
   );
 }
