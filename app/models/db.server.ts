@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import { Prisma, PrismaClient } from "@prisma/client";
+import { clearLogs } from "@prisma/debug";
 import { databaseUrlFrom, isPostgresUrl } from "../database-url";
 import { lazyObject } from "../lazy";
 import { PostgresAdapter, type ConnectedDriver, type SqlDriver } from "./driver-adapters.server";
@@ -64,7 +65,7 @@ export async function driverQuery<Row>(
   client: PrismaClient = processClient(),
 ): Promise<Row[]> {
   const driver = await driverOf(client);
-  const result = await driver.queryRaw(sqlQueryOf(statement, driver.provider));
+  const result = await forgotten(driver.queryRaw(sqlQueryOf(statement, driver.provider)));
   return result.rows.map((values) => {
     const row: Record<string, unknown> = {};
     result.columnNames.forEach((name, k) => (row[name] = values[k]));
@@ -78,7 +79,23 @@ export async function driverExecute(
   client: PrismaClient = processClient(),
 ): Promise<number> {
   const driver = await driverOf(client);
-  return driver.executeRaw(sqlQueryOf(statement, driver.provider));
+  return forgotten(driver.executeRaw(sqlQueryOf(statement, driver.provider)));
+}
+
+/**
+ * The driver adapters log every statement with its values to `@prisma/debug`, which keeps the
+ * last 100 entries whether or not debugging is on (for Prisma's crash reports). A statement's
+ * values, a hundred staged documents say, then outlive it by a hundred statements: long enough to
+ * be moved to V8's old generation, where they lay as garbage until a full collection. A full
+ * sync's every document went that way (issue 28, item 6; docs/decisions/0055). The history is
+ * emptied once the statement is done, whichever way.
+ */
+async function forgotten<T>(statement: Promise<T>): Promise<T> {
+  try {
+    return await statement;
+  } finally {
+    clearLogs();
+  }
 }
 
 /**

@@ -6,6 +6,7 @@
  * `retryWhileBusy`. On the run's database (SQLite, or PostgreSQL with TEST_DATABASE=postgresql).
  */
 import { Prisma, type Shop } from "@prisma/client";
+import { getLogs } from "@prisma/debug";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { prepareAppEnvironment } from "../../testkit/app-environment";
 import { onPostgres } from "../../testkit/test-database";
@@ -55,6 +56,23 @@ describe("driverQuery and driverExecute", () => {
     expect(
       (await prisma.webhookReceipt.findUnique({ where: { webhookId: "by-driver" } }))?.receivedAt,
     ).toEqual(at);
+  });
+
+  it("leave none of a statement's values in Prisma's debug history once done", async () => {
+    // The driver adapters log each statement with its values to @prisma/debug, which keeps the
+    // last 100 entries with debugging off: a full sync's staged documents lived on there.
+    const marker = "kept-by-the-debug-history-9f3c";
+    await driverExecute(
+      Prisma.sql`INSERT INTO "WebhookReceipt" ("webhookId", "shopDomain", "topic", "receivedAt")
+        VALUES (${marker}, ${SHOP}, 'products/update', ${new Date()})`,
+    );
+    await driverQuery(
+      Prisma.sql`SELECT "webhookId" FROM "WebhookReceipt" WHERE "webhookId" = ${`${marker}-read`}`,
+    );
+    await expect(
+      driverExecute(Prisma.sql`INSERT INTO "NoSuchTable" ("x") VALUES (${`${marker}-failed`})`),
+    ).rejects.toThrow();
+    expect(getLogs(1_000_000)).not.toContain(marker);
   });
 
   it("return rows by column name, RETURNING included", async () => {
