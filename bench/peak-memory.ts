@@ -17,14 +17,17 @@ export function samplePeakMemory(): {
   sample(): void;
   stop(): { baseRss: number; peakRss: number; peakHeap: number; atPeak: MemoryAtPeak };
 } {
-  const baseRss = process.memoryUsage().rss;
-  let peakRss = baseRss;
-  let peakHeap = 0;
-  let atPeak: MemoryAtPeak = { rss: baseRss, heapTotal: 0, external: 0 };
+  const atStart = process.memoryUsage();
+  const baseRss = atStart.rss;
+  let atPeak: MemoryAtPeak = {
+    rss: baseRss,
+    heapTotal: atStart.heapTotal,
+    external: atStart.external,
+  };
+  let peakHeap = atStart.heapUsed;
   const sample = () => {
     const usage = process.memoryUsage();
-    if (usage.rss > peakRss || atPeak.heapTotal === 0) {
-      peakRss = Math.max(peakRss, usage.rss);
+    if (usage.rss > atPeak.rss) {
       atPeak = { rss: usage.rss, heapTotal: usage.heapTotal, external: usage.external };
     }
     peakHeap = Math.max(peakHeap, usage.heapUsed);
@@ -36,7 +39,7 @@ export function samplePeakMemory(): {
     stop() {
       clearInterval(timer);
       sample();
-      return { baseRss, peakRss, peakHeap, atPeak };
+      return { baseRss, peakRss: atPeak.rss, peakHeap, atPeak };
     },
   };
 }
