@@ -26,6 +26,30 @@ import { addUnchangedToRun } from "../../models/sync-runs.server";
  */
 const STAGE_BATCH = 100;
 
+/**
+ * What staging keeps of an entry while its batch is read: its JSON text and figures, not the
+ * mapped object, which (with the parsed export object it shares parts of) then dies young instead
+ * of living through the batch's statements into V8's old generation.
+ */
+type StageCandidate =
+  | (Omit<Extract<CatalogueEntry, { indexable: true }>, "item"> & { title: string | null })
+  | { kind: ContentKind; id: string; indexable: false };
+
+function candidateOf(entry: CatalogueEntry): StageCandidate {
+  if (!entry.indexable) return { kind: entry.kind, id: entry.id, indexable: false };
+  return {
+    kind: entry.kind,
+    id: entry.id,
+    indexable: true,
+    document: entry.document,
+    hash: entry.hash,
+    title: titleOf(entry.item),
+    stockStatus: entry.stockStatus,
+    updatedAt: entry.updatedAt,
+    collectionIds: entry.collectionIds,
+  };
+}
+
 export interface StageProgress {
   done: number;
   total: number;
@@ -64,7 +88,7 @@ export async function stageExport(options: {
     0,
   );
   let done = 0;
-  let batch: CatalogueEntry[] = [];
+  let batch: StageCandidate[] = [];
   // With references to name, a batch is kept as read until their names are learnt.
   let unnamed: CatalogueItem[] = [];
   // Once a shop's ledger rows all carry their titles and collections, unchanged items write nothing.
@@ -75,7 +99,7 @@ export async function stageExport(options: {
       await context.referenceNames?.learn(
         unnamed.flatMap((object) => (object.type === "Product" ? [object.value] : [])),
       );
-      batch.push(...unnamed.map((object) => catalogueEntry(object, context)));
+      batch.push(...unnamed.map((object) => candidateOf(catalogueEntry(object, context))));
       unnamed = [];
     }
     for (const kind of ["product", "post"] as const) {
@@ -95,7 +119,7 @@ export async function stageExport(options: {
         continue;
       }
       if (context.referenceNames) unnamed.push(object);
-      else batch.push(catalogueEntry(object, context));
+      else batch.push(candidateOf(catalogueEntry(object, context)));
       if (batch.length + unnamed.length >= STAGE_BATCH) await flush();
     }
   }
@@ -108,7 +132,7 @@ async function stageBatch(
   runId: string,
   scope: LedgerScope,
   kind: ContentKind,
-  entries: CatalogueEntry[],
+  entries: StageCandidate[],
   describe: boolean,
 ): Promise<number> {
   // The last occurrence of an id in the export wins.
@@ -134,7 +158,7 @@ async function stageBatch(
         unchanged += 1;
         same.push({
           itemId: entry.id,
-          title: titleOf(entry.item),
+          title: entry.title,
           collectionIds: entry.collectionIds,
         });
         continue;
@@ -142,7 +166,7 @@ async function stageBatch(
       staged.push({
         action: "upsert",
         itemId: entry.id,
-        payload: JSON.stringify(entry.item),
+        payload: entry.document,
         contentHash: entry.hash,
         isNew: previous === undefined,
         stockStatus: entry.stockStatus,

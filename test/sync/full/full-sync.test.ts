@@ -107,6 +107,34 @@ describe("a first sync", () => {
   });
 });
 
+describe("what a first sync sends", () => {
+  it("each item as the catalogue maps it, named in the ledger by its name or title", async () => {
+    const shop = newShop();
+    const file = writeExport(generatedStore({ products: 40, pages: 4, articles: 3, seed: 12 }));
+    await shop.sync([file]);
+
+    const mapped = new Map<string, { item: unknown; title: string }>();
+    for await (const object of (await readBulkExport(fileSource(file))).items()) {
+      const entry = mapCatalogueItem(object, { primaryDomain: shop.domain });
+      if (!entry.indexable) continue;
+      const title = "name" in entry.item ? entry.item.name : entry.item.title;
+      mapped.set(entry.id, { item: entry.item, title });
+    }
+    const workspace = emulator.state.workspace("enterprise", shop.workspaceId);
+    const held = [...(workspace?.products ?? []), ...(workspace?.posts ?? [])];
+    expect(held).toHaveLength(mapped.size);
+    for (const document of held) {
+      expect({ ...document }).toEqual(mapped.get(String(document.id))?.item);
+    }
+    const ledger = await prisma.indexedItem.findMany({
+      where: { workspaceId: shop.workspaceId },
+      select: { itemId: true, title: true },
+    });
+    expect(ledger).toHaveLength(mapped.size);
+    for (const row of ledger) expect(row.title).toBe(mapped.get(row.itemId)?.title);
+  });
+});
+
 describe("an export whose child line comes before its product", () => {
   it("leaves the line out, and says so: counted on the run and logged", async () => {
     const shop = newShop();
