@@ -1,6 +1,7 @@
 /**
  * Figures for the sync engine (printed, never asserted):
  *   npx tsx bench/sync-engine.bench.ts [--products 10000] [--memory 10000,50000,100000] [--capped 64]
+ *     [--heap-profile]
  *
  * 1. First sync of N products on the emulator at Enterprise limits: write requests, wall time,
  *    and the pipeline's own rate (export → map → hash → ledger compare → staged in the database,
@@ -10,8 +11,13 @@
  *    key check every run starts with (a delete of an id nothing has: it changes nothing and costs
  *    one request of the tier's rate limit, no quota).
  * 3. Peak memory (RSS) of a whole sync run for growing catalogues, each in its own process.
+ *    --heap-profile: each of those runs also samples what it allocated that reached V8's old
+ *    generation (died in a full collection, or alive at the end), and prints its total and where
+ *    most of it was made. A diagnostic: the sampling itself costs memory, so its runs' peaks are
+ *    not figures.
  */
 import { execFile } from "node:child_process";
+import { Session } from "node:inspector/promises";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -34,6 +40,7 @@ const { values } = parseArgs({
     memory: { type: "string", default: "10000,50000,100000" },
     // The heap cap of the second run of each size, in MB ('' for the default heap's run only).
     capped: { type: "string", default: "64" },
+    "heap-profile": { type: "boolean", default: false },
     child: { type: "string" },
     emulator: { type: "string" },
     file: { type: "string" },
@@ -182,7 +189,11 @@ async function main() {
       const out = await new Promise<string>((resolve, reject) =>
         execFile(
           process.execPath,
-          [...args, "--child", String(size), "--emulator", memoryEmulator.url, "--file", catalogue],
+          [
+            ...args,
+            ...(values["heap-profile"] ? ["--heap-profile"] : []),
+            ...["--child", String(size), "--emulator", memoryEmulator.url, "--file", catalogue],
+          ],
           (error, stdout) => (error ? reject(error) : resolve(stdout)),
         ),
       );
@@ -198,6 +209,7 @@ async function main() {
 async function memoryChild(n: number, emulatorUrl: string, file: string) {
   process.env.DATABASE_URL = `file:${join(work, `memory-${n}.db`)}`;
   await migrateDatabase(process.env.DATABASE_URL!);
+  const profiler = values["heap-profile"] ? await startOldGenerationProfile() : null;
   const memory = samplePeakMemory();
   const started = performance.now();
   const result = await runFullSync({
@@ -220,4 +232,51 @@ async function memoryChild(n: number, emulatorUrl: string, file: string) {
     `${String(n).padStart(7)} products: peak RSS ${(peak / 1024 / 1024).toFixed(0)} MB (${(baseRss / 1024 / 1024).toFixed(0)} MB before the sync), peak heap ${(peakHeap / 1024 / 1024).toFixed(0)} MB, ` +
       `${result.counts.products.sent} sent in ${((performance.now() - started) / 1000).toFixed(1)} s; ${describePeak(atPeak)}`,
   );
+  if (profiler) console.log(await profiler.stop());
+}
+
+interface SampledNode {
+  callFrame: { functionName: string; url: string };
+  selfSize: number;
+  children: SampledNode[];
+}
+
+/**
+ * V8's sampling heap profiler, keeping the samples of objects a full collection freed (not those
+ * a young collection did): so what it counts reached the old generation. `stop()` describes it:
+ * the total and the five call paths (their last three frames, caller > callee) that made most of it.
+ */
+async function startOldGenerationProfile(): Promise<{ stop(): Promise<string> }> {
+  const session = new Session();
+  session.connect();
+  await session.post("HeapProfiler.enable");
+  await session.post("HeapProfiler.startSampling", {
+    samplingInterval: 16_384,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: false,
+  });
+  return {
+    async stop() {
+      const { profile } = await session.post("HeapProfiler.stopSampling");
+      session.disconnect();
+      const byPath = new Map<string, number>();
+      const walk = (node: SampledNode, frames: string[]) => {
+        const { functionName, url } = node.callFrame;
+        const here = [...frames, `${functionName || "(anonymous)"} ${url.split("/").pop() ?? ""}`];
+        if (node.selfSize > 0) {
+          const path = here.slice(-3).join(" > ");
+          byPath.set(path, (byPath.get(path) ?? 0) + node.selfSize);
+        }
+        for (const child of node.children) walk(child, here);
+      };
+      walk(profile.head as SampledNode, []);
+      const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+      const total = [...byPath.values()].reduce((sum, size) => sum + size, 0);
+      const top = [...byPath].sort((a, b) => b[1] - a[1]).slice(0, 5);
+      return [
+        `           reached the old generation (died there, or alive at the end): ${mb(total)}; most made in`,
+        ...top.map(([path, size]) => `             ${mb(size).padStart(9)}  ${path}`),
+      ].join("\n");
+    },
+  };
 }
