@@ -30,10 +30,5 @@ export function stableStringify(value: unknown): string {
 
 /** sha256 (hex) of an item's stable JSON: equal for equal content, so unchanged items are skipped. */
 export function contentHash(item: unknown): string {
-  return hashOfStableText(stableStringify(item));
-}
-
-/** contentHash of an item whose stableStringify text the caller has already. */
-export function hashOfStableText(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
+  return createHash("sha256").update(stableStringify(item)).digest("hex");
 }

@@ -1,5 +1,5 @@
 import {
-  hashOfStableText,
+  contentHash,
   numericId,
   mapCatalogueItem,
   type CatalogueItem,
@@ -7,7 +7,6 @@ import {
   type IndexProduct,
   type MapContext,
   type StockStatus,
-  stableStringify,
 } from "../../catalogue";
 import type { ContentKind } from "../../models/ledger.server";
 
@@ -24,11 +23,6 @@ export type CatalogueEntry =
       id: string;
       indexable: true;
       item: IndexProduct | IndexPost;
-      /**
-       * The item as JSON, as a full sync stages it: the text its hash is taken from (keys
-       * sorted), so staging keeps this string and lets the mapped object go.
-       */
-      document: string;
       hash: string;
       stockStatus: StockStatus | null;
       updatedAt: Date | null;
@@ -50,14 +44,12 @@ export function catalogueEntry(object: CatalogueItem, context: MapContext): Cata
     return { kind: mapped.kind, id: mapped.id, indexable: false, reason: mapped.reason };
   }
   const updated = "updated_at" in mapped.item ? mapped.item.updated_at : undefined;
-  const document = stableStringify(mapped.item);
   return {
     kind: mapped.kind,
     id: mapped.id,
     indexable: true,
     item: mapped.item,
-    document,
-    hash: hashOfStableText(document),
+    hash: contentHash(mapped.item),
     stockStatus: mapped.kind === "product" ? (mapped.item as IndexProduct).stock_status : null,
     updatedAt: updated ? new Date(updated) : null,
     collectionIds: object.type === "Product" ? collectionIdsOf(object.value) : null,

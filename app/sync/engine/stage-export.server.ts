@@ -29,10 +29,14 @@ const STAGE_BATCH = 100;
 /**
  * What staging keeps of an entry while its batch is read: its JSON text and figures, not the
  * mapped object, which (with the parsed export object it shares parts of) then dies young instead
- * of living through the batch's statements into V8's old generation.
+ * of living through the batch's statements into V8's old generation (decision 0056). The text is
+ * made for unchanged items too, a few microseconds each.
  */
 type StageCandidate =
-  | (Omit<Extract<CatalogueEntry, { indexable: true }>, "item"> & { title: string | null })
+  | (Omit<Extract<CatalogueEntry, { indexable: true }>, "item"> & {
+      document: string;
+      title: string | null;
+    })
   | { kind: ContentKind; id: string; indexable: false };
 
 function candidateOf(entry: CatalogueEntry): StageCandidate {
@@ -41,7 +45,7 @@ function candidateOf(entry: CatalogueEntry): StageCandidate {
     kind: entry.kind,
     id: entry.id,
     indexable: true,
-    document: entry.document,
+    document: JSON.stringify(entry.item),
     hash: entry.hash,
     title: titleOf(entry.item),
     stockStatus: entry.stockStatus,
