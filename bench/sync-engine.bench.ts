@@ -192,7 +192,12 @@ async function main() {
           [
             ...args,
             ...(values["heap-profile"] ? ["--heap-profile"] : []),
-            ...["--child", String(size), "--emulator", memoryEmulator.url, "--file", catalogue],
+            "--child",
+            String(size),
+            "--emulator",
+            memoryEmulator.url,
+            "--file",
+            catalogue,
           ],
           (error, stdout) => (error ? reject(error) : resolve(stdout)),
         ),
