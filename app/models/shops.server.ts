@@ -141,9 +141,14 @@ export async function updateShopScopes(shopDomain: string, scopes: string[]): Pr
   ]);
 }
 
-/** shop/redact (48 hours after uninstall): every row that belongs to the shop is deleted. */
+/**
+ * shop/redact (48 hours after uninstall): every row that belongs to the shop is deleted. The Shop
+ * row is written first, as every transaction that writes it with other tables does
+ * (replaceStorefrontPresences): on PostgreSQL, taking it last would deadlock with one of those.
+ */
 export async function deleteAllShopData(shopDomain: string): Promise<void> {
   await prisma.$transaction([
+    prisma.shop.updateMany({ where: { shopDomain }, data: { state: "uninstalled" } }),
     prisma.session.deleteMany({ where: { shop: shopDomain } }),
     prisma.complianceRequest.deleteMany({ where: { shopDomain } }),
     // A run's staged items go with it (cascade).

@@ -17,7 +17,9 @@ export interface KeptPresences {
 /**
  * Replaces the shop's presences with those just read, and notes the read. The Shop row is written
  * first: on PostgreSQL its row lock makes two replacements at once take turns, each deleting what
- * the other wrote (otherwise both delete the rows of before and both insert the same URLs).
+ * the other wrote (otherwise both delete the rows of before and both insert the same URLs). A read
+ * that waited for the shop's deletion (shop/redact) keeps nothing: the last statement takes back
+ * the rows of a shop that is gone.
  */
 export async function replaceStorefrontPresences(
   shopDomain: string,
@@ -46,6 +48,9 @@ export async function replaceStorefrontPresences(
         position,
       })),
     }),
+    prisma.$executeRaw`
+      DELETE FROM "StorefrontPresence" WHERE "shopDomain" = ${shopDomain}
+        AND NOT EXISTS (SELECT 1 FROM "Shop" WHERE "shopDomain" = ${shopDomain})`,
   ]);
 }
 

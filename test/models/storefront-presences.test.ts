@@ -9,11 +9,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prepareAppEnvironment } from "../../testkit/app-environment";
 import prisma from "../../app/models/db.server";
+import { deleteAllShopData } from "../../app/models/shops.server";
 import {
   replaceStorefrontPresences,
   storefrontPresencesOf,
 } from "../../app/models/storefront-presences.server";
 import type { StorefrontPresence } from "../../app/shopify/storefront-presences.server";
+import { onPostgres } from "../../testkit/test-database";
 
 const SHOP = "presences-replaced.myshopify.com";
 
@@ -62,4 +64,58 @@ describe("replaceStorefrontPresences", () => {
     expect(readAt).not.toBeNull();
     expect(problem).toBeNull();
   });
+
+  // shop/redact deletes everything of a shop while a read of its presences, begun before, is
+  // being written. Each transaction must take the Shop row first: otherwise one holds the
+  // presences and waits for the Shop row, the other the reverse, and PostgreSQL kills one of them
+  // as a deadlock. A third transaction holds a row the redaction deletes after the presences, so
+  // that both reach their second lock before either finishes: the order is forced, not raced.
+  it.skipIf(!onPostgres())(
+    "deletes a shop's data while a read of its presences is written, leaving none",
+    async () => {
+      const shop = "presences-redacted.myshopify.com";
+      await prisma.shop.create({ data: { shopDomain: shop, state: "uninstalled" } });
+      await replaceStorefrontPresences(shop, presencesOfRead(0), new Date());
+      const domainWorkspace = `${shop}#presences-redacted-example-com`;
+      await prisma.quotaUsage.create({
+        data: { shopDomain: domainWorkspace, month: "2026-12", kind: "product", used: 1 },
+      });
+
+      let release = () => {};
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let held = () => {};
+      const holding = new Promise<void>((resolve) => (held = resolve));
+      const holder = prisma.$transaction(
+        async (tx) => {
+          await tx.$executeRaw`UPDATE "QuotaUsage" SET "used" = 2 WHERE "shopDomain" = ${domainWorkspace}`;
+          held();
+          await released;
+        },
+        { timeout: 60_000 },
+      );
+      await holding;
+      const deleting = deleteAllShopData(shop);
+      await waitersOnLocks(1);
+      const replacing = replaceStorefrontPresences(shop, presencesOfRead(1), new Date());
+      await waitersOnLocks(2);
+      release();
+
+      const outcomes = await Promise.allSettled([holder, deleting, replacing]);
+      expect(outcomes.filter((outcome) => outcome.status === "rejected")).toEqual([]);
+      expect(await prisma.shop.count({ where: { shopDomain: shop } })).toBe(0);
+      expect(await prisma.storefrontPresence.count({ where: { shopDomain: shop } })).toBe(0);
+      expect(await prisma.quotaUsage.count({ where: { shopDomain: domainWorkspace } })).toBe(0);
+    },
+  );
 });
+
+/** Waits until `count` of this database's sessions wait for a row lock another holds. */
+async function waitersOnLocks(count: number): Promise<void> {
+  for (;;) {
+    const [row] = await prisma.$queryRaw<{ waiting: bigint }[]>`
+      SELECT count(*) AS waiting FROM pg_stat_activity
+      WHERE datname = current_database() AND wait_event_type = 'Lock'`;
+    if (Number(row?.waiting ?? 0) >= count) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
