@@ -119,11 +119,11 @@ export function recordPrimaryDomain(
  */
 export async function markShopUninstalled(shopDomain: string): Promise<void> {
   await prisma.$transaction([
-    prisma.session.deleteMany({ where: { shop: shopDomain } }),
     prisma.shop.updateMany({
       where: { shopDomain },
       data: { state: "uninstalled", uninstalledAt: new Date(), pauseReason: "App uninstalled" },
     }),
+    prisma.session.deleteMany({ where: { shop: shopDomain } }),
     prisma.pendingChange.deleteMany({ where: { shopDomain } }),
     prisma.pendingLookup.deleteMany({ where: { shopDomain } }),
     prisma.stockItem.deleteMany({ where: { shopDomain } }),
@@ -136,15 +136,16 @@ export async function markShopUninstalled(shopDomain: string): Promise<void> {
 export async function updateShopScopes(shopDomain: string, scopes: string[]): Promise<void> {
   const scope = scopes.join(",");
   await prisma.$transaction([
-    prisma.session.updateMany({ where: { shop: shopDomain }, data: { scope } }),
     prisma.shop.updateMany({ where: { shopDomain }, data: { scopes: scope } }),
+    prisma.session.updateMany({ where: { shop: shopDomain }, data: { scope } }),
   ]);
 }
 
 /**
  * shop/redact (48 hours after uninstall): every row that belongs to the shop is deleted. The Shop
- * row is written first, as every transaction that writes it with other tables does
- * (replaceStorefrontPresences): on PostgreSQL, taking it last would deadlock with one of those.
+ * row is written first, as in every transaction that writes it with other tables
+ * (docs/database.md, "Lock order"): on PostgreSQL, taking it last deadlocked with
+ * replaceStorefrontPresences.
  */
 export async function deleteAllShopData(shopDomain: string): Promise<void> {
   await prisma.$transaction([
@@ -371,12 +372,12 @@ export async function forgetFormerPlace(scope: {
   workspaceId: string;
 }): Promise<void> {
   await prisma.$transaction([
-    prisma.indexedItem.deleteMany({
-      where: { shopDomain: scope.shopDomain, workspaceId: scope.workspaceId },
-    }),
     prisma.shop.update({
       where: { shopDomain: scope.shopDomain },
       data: { formerWorkspaceId: null, formerSecretKeyCiphertext: null },
+    }),
+    prisma.indexedItem.deleteMany({
+      where: { shopDomain: scope.shopDomain, workspaceId: scope.workspaceId },
     }),
   ]);
 }
