@@ -168,14 +168,34 @@ function send<T>(job: SettleJob<T>, items: T[]): Promise<BulkResult> {
   );
 }
 
+/**
+ * The quota reports to start a live pass with: the month's row as the pass read it, so that a
+ * report the same as what the database holds is not written again (an update leaves the count as
+ * it was). A row without a reported limit (the app's own count) is not a report.
+ */
+export function quotaReportsRead(
+  shopDomain: string,
+  kind: ContentKind,
+  row: { month: string; used: number | null; limit: number | null },
+): Map<string, string> {
+  const reports = new Map<string, string>();
+  if (row.used !== null && row.limit !== null) {
+    reports.set(reportKeyOf(shopDomain, kind), reportOf(row.month, row.used, row.limit));
+  }
+  return reports;
+}
+
+const reportKeyOf = (account: string, kind: ContentKind) => `${account}\n${kind}`;
+const reportOf = (month: string, used: number, limit: number) => `${month} ${used} ${limit}`;
+
 async function recordReport<T>(
   job: SettleJob<T>,
   quota: { current: number; limit: number },
 ): Promise<void> {
   const now = job.now();
   const account = quotaKeyOf(job);
-  const key = `${account}\n${job.kind}`;
-  const report = `${quotaMonthOf(now)} ${quota.current} ${quota.limit}`;
+  const key = reportKeyOf(account, job.kind);
+  const report = reportOf(quotaMonthOf(now), quota.current, quota.limit);
   if (job.quotaReports?.get(key) === report) return;
   await recordReportedQuota(account, job.kind, now, quota);
   job.quotaReports?.set(key, report);

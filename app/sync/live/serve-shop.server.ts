@@ -17,6 +17,7 @@ import { passStart, sendCheck, type PassRuns, type SendCheck } from "../../model
 import { describeWait, type RetryEvent } from "../engine/pacer";
 import { quotaMonthOf } from "../../index-service/tiers";
 import { sendingTierOf } from "../engine/pacer-registry.server";
+import { quotaReportsRead } from "../engine/send-and-settle.server";
 import { pauseForServiceRefusal } from "../../shop/pause.server";
 import { serviceKeyIdOf } from "../../shop/service-keys.server";
 import { startShopSyncUnlessRunning } from "../full/run-full-sync.server";
@@ -148,10 +149,10 @@ export async function serveShop(worker: WorkerContext, shopDomain: string): Prom
       const at = now();
       // The quota read with the runs unless lookups were settled since (they may take a while)
       // or the month changed meanwhile: then read now, as before.
-      const standing =
-        !runs.lookupsWaiting && runs.productQuota.month === quotaMonthOf(at)
-          ? standingOf(runs.productQuota, tier, "product")
-          : await quotaStanding(shopDomain, tier, "product", at);
+      const quotaStillRead = !runs.lookupsWaiting && runs.productQuota.month === quotaMonthOf(at);
+      const standing = quotaStillRead
+        ? standingOf(runs.productQuota, tier, "product")
+        : await quotaStanding(shopDomain, tier, "product", at);
       const probeQuota =
         standing.remaining === 0 && memory.quotaProbeDue(shopDomain, at, worker.quotaProbeEveryMs);
       const { rows: next, sendable } = await nextChangesAndSendable(shopDomain, {
@@ -200,7 +201,10 @@ export async function serveShop(worker: WorkerContext, shopDomain: string): Prom
             guard,
             probeQuota,
             fence: lease.fence,
-            quotaReports: new Map(),
+            // A report the same as the quota row read with the runs is not written again.
+            quotaReports: quotaStillRead
+              ? quotaReportsRead(shopDomain, "product", runs.productQuota)
+              : new Map(),
           },
           rows,
         ));
