@@ -27,6 +27,7 @@ import { referenceNamesFor } from "../engine/reference-names.server";
 import {
   domainScopeOf,
   filledPresenceWorkspaces,
+  type PresencesReader,
   followInDomainWorkspaces,
 } from "./domain-workspaces.server";
 
@@ -53,6 +54,8 @@ export interface ApplyContext {
   fence?: LeaseFence;
   /** The quota reports this pass recorded already (SettleJob). */
   quotaReports?: Map<string, string>;
+  /** The shop's storefront presences as kept by the worker; read from the database without it. */
+  presencesOf?: PresencesReader;
 }
 
 export interface ApplyResult {
@@ -112,10 +115,12 @@ export async function applyChanges(
 
   // The storefront domains that follow the shop's workspace, and what the ledger holds of the
   // batch in each: one read for the pass.
-  const workspaces = (await filledPresenceWorkspaces(shop)).map((workspace) => ({
-    ...workspace,
-    scope: domainScopeOf(workspace, context.fence),
-  }));
+  const workspaces = (await filledPresenceWorkspaces(shop, context.presencesOf)).map(
+    (workspace) => ({
+      ...workspace,
+      scope: domainScopeOf(workspace, context.fence),
+    }),
+  );
   const ledger = await batchLedger(
     [scope, ...workspaces.map((workspace) => workspace.scope)],
     "product",

@@ -33,6 +33,7 @@ import { queryAdmin, type AdminGraphql } from "../../shopify/admin-graphql";
 import { LineSplitter, type BulkSource } from "../../shopify/bulk-source";
 import { indexedDocuments, productsSentAt, type LedgerScope } from "../../models/ledger.server";
 import { presenceRowsOf } from "../../models/storefront-presences.server";
+import type { StorefrontPresence } from "../../shopify/storefront-presences.server";
 import { keysWithSucceededRun } from "../../models/sync-runs.server";
 import { LeaseLostError, type LeaseFence } from "../../models/shop-leases.server";
 import { serviceClientForWorkspace } from "../../shop/service-keys.server";
@@ -266,9 +267,17 @@ function translatedProduct(
   };
 }
 
+/** How the shop's kept storefront presences are read (the live worker keeps them between passes). */
+export type PresencesReader = (shop: Shop) => Promise<StorefrontPresence[]>;
+
+const readPresences: PresencesReader = (shop) => presenceRowsOf(shop.shopDomain);
+
 /** The domain workspaces a full sync filled: only those follow live changes. */
-export async function filledPresenceWorkspaces(shop: Shop): Promise<PresenceWorkspace[]> {
-  const presences = await presenceRowsOf(shop.shopDomain);
+export async function filledPresenceWorkspaces(
+  shop: Shop,
+  presencesOf: PresencesReader = readPresences,
+): Promise<PresenceWorkspace[]> {
+  const presences = await presencesOf(shop);
   const { workspaces } = presenceWorkspacesOf(shop, presences);
   const succeeded = await keysWithSucceededRun(workspaces.map((workspace) => workspace.ledgerKey));
   return workspaces.filter((workspace) => succeeded.has(workspace.ledgerKey));

@@ -12,6 +12,7 @@ import {
 } from "../../models/outbox.server";
 import { quotaStanding, standingOf } from "../../models/quota-usage.server";
 import { workspaceOf } from "../../models/shops.server";
+import { presenceRowsOf } from "../../models/storefront-presences.server";
 import { LeaseLostError } from "../../models/shop-leases.server";
 import { passStart, sendCheck, type PassRuns, type SendCheck } from "../../models/live-pass.server";
 import { describeWait, type RetryEvent } from "../engine/pacer";
@@ -202,6 +203,7 @@ export async function serveShop(worker: WorkerContext, shopDomain: string): Prom
             probeQuota,
             fence: lease.fence,
             // A report the same as the quota row read with the runs is not written again.
+            presencesOf: (kept) => memory.presencesOf(kept, () => presenceRowsOf(kept.shopDomain)),
             quotaReports: quotaStillRead
               ? quotaReportsRead(shopDomain, "product", runs.productQuota)
               : new Map(),

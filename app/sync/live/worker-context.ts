@@ -3,6 +3,8 @@ import type { AdminGraphql } from "../../shopify/admin-graphql";
 import type { IndexServiceClient } from "../../index-service/client";
 import type { ShopLeases } from "../engine/process-leases.server";
 import type { KeptLeases } from "./kept-leases";
+import type { PresencesReader } from "./domain-workspaces.server";
+import type { StorefrontPresence } from "../../shopify/storefront-presences.server";
 import { backoffCeilingMs, backoffMs, type BackoffSteps } from "../engine/pacer";
 import type { PacerRegistry } from "../engine/pacer-registry.server";
 
@@ -35,14 +37,15 @@ export interface WorkerContext {
 
 /**
  * What the worker remembers of each shop between passes, in memory: the backoff after failed
- * batches, products the service refused a moment ago, the last quota probe. Maintenance forgets
- * the shops that are gone.
+ * batches, products the service refused a moment ago, the last quota probe, the storefront
+ * presences last read. Maintenance forgets the shops that are gone.
  */
 export class ShopMemory {
   readonly #failures = new Map<string, { count: number; until: number }>();
   readonly #refusedUntil = new Map<string, Map<string, number>>();
   readonly #lastQuotaProbe = new Map<string, number>();
   readonly #coveredRunApplied = new Map<string, string>();
+  readonly #presences = new Map<string, { as: string; presences: StorefrontPresence[] }>();
 
   constructor(
     private readonly backoff: BackoffSteps,
@@ -105,6 +108,20 @@ export class ShopMemory {
     else this.#coveredRunApplied.set(shopDomain, runId);
   }
 
+  /**
+   * The shop's storefront presences, read again only when its row (as the pass read it) says they
+   * may have changed: replacing them writes the row's `presencesReadAt` and `updatedAt` in the
+   * same transaction (replaceStorefrontPresences). Any other write of the row reads them again too.
+   */
+  async presencesOf(shop: Shop, read: PresencesReader): Promise<StorefrontPresence[]> {
+    const as = `${shop.presencesReadAt?.getTime() ?? "never"} ${shop.updatedAt.getTime()}`;
+    const kept = this.#presences.get(shop.shopDomain);
+    if (kept?.as === as) return kept.presences;
+    const presences = await read(shop);
+    this.#presences.set(shop.shopDomain, { as, presences });
+    return presences;
+  }
+
   /** The shops it remembers anything of. */
   shops(): string[] {
     return [
@@ -112,6 +129,7 @@ export class ShopMemory {
         ...this.#failures.keys(),
         ...this.#refusedUntil.keys(),
         ...this.#lastQuotaProbe.keys(),
+        ...this.#presences.keys(),
       ]),
     ];
   }
@@ -121,5 +139,6 @@ export class ShopMemory {
     this.#refusedUntil.delete(shopDomain);
     this.#lastQuotaProbe.delete(shopDomain);
     this.#coveredRunApplied.delete(shopDomain);
+    this.#presences.delete(shopDomain);
   }
 }

@@ -33,6 +33,7 @@ import {
 import { presenceLedgerKey } from "../../../app/sync/full/presence-workspaces.server";
 import { reportedQuotas } from "../../../app/models/quota-usage.server";
 import { checkChangedProducts } from "../../../app/sync/live/changed-products-check.server";
+import { refreshStorefrontPresencesSoon } from "../../../app/shop/follow-storefront-presences.server";
 import { adminFor } from "../../../app/shopify/admin-auth.server";
 import { marketContextQuery } from "../../../app/sync/live/domain-market.server";
 import {
@@ -89,7 +90,11 @@ const writesOf = (workspaceId: string, productGid: string, since: number) =>
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
 /** The merchant translates a product's title into French (Shopify sends no webhook for it). */
-async function registerFrenchTitle(product: ProductSnapshot, title: string) {
+function registerFrenchTitle(product: ProductSnapshot, title: string) {
+  return registerTitle(product, "fr", title);
+}
+
+async function registerTitle(product: ProductSnapshot, locale: string, title: string) {
   const answer = await graphql<{
     translationsRegister: { userErrors: { message: string }[] };
   }>(
@@ -108,7 +113,7 @@ async function registerFrenchTitle(product: ProductSnapshot, title: string) {
       translations: [
         {
           key: "title",
-          locale: "fr",
+          locale,
           value: title,
           translatableContentDigest: sha256(String(product.title)),
         },
@@ -445,5 +450,35 @@ describe("live changes in a storefront domain's workspace", () => {
     await settled();
     expect(english(product.id)).toBeUndefined();
     expect(french(product.id)).toBeUndefined();
+  });
+
+  // The worker keeps the shop's presences between passes (ShopMemory.presencesOf): a read of
+  // Shopify that changes them must reach its next pass.
+  it("the French domain switched to German while the worker runs: its next product edit reaches that workspace in German", async () => {
+    const product = sellableProducts(env)[6]!;
+    await env.shopify.state.sendWebhook(
+      "products/update",
+      env.shopify.state.updateProduct(product.id, { title: "Camp kettle" }).id,
+    );
+    await settled();
+    expect(english(product.id)?.name).toBe("Camp kettle");
+    expect(french(product.id)).toBeDefined();
+
+    const presence = env.shopify.state
+      .presences()
+      .webPresences.find((p) => p.host?.endsWith(".fr"))!;
+    await asMerchant(
+      `mutation Switch($id: ID!, $input: WebPresenceUpdateInput!) { webPresenceUpdate(id: $id, input: $input) { webPresence { id } userErrors { message } } }`,
+      { id: presence.id, input: { defaultLocale: "de", alternateLocales: [] } },
+    );
+    await refreshStorefrontPresencesSoon(SHOP, adminFor);
+    await settled();
+
+    const edited = env.shopify.state.updateProduct(product.id, { title: "Camp kettle, steel" });
+    await registerTitle(edited, "de", "Campingkessel aus Stahl");
+    await env.shopify.state.sendWebhook("products/update", product.id);
+    await settled();
+    expect(english(product.id)?.name).toBe("Camp kettle, steel");
+    expect(french(product.id)?.name).toBe("Campingkessel aus Stahl");
   });
 });
