@@ -267,20 +267,35 @@ function translatedProduct(
   };
 }
 
-/** How the shop's kept storefront presences are read (the live worker keeps them between passes). */
-export type PresencesReader = (shop: Shop) => Promise<StorefrontPresence[]>;
+/** The shop's storefront presences, and the domain workspaces known to have been filled. */
+export interface PresencesView {
+  presences: StorefrontPresence[];
+  /** Ledger keys with a succeeded fill, as found so far; filledPresenceWorkspaces adds to it. */
+  filled: Set<string>;
+}
 
-const readPresences: PresencesReader = (shop) => presenceRowsOf(shop.shopDomain);
+/** How the view is had: read now, or kept by the live worker between passes (ShopMemory). */
+export type PresencesReader = (shop: Shop) => Promise<PresencesView>;
 
-/** The domain workspaces a full sync filled: only those follow live changes. */
+/** The view read from the database, nothing known filled yet. */
+export const readPresences: PresencesReader = async (shop) => ({
+  presences: await presenceRowsOf(shop.shopDomain),
+  filled: new Set(),
+});
+
+/**
+ * The domain workspaces a full sync filled: only those follow live changes. Only the workspaces
+ * not yet known to be filled are looked up.
+ */
 export async function filledPresenceWorkspaces(
   shop: Shop,
   presencesOf: PresencesReader = readPresences,
 ): Promise<PresenceWorkspace[]> {
-  const presences = await presencesOf(shop);
+  const { presences, filled } = await presencesOf(shop);
   const { workspaces } = presenceWorkspacesOf(shop, presences);
-  const succeeded = await keysWithSucceededRun(workspaces.map((workspace) => workspace.ledgerKey));
-  return workspaces.filter((workspace) => succeeded.has(workspace.ledgerKey));
+  const unknown = workspaces.map((w) => w.ledgerKey).filter((key) => !filled.has(key));
+  for (const key of await keysWithSucceededRun(unknown)) filled.add(key);
+  return workspaces.filter((workspace) => filled.has(workspace.ledgerKey));
 }
 
 /** What the primary's pass learnt of the batch, for the domains to reuse. */

@@ -12,7 +12,6 @@ import {
 } from "../../models/outbox.server";
 import { quotaStanding, standingOf } from "../../models/quota-usage.server";
 import { workspaceOf } from "../../models/shops.server";
-import { presenceRowsOf } from "../../models/storefront-presences.server";
 import { LeaseLostError } from "../../models/shop-leases.server";
 import { passStart, sendCheck, type PassRuns, type SendCheck } from "../../models/live-pass.server";
 import { describeWait, type RetryEvent } from "../engine/pacer";
@@ -24,6 +23,7 @@ import { serviceKeyIdOf } from "../../shop/service-keys.server";
 import { startShopSyncUnlessRunning } from "../full/run-full-sync.server";
 import { applyChanges } from "./apply-changes.server";
 import { settleLookups } from "./resolve-lookups.server";
+import { readPresences } from "./domain-workspaces.server";
 import type { WorkerContext } from "./worker-context";
 
 /**
@@ -203,7 +203,7 @@ export async function serveShop(worker: WorkerContext, shopDomain: string): Prom
             probeQuota,
             fence: lease.fence,
             // A report the same as the quota row read with the runs is not written again.
-            presencesOf: (kept) => memory.presencesOf(kept, () => presenceRowsOf(kept.shopDomain)),
+            presencesOf: (kept) => memory.presencesOf(kept, readPresences),
             quotaReports: quotaStillRead
               ? quotaReportsRead(shopDomain, "product", runs.productQuota)
               : new Map(),

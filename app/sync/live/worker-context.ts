@@ -3,8 +3,7 @@ import type { AdminGraphql } from "../../shopify/admin-graphql";
 import type { IndexServiceClient } from "../../index-service/client";
 import type { ShopLeases } from "../engine/process-leases.server";
 import type { KeptLeases } from "./kept-leases";
-import type { PresencesReader } from "./domain-workspaces.server";
-import type { StorefrontPresence } from "../../shopify/storefront-presences.server";
+import type { PresencesReader, PresencesView } from "./domain-workspaces.server";
 import { backoffCeilingMs, backoffMs, type BackoffSteps } from "../engine/pacer";
 import type { PacerRegistry } from "../engine/pacer-registry.server";
 
@@ -45,7 +44,7 @@ export class ShopMemory {
   readonly #refusedUntil = new Map<string, Map<string, number>>();
   readonly #lastQuotaProbe = new Map<string, number>();
   readonly #coveredRunApplied = new Map<string, string>();
-  readonly #presences = new Map<string, { as: string; presences: StorefrontPresence[] }>();
+  readonly #presences = new Map<string, { as: string; view: PresencesView }>();
 
   constructor(
     private readonly backoff: BackoffSteps,
@@ -109,17 +108,20 @@ export class ShopMemory {
   }
 
   /**
-   * The shop's storefront presences, read again only when its row (as the pass read it) says they
-   * may have changed: replacing them writes the row's `presencesReadAt` and `updatedAt` in the
-   * same transaction (replaceStorefrontPresences). Any other write of the row reads them again too.
+   * The shop's storefront presences and the domain workspaces found filled, read again only when
+   * its row (as the pass read it) says they may have changed: replacing the presences writes the
+   * row's `presencesReadAt` and `updatedAt` in the same transaction (replaceStorefrontPresences),
+   * and a filled workspace is emptied, its fill forgotten, only once the presences or the row's
+   * own fields no longer ask for it (follow-storefront-domains.server.ts). Any other write of the
+   * row reads them again too.
    */
-  async presencesOf(shop: Shop, read: PresencesReader): Promise<StorefrontPresence[]> {
+  async presencesOf(shop: Shop, read: PresencesReader): Promise<PresencesView> {
     const as = `${shop.presencesReadAt?.getTime() ?? "never"} ${shop.updatedAt.getTime()}`;
     const kept = this.#presences.get(shop.shopDomain);
-    if (kept?.as === as) return kept.presences;
-    const presences = await read(shop);
-    this.#presences.set(shop.shopDomain, { as, presences });
-    return presences;
+    if (kept?.as === as) return kept.view;
+    const view = await read(shop);
+    this.#presences.set(shop.shopDomain, { as, view });
+    return view;
   }
 
   /** The shops it remembers anything of. */

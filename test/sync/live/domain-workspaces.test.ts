@@ -34,6 +34,7 @@ import { presenceLedgerKey } from "../../../app/sync/full/presence-workspaces.se
 import { reportedQuotas } from "../../../app/models/quota-usage.server";
 import { checkChangedProducts } from "../../../app/sync/live/changed-products-check.server";
 import { refreshStorefrontPresencesSoon } from "../../../app/shop/follow-storefront-presences.server";
+import { chooseStorefronts } from "../../../app/shop/choose-storefronts.server";
 import { adminFor } from "../../../app/shopify/admin-auth.server";
 import { marketContextQuery } from "../../../app/sync/live/domain-market.server";
 import {
@@ -392,6 +393,44 @@ describe("live changes in a storefront domain's workspace", () => {
     expect(french(product.id)?.name).toBe("Camp stool");
     expect(writesOf(WORKSPACE, product.id, since)).toHaveLength(1);
     expect(writesOf(FRENCH, product.id, since)).toHaveLength(1);
+  });
+
+  it("the French domain unticked in Settings while the worker runs: emptied, then no edit reaches it; ticked again: filled, and the next edit reaches it", async () => {
+    const host = env.shopify.state
+      .presences()
+      .webPresences.find((p) => p.host?.endsWith(".fr"))!.host!;
+    const frenchProducts = () =>
+      env.emulator.state.workspace(ACCOUNT, FRENCH)?.products.length ?? 0;
+    // One the France market shows (it leaves one out); the last test edits the seventh.
+    const product = sellableProducts(env).findLast(
+      (p, i) => i !== 6 && french(p.id) !== undefined,
+    )!;
+
+    expect((await chooseStorefronts(SHOP, [], [host])).ok).toBe(true);
+    await waitFor("the French workspace emptied", () => frenchProducts() === 0);
+    const since = env.emulator.state.requests().length;
+    await env.shopify.state.sendWebhook(
+      "products/update",
+      env.shopify.state.updateProduct(product.id, { title: "Folding stool" }).id,
+    );
+    await settled();
+    expect(english(product.id)?.name).toBe("Folding stool");
+    expect(writesOf(FRENCH, product.id, since)).toHaveLength(0);
+
+    expect((await chooseStorefronts(SHOP, [host], [host])).ok).toBe(true);
+    await waitFor("the French workspace filled again", () => french(product.id) !== undefined);
+    await waitFor(
+      "the fill recorded",
+      async () =>
+        (await env.prisma.syncRun.count({
+          where: { shopDomain: presenceLedgerKey(SHOP, FRENCH), state: "succeeded" },
+        })) > 0,
+    );
+    const edited = env.shopify.state.updateProduct(product.id, { title: "Folding stool, oak" });
+    await registerFrenchTitle(edited, "Tabouret pliant en chêne");
+    await env.shopify.state.sendWebhook("products/update", product.id);
+    await settled();
+    expect(french(product.id)?.name).toBe("Tabouret pliant en chêne");
   });
 
   it("a product created on the store counts twice in the shop's month's quota, as the service counts its account", async () => {
