@@ -140,8 +140,11 @@ export function startLiveWorker(options: LiveWorkerOptions = {}): LiveWorker {
       }
       const cutoff = now().getTime() - worker.coalesceMs;
       const backlogs = await outboxBacklogs();
+      /** Being served now, or waiting out its backoff after a failed batch. */
+      const occupied = (shopDomain: string) =>
+        busy.has(shopDomain) || worker.memory.coolingDown(shopDomain);
       for (const backlog of backlogs.changes) {
-        if (busy.has(backlog.shopDomain) || worker.memory.coolingDown(backlog.shopDomain)) continue;
+        if (occupied(backlog.shopDomain)) continue;
         const due =
           backlog.sendable >= worker.batchSize ||
           (backlog.oldestSendableAt !== null && backlog.oldestSendableAt.getTime() <= cutoff) ||
@@ -149,7 +152,7 @@ export function startLiveWorker(options: LiveWorkerOptions = {}): LiveWorker {
         if (due) worker.launch(backlog.shopDomain, () => serveShop(worker, backlog.shopDomain));
       }
       for (const backlog of backlogs.lookups) {
-        if (busy.has(backlog.shopDomain) || worker.memory.coolingDown(backlog.shopDomain)) continue;
+        if (occupied(backlog.shopDomain)) continue;
         if (backlog.oldest.getTime() <= cutoff) {
           worker.launch(backlog.shopDomain, () => serveShop(worker, backlog.shopDomain));
         }
