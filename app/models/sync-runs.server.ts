@@ -181,11 +181,16 @@ export function lastSucceededRun(shopDomain: string): Promise<SyncRun | null> {
 }
 
 /**
- * Forgets every run kept under a key (a storefront domain's workspace once emptied): a later fill
- * of it starts from nothing, as its workspace does.
+ * Forgets every run kept under a storefront domain's workspace (`ledgerKey`, once the workspace is
+ * emptied): a later fill of it starts from nothing, as its workspace does. The shop's row is
+ * written first (its `updatedAt`, and docs/database.md "Lock order"): a live worker that keeps the
+ * domain as filled reads its view again at its next pass (decision 0057).
  */
-export async function forgetRuns(shopDomain: string): Promise<void> {
-  await prisma.syncRun.deleteMany({ where: { shopDomain } });
+export async function forgetDomainRuns(shopDomain: string, ledgerKey: string): Promise<void> {
+  await prisma.$transaction([
+    prisma.shop.updateMany({ where: { shopDomain }, data: { updatedAt: new Date() } }),
+    prisma.syncRun.deleteMany({ where: { shopDomain: ledgerKey } }),
+  ]);
 }
 
 /**

@@ -23,7 +23,7 @@ import type { AdminGraphql } from "../shopify/admin-graphql";
 import { adminFor } from "../shopify/admin-auth.server";
 import { storefrontPresencesOf } from "../models/storefront-presences.server";
 import { domainLedgersOf, forgetLedger } from "../models/ledger.server";
-import { forgetRuns, unfinishedRun } from "../models/sync-runs.server";
+import { forgetDomainRuns, unfinishedRun } from "../models/sync-runs.server";
 import {
   chosenMetafieldsOf,
   findShop,
@@ -191,7 +191,7 @@ async function leaveGoneDomains(
     const scope = { shopDomain: ledgerKey, workspaceId };
     if (asked.has(workspaceId)) {
       await forgetLedger(scope);
-      await forgetRuns(ledgerKey);
+      await forgetDomainRuns(shop.shopDomain, ledgerKey);
       left.push(workspaceId);
       continue;
     }
@@ -202,7 +202,7 @@ async function leaveGoneDomains(
         { send: (request) => pacer.send(request) },
       );
       if (remaining > 0) continue;
-      await forgetRuns(ledgerKey);
+      await forgetDomainRuns(shop.shopDomain, ledgerKey);
       left.push(workspaceId);
       log.info(
         { shop: shop.shopDomain, workspaceId },

@@ -63,8 +63,8 @@ export interface SettleJob<T> {
   /**
    * The quota reports this live pass or run recorded already, by key and kind: a report the
    * same as the last one recorded is not written again (a pass's own and domain workspaces, a
-   * run's batches of updates all report the same count). Cleared when a refusal records the
-   * quota as spent.
+   * run's batches of updates all report the same count). A live pass starts it with the row it
+   * read (quotaReportsRead). Cleared when a refusal records the quota as spent.
    */
   quotaReports?: Map<string, string>;
   /** Called right before each request; throws to stop sending (nothing is then written). */

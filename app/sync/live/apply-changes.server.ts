@@ -52,7 +52,7 @@ export interface ApplyContext {
   probeQuota: boolean;
   /** The shop's lease: the ledger and the outbox are written only while it is still ours. */
   fence?: LeaseFence;
-  /** The quota reports this pass recorded already (SettleJob). */
+  /** The quota reports this pass recorded already, or read with its runs (SettleJob). */
   quotaReports?: Map<string, string>;
   /** The shop's storefront presences as kept by the worker; read from the database without it. */
   presencesOf?: PresencesReader;

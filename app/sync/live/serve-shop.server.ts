@@ -202,8 +202,8 @@ export async function serveShop(worker: WorkerContext, shopDomain: string): Prom
             guard,
             probeQuota,
             fence: lease.fence,
+            presencesOf: (current) => memory.presencesOf(current, readPresences),
             // A report the same as the quota row read with the runs is not written again.
-            presencesOf: (kept) => memory.presencesOf(kept, readPresences),
             quotaReports: quotaStillRead
               ? quotaReportsRead(shopDomain, "product", runs.productQuota)
               : new Map(),

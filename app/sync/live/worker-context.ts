@@ -111,9 +111,8 @@ export class ShopMemory {
    * The shop's storefront presences and the domain workspaces found filled, read again only when
    * its row (as the pass read it) says they may have changed: replacing the presences writes the
    * row's `presencesReadAt` and `updatedAt` in the same transaction (replaceStorefrontPresences),
-   * and a filled workspace is emptied, its fill forgotten, only once the presences or the row's
-   * own fields no longer ask for it (follow-storefront-domains.server.ts). Any other write of the
-   * row reads them again too.
+   * and forgetting a domain workspace's fill writes the row's `updatedAt` in the same transaction
+   * (forgetDomainRuns). Any other write of the row reads them again too.
    */
   async presencesOf(shop: Shop, read: PresencesReader): Promise<PresencesView> {
     const as = `${shop.presencesReadAt?.getTime() ?? "never"} ${shop.updatedAt.getTime()}`;
