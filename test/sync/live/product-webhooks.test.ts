@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { quotaMonthOf } from "../../../app/index-service/tiers";
 import {
+  ACCOUNT,
   indexableProduct,
   indexEqualsStore,
   installShop,
@@ -10,6 +12,7 @@ import {
   waitForEmptyOutbox,
   waitForIndexToEqualStore,
   writesSince,
+  WORKSPACE,
   type LiveEnvironment,
 } from "../../../testkit/live-stack";
 
@@ -36,6 +39,49 @@ async function drain() {
     await worker.stop();
   }
 }
+
+// The product count the service reports after each write (`usage.quota`) is kept for the quota
+// the merchant sees in the admin: a live change that leaves the count as the database holds it
+// (an update) writes nothing; one that changes it (a new product) writes the new count.
+describe("the reported product count", () => {
+  const productQuotaRow = () =>
+    env.prisma.quotaUsage.findUniqueOrThrow({
+      where: {
+        shopDomain_month_kind: {
+          shopDomain: SHOP,
+          month: quotaMonthOf(new Date()),
+          kind: "product",
+        },
+      },
+    });
+  const indexedNames = () =>
+    (env.emulator.state.workspace(ACCOUNT, WORKSPACE)?.products ?? []).map((p) => p.name);
+
+  it("is written when a live change moves it, and not written again when it stays", async () => {
+    const before = await productQuotaRow();
+    expect(before.used).toBe(indexedNames().length);
+
+    env.shopify.state.createProduct(
+      { title: "New arrival", variants: [{ price: "5.00", inventoryQuantity: 1 }] },
+      { webhook: true },
+    );
+    await env.shopify.state.settled();
+    await drain();
+    expect(indexedNames()).toContain("New arrival");
+    const afterNew = await productQuotaRow();
+    expect(afterNew.used).toBe(before.used + 1);
+    expect(afterNew.updatedAt.getTime()).toBeGreaterThan(before.updatedAt.getTime());
+
+    const product = indexableProduct(env, 0);
+    env.shopify.state.updateProduct(product.id, { title: "Renamed" }, { webhook: true });
+    await env.shopify.state.settled();
+    await drain();
+    expect(indexedNames()).toContain("Renamed");
+    const afterUpdate = await productQuotaRow();
+    expect(afterUpdate.used).toBe(afterNew.used);
+    expect(afterUpdate.updatedAt).toEqual(afterNew.updatedAt);
+  });
+});
 
 describe("receiving products/* webhooks (no worker running)", () => {
   it("records the change in the outbox and answers without asking Shopify or the service", async () => {
