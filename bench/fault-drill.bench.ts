@@ -76,6 +76,7 @@ import { onPostgres } from "../testkit/test-database";
 import { freePort } from "../testkit/free-port";
 import { mailStanding } from "../app/models/notification-mails.server";
 import { agreement, ScrapedFigures } from "../testkit/prometheus-text";
+import { npmCommand } from "../testkit/npm-command";
 
 const { values } = parseArgs({
   options: {
@@ -173,9 +174,9 @@ shopify.state.setApp({ appUrl });
 
 // ── The processes: the app server and `npm run worker`, killed and started again ──────────────
 type Role = "app" | "worker";
-const ENTRY: Record<Role, { script: string; ready: RegExp }> = {
-  app: { script: "testkit/app-server-process.ts", ready: /listening / },
-  worker: { script: "app/cli/worker.ts", ready: /worker .* started/ },
+const ENTRY: Record<Role, { command: string[]; ready: RegExp }> = {
+  app: { command: ["--import", "tsx", "testkit/app-server-process.ts"], ready: /listening / },
+  worker: { command: npmCommand("worker"), ready: /worker .* started/ },
 };
 const logs = {
   app: createWriteStream(join(work, "app.log")),
@@ -197,7 +198,7 @@ process.once("exit", () => {
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => process.exit(130));
 
 function startProcess(role: Role, mode: Mode): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", ENTRY[role].script], {
+  const child = spawn(process.execPath, ENTRY[role].command, {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -19,12 +19,12 @@
  * (offline session, keys sealed, workspace made), ten at a time, and their first full syncs run
  * here as the Settings page starts them; then every shop's index must equal its store.
  *
- * Then `--instances` app instances start, each `app/cli/serve.ts` (what `npm start` runs) with
- * its background work inside (live worker, resumed runs, reconciliation), on one database, on
- * their own ports, each with the shop hosts routed to the fake stores. The stream: `--deliveries`
- * signed products/update deliveries, each after a real price change in that shop's fake store
- * (shops and products picked at random), sent by the fake store itself, `--concurrency` in
- * flight. The first `--warm-up` (at most 5%) go round-robin to every instance (JIT, connections;
+ * Then `--instances` app instances start, each `app/cli/serve.ts` (what `npm start` runs, here
+ * from its source) with its background work inside (live worker, resumed runs, reconciliation),
+ * on one database, on their own ports, each with the shop hosts routed to the fake stores. The
+ * stream: `--deliveries` signed products/update deliveries, each after a real price change in
+ * that shop's fake store (shops and products picked at random), sent by the fake store itself,
+ * `--concurrency` in flight. The first `--warm-up` (at most 5%) go round-robin to every instance (JIT, connections;
  * printed apart), the next `--single-share` of the stream to instance 1 only (the figure "against
  * one instance", in the same run, the other instances' workers up); the rest round-robin over the
  * instances as a load balancer would. Each phase starts once the one before has been answered. At `--kill-at` of the stream the last instance is killed

@@ -6,6 +6,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { createMigratedDatabase } from "../testkit/test-database";
 import { commandEnvironment, runCommand } from "../testkit/run-command";
+import { npmCommand } from "../testkit/npm-command";
 
 let base: Record<string, string>;
 
@@ -30,7 +31,7 @@ function expectOneMessage(result: Awaited<ReturnType<typeof runCommand>>, proble
 }
 
 describe("npm run worker", () => {
-  const worker = ["--import", "tsx", "app/cli/worker.ts"];
+  const worker = npmCommand("worker");
 
   it("refuses plain http to a non-loopback service and an all-zero key, in one message", async () => {
     const result = await runCommand(worker, { ...base, NODE_ENV: "production", ...unsafe });
@@ -45,7 +46,7 @@ describe("npm run worker", () => {
 
 describe("the built server (npm start)", () => {
   it("refuses the same configuration with the same message and exit code", async () => {
-    const result = await runCommand(["--import", "tsx", "app/cli/serve.ts"], {
+    const result = await runCommand(npmCommand("start"), {
       ...base,
       NODE_ENV: "production",
       ...unsafe,

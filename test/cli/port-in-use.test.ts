@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requireCurrentBuild } from "../../testkit/live-stack";
 import { createMigratedDatabase } from "../../testkit/test-database";
 import { commandEnvironment, runCommand } from "../../testkit/run-command";
+import { npmCommand } from "../../testkit/npm-command";
 
 let base: Record<string, string>;
 let occupied: Server;
@@ -39,7 +40,7 @@ function expectOneLine(result: Awaited<ReturnType<typeof runCommand>>, variable:
 
 describe("a port already in use", () => {
   it("npm start: one line naming PORT, exit code 2", async () => {
-    const result = await runCommand(["--import", "tsx", "app/cli/serve.ts"], {
+    const result = await runCommand(npmCommand("start"), {
       ...base,
       PORT: String(port),
     });
@@ -47,7 +48,7 @@ describe("a port already in use", () => {
   }, 30_000);
 
   it("npm run worker: one line naming WORKER_PORT, exit code 2", async () => {
-    const result = await runCommand(["--import", "tsx", "app/cli/worker.ts"], {
+    const result = await runCommand(npmCommand("worker"), {
       ...base,
       WORKER_PORT: String(port),
     });

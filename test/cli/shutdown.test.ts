@@ -21,6 +21,7 @@ import {
   type LiveEnvironment,
 } from "../../testkit/live-stack";
 import { shopifyHmac } from "../../testkit/shopify-webhook";
+import { npmCommand } from "../../testkit/npm-command";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 /** What the issue asks of a stopping process. */
@@ -48,9 +49,9 @@ interface Started {
   exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** An entry point as its own process, on the test's database, Shopify and service. */
-function start(entry: string, extraEnv: Record<string, string> = {}): Started {
-  const child = spawn(process.execPath, ["--import", "tsx", entry], {
+/** A README command as its own process, on the test's database, Shopify and service. */
+function start(command: "start" | "worker", extraEnv: Record<string, string> = {}): Started {
+  const child = spawn(process.execPath, npmCommand(command), {
     cwd: ROOT,
     // LIVE_LEASE_MS stays at its default (60 s): a lease not given back keeps the shop that long.
     env: { ...process.env, LIVE_POLL_MS: "50", LIVE_COALESCE_MS: "100", ...extraEnv },
@@ -119,7 +120,7 @@ async function waitForBatchHeld(): Promise<void> {
 
 /** A second worker takes the shop over: the index equals the store within a few seconds. */
 async function expectTakenOverBySecondWorker(signal: NodeJS.Signals): Promise<void> {
-  const second = start("app/cli/worker.ts");
+  const second = start("worker");
   const at = Date.now();
   await waitFor(
     "the second worker to bring the index level with the store",
@@ -136,7 +137,7 @@ describe("clean shutdown", () => {
     await holdNextBatch();
     env.shopify.state.setApp({ appUrl: env.app.url });
     await changeProducts(0, 8, "Worker stop");
-    const first = start("app/cli/worker.ts");
+    const first = start("worker");
     await waitForBatchHeld();
     await stopWith(first, "SIGTERM");
     expect(first.output()).toMatch(/"component":"live".*"msg":"SIGTERM: stopping/);
@@ -147,7 +148,7 @@ describe("clean shutdown", () => {
 
   it("npm start, SIGTERM while a webhook is being read and a batch is held: answers it, exits 0 within 10 s, frees its port, another worker takes over", async () => {
     await holdNextBatch();
-    const app = start("app/cli/serve.ts", {
+    const app = start("start", {
       PORT: "0",
       BACKGROUND_WORK: "on",
       LIVE_WORKER: "in-app",

@@ -12,6 +12,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../testkit/free-port";
 import { requireCurrentBuild } from "../../testkit/live-stack";
 import { commandEnvironment, runCommand } from "../../testkit/run-command";
+import { npmCommand } from "../../testkit/npm-command";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 let base: Record<string, string>;
@@ -31,17 +32,9 @@ beforeAll(async () => {
 });
 
 const COMMANDS = {
-  "npm start": ["--import", "tsx", "app/cli/serve.ts"],
-  "npm run worker": ["--import", "tsx", "app/cli/worker.ts"],
-  "npm run sync": [
-    "--import",
-    "tsx",
-    "app/cli/sync.ts",
-    "--input",
-    "README.md",
-    "--domain",
-    "a.example",
-  ],
+  "npm start": npmCommand("start"),
+  "npm run worker": npmCommand("worker"),
+  "npm run sync": [...npmCommand("sync"), "--input", "README.md", "--domain", "a.example"],
   "npm run demo": ["--import", "tsx", "dev/demo/main.ts"],
 } as const;
 
@@ -137,16 +130,18 @@ describe("npm start's own output", () => {
     expect(output.text.trim().split("\n").length, output.text).toBeLessThanOrEqual(8);
   }, 60_000);
 
-  it("npm start without a build: one line saying to run npm run build, exit code 2", async () => {
+  it("npm start, npm run worker and npm run sync without a build: one line saying to run npm run build, exit code 2", async () => {
     // A copy of the app's sources with no build/ beside them (the repository's own build stays
     // for the other tests running now).
     const copy = mkdtempSync(join(tmpdir(), "no-build-"));
-    for (const entry of ["app", "package.json", "tsconfig.json", "shopify.app.toml"]) {
+    for (const entry of ["app", "scripts", "package.json", "tsconfig.json", "shopify.app.toml"]) {
       cpSync(join(ROOT, entry), join(copy, entry), { recursive: true });
     }
     symlinkSync(join(ROOT, "node_modules"), join(copy, "node_modules"));
-    const result = await runCommand([...COMMANDS["npm start"]], base, copy);
-    expectOneLine(result, /^The app is not built: run `npm run build` first/);
+    for (const name of ["npm start", "npm run worker", "npm run sync"] as const) {
+      const result = await runCommand([...COMMANDS[name]], base, copy);
+      expectOneLine(result, /^The app is not built: run `npm run build` first/);
+    }
   }, 60_000);
 
   it("the default SQLite database and its -shm and -wal files are ignored by git", () => {

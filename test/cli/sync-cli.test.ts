@@ -11,6 +11,7 @@ import {
   startTestEmulator,
   type RunningEmulator,
 } from "../../testkit/emulator";
+import { npmCommand } from "../../testkit/npm-command";
 
 const ROOT = join(__dirname, "..", "..");
 let emulator: RunningEmulator;
@@ -31,7 +32,7 @@ function startCli(
   child: ChildProcessWithoutNullStreams;
   done: Promise<{ code: number | null; stdout: string; stderr: string }>;
 } {
-  const child = spawn(process.execPath, ["--import", "tsx", "app/cli/sync.ts", ...args], {
+  const child = spawn(process.execPath, [...npmCommand("sync"), ...args], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? "",

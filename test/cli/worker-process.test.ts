@@ -11,6 +11,7 @@ import {
   waitForIndexToEqualStore,
   type LiveEnvironment,
 } from "../../testkit/live-stack";
+import { npmCommand } from "../../testkit/npm-command";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 let env: LiveEnvironment;
@@ -28,7 +29,7 @@ afterAll(async () => {
 
 /** `npm run worker` as its own process, on the test's database, Shopify and service. */
 function startWorkerProcess(): { child: ChildProcess; output: () => string } {
-  const child = spawn(process.execPath, ["--import", "tsx", "app/cli/worker.ts"], {
+  const child = spawn(process.execPath, npmCommand("worker"), {
     cwd: ROOT,
     env: { ...process.env, LIVE_POLL_MS: "50", LIVE_COALESCE_MS: "100", LIVE_LEASE_MS: "1500" },
     stdio: ["ignore", "pipe", "pipe"],

@@ -19,6 +19,7 @@ import { migrateDatabase } from "../../app/cli/migrate-database";
 import prisma from "../../app/models/db.server";
 import { checkReadiness } from "../../app/server/health.server";
 import { startAppServer } from "../../app/server/app-server";
+import { npmCommand } from "../../testkit/npm-command";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const SHOP = "health-probe.myshopify.com";
@@ -51,7 +52,7 @@ interface Probe {
 
 /** Spawns a command and resolves once its output matches `ready`. */
 function spawnUntil(args: string[], env: Record<string, string>, ready: RegExp): Promise<string> {
-  const child = spawn(process.execPath, ["--import", "tsx", ...args], {
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -73,7 +74,7 @@ function spawnUntil(args: string[], env: Record<string, string>, ready: RegExp):
 /** The built app server as its own process (testkit/app-server-process.ts); resolves its URL. */
 function spawnAppServer(env: Record<string, string>): Promise<string> {
   return spawnUntil(
-    ["testkit/app-server-process.ts"],
+    ["--import", "tsx", "testkit/app-server-process.ts"],
     { NODE_ENV: "test", BACKGROUND_WORK: "off", ...env },
     /listening (\S+)/,
   );
@@ -174,7 +175,7 @@ describe("npm run worker with WORKER_PORT", () => {
     const db = await createMigratedDatabase();
     const port = await freePort();
     await spawnUntil(
-      ["app/cli/worker.ts"],
+      npmCommand("worker"),
       { NODE_ENV: "test", DATABASE_URL: db.url, WORKER_PORT: String(port), LIVE_POLL_MS: "50" },
       /\/readyz on port/,
     );

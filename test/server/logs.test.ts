@@ -31,6 +31,7 @@ import { fileSource } from "../../app/shopify/bulk-source";
 import { startMailSender } from "../../app/service-events/mail-sender.server";
 import { retireServiceWebhook } from "../../app/service-events/registration.server";
 import { runFullSync } from "../../app/sync/engine/sync-export.server";
+import { npmCommand } from "../../testkit/npm-command";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const SECRET_KEY = KEYS[SHOP_A].secret;
@@ -219,7 +220,7 @@ describe("LOG_LEVEL and LOG_FORMAT", () => {
   /** `npm run worker` until its /readyz answers 200, then SIGTERM: everything it wrote. */
   async function workerOutput(extra: Record<string, string>): Promise<string> {
     const port = await freePort();
-    const child = spawn(process.execPath, ["--import", "tsx", "app/cli/worker.ts"], {
+    const child = spawn(process.execPath, npmCommand("worker"), {
       cwd: ROOT,
       env: { ...base, WORKER_PORT: String(port), ...extra } as unknown as NodeJS.ProcessEnv,
       stdio: ["ignore", "pipe", "pipe"],
@@ -271,7 +272,7 @@ describe("LOG_LEVEL and LOG_FORMAT", () => {
   }, 60_000);
 
   it("refuses an invalid LOG_LEVEL at start-up, in the configuration's message, exit code 2", async () => {
-    const worker = await runCommand(["--import", "tsx", "app/cli/worker.ts"], {
+    const worker = await runCommand(npmCommand("worker"), {
       ...base,
       LOG_LEVEL: "verbose",
     });
@@ -282,7 +283,7 @@ describe("LOG_LEVEL and LOG_FORMAT", () => {
     );
 
     const sync = await runCommand(
-      ["--import", "tsx", "app/cli/sync.ts", "--input", "README.md", "--domain", "a.example"],
+      [...npmCommand("sync"), "--input", "README.md", "--domain", "a.example"],
       { ...base, INDEX_SECRET_KEY: SECRET_KEY, LOG_LEVEL: "loud" },
     );
     expect(sync.code).toBe(2);

@@ -33,6 +33,7 @@ import { ShopLeases } from "../../app/sync/engine/process-leases.server";
 import { receiveServiceEvent } from "../../app/service-events/receive.server";
 import { adminFor } from "../../app/shopify/admin-auth.server";
 import { queryAdmin } from "../../app/shopify/admin-graphql";
+import { npmCommand } from "../../testkit/npm-command";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const TOKEN = "metrics-token-0123456789abcdef";
@@ -162,7 +163,7 @@ describe("npm run worker's /metrics on WORKER_PORT", () => {
       match: { method: "POST", path: "/products/bulk" },
     });
     const port = await freePort();
-    const child = spawn(process.execPath, ["--import", "tsx", "app/cli/worker.ts"], {
+    const child = spawn(process.execPath, npmCommand("worker"), {
       cwd: ROOT,
       env: {
         ...process.env,

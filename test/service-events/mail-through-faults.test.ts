@@ -21,6 +21,7 @@ import { startTestEmulator, type RunningEmulator } from "../../testkit/emulator"
 import { freePort } from "../../testkit/free-port";
 import { requireCurrentBuild, waitFor } from "../../testkit/live-stack";
 import { askForAPerson, connectShop, SHOP_A } from "../../testkit/service-events-stack";
+import { npmCommand } from "../../testkit/npm-command";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const SHOPPERS = 30;
@@ -37,8 +38,9 @@ let appLog = "";
 
 /** The app server (its production build), or `npm run worker`: both send the outbox's emails. */
 function startProcess(role: "app" | "worker"): Promise<ChildProcess> {
-  const script = role === "app" ? "testkit/app-server-process.ts" : "app/cli/worker.ts";
-  const child = spawn(process.execPath, ["--import", "tsx", script], {
+  const command =
+    role === "app" ? ["--import", "tsx", "testkit/app-server-process.ts"] : npmCommand("worker");
+  const child = spawn(process.execPath, command, {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), BACKGROUND_WORK: "on", LIVE_WORKER: "separate" },
     stdio: ["ignore", "pipe", "pipe"],

@@ -22,6 +22,7 @@ import {
   waitForIndexToEqualStore,
   type LiveEnvironment,
 } from "../../../testkit/live-stack";
+import { npmCommand } from "../../../testkit/npm-command";
 
 const ROOT = join(import.meta.dirname, "..", "..", "..");
 const PER_MINUTE = 100; // Personal (spec §8)
@@ -43,7 +44,7 @@ afterAll(async () => {
 function runCli(input: string, domain: string) {
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", "app/cli/sync.ts", "--input", input, "--domain", domain, "--json"],
+    [...npmCommand("sync"), "--input", input, "--domain", domain, "--json"],
     {
       cwd: ROOT,
       env: {

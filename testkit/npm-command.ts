@@ -1,0 +1,55 @@
+/**
+ * What a README command runs, read from package.json: tests that stand for an operator's command
+ * (`npm start`, `npm run worker`, `npm run sync`) start exactly that, the commands as `npm run
+ * build` bundled them (scripts/build-commands.mjs), under plain `node`.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+
+const ROOT = join(import.meta.dirname, "..");
+
+type Command = "start" | "worker" | "sync";
+
+/** `node`'s arguments for `npm run <name>`, whose script runs a bundled command. */
+export function npmCommand(name: Command): string[] {
+  const scripts = (
+    JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+      scripts: Record<string, string>;
+    }
+  ).scripts;
+  const match = /^(?:exec )?node (scripts\/run-command\.mjs) ([a-z-]+)$/.exec(scripts[name] ?? "");
+  if (!match)
+    throw new Error(
+      `package.json's ${name} script is not "node scripts/run-command.mjs <command>"`,
+    );
+  requireBuiltCommand(`build/cli/${match[2]}.js`);
+  return [match[1]!, match[2]!];
+}
+
+/** The newest modification time of a file under `dir`. */
+function newestUnder(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) {
+      newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+    }
+  }
+  return newest;
+}
+
+const checked = new Set<string>();
+
+/** The bundle exists and is newer than the app's sources: a test never runs an older build. */
+function requireBuiltCommand(file: string): void {
+  if (checked.has(file)) return;
+  const path = join(ROOT, file);
+  if (!existsSync(path)) {
+    throw new Error(
+      `${file} is missing: run \`npm run build\` before these tests (npm test does).`,
+    );
+  }
+  if (newestUnder(join(ROOT, "app")) > statSync(path).mtimeMs) {
+    throw new Error(`${file} predates a change in app/: run \`npm run build\` before these tests.`);
+  }
+  checked.add(file);
+}
