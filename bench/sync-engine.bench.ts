@@ -18,21 +18,18 @@
  */
 import { execFile } from "node:child_process";
 import { Session } from "node:inspector/promises";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { startEmulator } from "../dev/emulator/server";
-import { writeCatalogue } from "../dev/sample-store/catalogue-generator";
 import { describePeak, samplePeakMemory } from "./peak-memory";
+import { bundleForNode } from "../scripts/build-commands.mjs";
 import { migrateDatabase } from "../app/cli/migrate-database";
 import { runFullSync } from "../app/sync/engine/sync-export.server";
 import { IndexServiceClient } from "../app/index-service/client";
 import { fileSource } from "../app/shopify/bulk-source";
-import { mapCatalogueItem, readBulkExport } from "../app/catalogue";
 import { RATE_LIMITS } from "../app/index-service/tiers";
 import { Pacer } from "../app/sync/engine/pacer";
-import { KEY_PROBE_ID } from "../app/sync/engine/tier-detection";
 
 const { values } = parseArgs({
   options: {
@@ -66,6 +63,11 @@ function unthrottledAccount(name: string) {
 }
 
 async function main() {
+  // Imported here, not at the top: the memory runs' processes (memoryChild) load only the engine.
+  const { startEmulator } = await import("../dev/emulator/server");
+  const { writeCatalogue } = await import("../dev/sample-store/catalogue-generator");
+  const { mapCatalogueItem, readBulkExport } = await import("../app/catalogue");
+  const { KEY_PROBE_ID } = await import("../app/sync/engine/tier-detection");
   const n = Number(values.products);
   // The baseline's own account: one request per product would need N/300 minutes at Enterprise
   // limits, so it runs unthrottled and its time at the limit is computed.
@@ -172,6 +174,13 @@ async function main() {
     `Peak memory of the sync process (the emulator runs in another), one process per size:`,
   );
   const memoryEmulator = await startEmulator({ port: 0, accounts: [unthrottledAccount("memory")] });
+  // The measured processes run the engine as `npm run build` bundles the app's commands
+  // (scripts/build-commands.mjs): plain node, no TypeScript loader, as the app server, the worker
+  // and `npm run sync` run it. Two folders deep, as build/cli/ is.
+  const childFolder = join(import.meta.dirname, "..", "build", "bench");
+  rmSync(childFolder, { recursive: true, force: true });
+  await bundleForNode([import.meta.filename], childFolder);
+  const childScript = join(childFolder, "sync-engine.bench.js");
   // Each size twice: with V8's default heap (it lets garbage pile up before collecting) and with
   // the heap capped at 64 MB, which shows what the run really needs.
   for (const size of values.memory!.split(",").filter(Boolean).map(Number)) {
@@ -180,12 +189,7 @@ async function main() {
     const catalogue = join(work, `memory-${size}.jsonl`);
     await writeCatalogue({ products: size, pages: 0, articles: 0, seed: 8 }, catalogue);
     for (const heapCap of [undefined, ...(values.capped ? [Number(values.capped)] : [])]) {
-      const args = [
-        ...(heapCap ? [`--max-old-space-size=${heapCap}`] : []),
-        "--import",
-        "tsx",
-        import.meta.filename,
-      ];
+      const args = [...(heapCap ? [`--max-old-space-size=${heapCap}`] : []), childScript];
       const out = await new Promise<string>((resolve, reject) =>
         execFile(
           process.execPath,
