@@ -8,10 +8,10 @@
  *   the database created when missing and its outbox emptied; `''`: SQLite only)
  *
  * Only the intake: signed products/update deliveries (the fake store's REST payloads, every
- * header Shopify sends) at `--concurrency` in flight against the app's server (the production
- * build on app/server/app-server.ts, as `npm start` runs it) in its own process, the live worker
- * off, on a new SQLite file and on PostgreSQL; then the naive baseline (check the signature, one
- * POST /products to the service, answer) in its own process. `--through-remix` adds, per
+ * header Shopify sends) at `--concurrency` in flight against the app's server (`npm start` as
+ * package.json runs it: the build, the command bundled, plain node) in its own process, the live
+ * worker off, on a new SQLite file and on PostgreSQL; then the naive baseline (check the
+ * signature, one POST /products to the service, answer) in its own process. `--through-remix` adds, per
  * database, the same deliveries to the route through express and Remix (`/webhooks/products/`,
  * which the server's fast path leaves to them), as every webhook was served before.
  * The deliveries are what the app's subscription receives: the payload cut to its include_fields
@@ -34,7 +34,8 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { startPostgresCluster, type PostgresCluster } from "../testkit/postgres-cluster";
 import { cpuTimeMs } from "./process-cpu";
-import { startRoleProcess, stopRoleProcess } from "../testkit/role-process";
+import { startRoleProcess, startUntilReady, stopRoleProcess } from "../testkit/role-process";
+import { npmCommand } from "../testkit/npm-command";
 import { createPrismaClient } from "../app/models/db.server";
 import { requireAppBuild } from "../app/server/app-server";
 
@@ -64,8 +65,7 @@ const SHOP = "intake-bench.myshopify.com";
 const API_SECRET = "bench-app-secret";
 const BASELINE_KEY = "svc_sk_bench_baseline";
 
-if (values.role === "app") await runApp();
-else if (values.role === "baseline") await runBaseline();
+if (values.role === "baseline") await runBaseline();
 else await drive();
 
 function ready(url: string) {
@@ -74,25 +74,6 @@ function ready(url: string) {
 
 function stopOnSignal(stop: () => Promise<void>) {
   process.once("SIGTERM", () => void stop().then(() => process.exit(0)));
-}
-
-// ── The app, in its own process: the production build, no background work ────────────────────
-async function runApp() {
-  const url = process.env.DATABASE_URL!;
-  if (url.startsWith("postgres")) await createPostgresDatabase(url);
-  const { serveAppRole } = await import("../testkit/app-role");
-  await serveAppRole({
-    prepare: async () => {
-      const prisma = (await import("../app/models/db.server")).default;
-      await prisma.pendingChange.deleteMany({ where: { shopDomain: SHOP } });
-      await prisma.webhookReceipt.deleteMany({ where: { shopDomain: SHOP } });
-      await prisma.shop.upsert({
-        where: { shopDomain: SHOP },
-        create: { shopDomain: SHOP, state: "active", syncProducts: true },
-        update: { state: "active", syncProducts: true },
-      });
-    },
-  });
 }
 
 /** `prisma migrate deploy` does not create a PostgreSQL database: made here when missing. */
@@ -260,6 +241,29 @@ async function drive() {
     };
   };
 
+  /**
+   * `npm start` as package.json runs it (the bundled command under plain node), the live worker
+   * off, on a database it migrates itself; then the shop the deliveries are for, its outbox empty.
+   */
+  const startApp = async (url: string) => {
+    if (url.startsWith("postgres")) await createPostgresDatabase(url);
+    const app = await startUntilReady(
+      [...cpuProfile, ...npmCommand("start")],
+      { ...childEnv, DATABASE_URL: url, PORT: "0", HOST: "127.0.0.1" },
+      /"component":"catalog-chat","url":"([^"]+)"/,
+    );
+    const db = createPrismaClient(url);
+    await db.pendingChange.deleteMany({ where: { shopDomain: SHOP } });
+    await db.webhookReceipt.deleteMany({ where: { shopDomain: SHOP } });
+    await db.shop.upsert({
+      where: { shopDomain: SHOP },
+      create: { shopDomain: SHOP, state: "active", syncProducts: true },
+      update: { state: "active", syncProducts: true },
+    });
+    await db.$disconnect();
+    return app;
+  };
+
   /** A process just started, then running: every delivery sent, in order, and both figures. */
   const measure = async (target: { url: string; child: ChildProcess }) => {
     const first = deliveries(WARM_UP);
@@ -304,12 +308,7 @@ async function drive() {
   }
   try {
     for (const [name, url] of databases) {
-      const app = await startRoleProcess(
-        import.meta.filename,
-        "app",
-        { ...childEnv, DATABASE_URL: url },
-        cpuProfile,
-      );
+      const app = await startApp(url);
       try {
         const { sent, started, running } = await measure(app);
         const db = createPrismaClient(url);

@@ -12,10 +12,23 @@ export function startRoleProcess(
   nodeArgs: string[] = [],
   ready: RegExp = /ready (\S+)/,
 ): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", script, "--role", role], {
+  return startUntilReady([...nodeArgs, "--import", "tsx", script, "--role", role], env, ready);
+}
+
+/**
+ * Runs `node ARGS…` (e.g. a README command, ./npm-command.ts) and resolves once its standard
+ * output matches `ready`, whose first group is the URL it serves on.
+ */
+export function startUntilReady(
+  args: string[],
+  env: Record<string, string>,
+  ready: RegExp,
+): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, args, {
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "inherit"],
   });
+  const name = args.filter((arg) => !arg.startsWith("-")).join(" ");
   return new Promise((resolve, reject) => {
     let out: string | null = "";
     child.stdout?.on("data", (chunk: Buffer) => {
@@ -27,7 +40,7 @@ export function startRoleProcess(
         resolve({ child, url: match[1] });
       }
     });
-    child.once("exit", (code) => reject(new Error(`the ${role} process exited (${code})`)));
+    child.once("exit", (code) => reject(new Error(`${name} exited (${code})`)));
   });
 }
 
