@@ -9,6 +9,7 @@
  */
 import { build } from "esbuild";
 import { rmSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const COMMANDS = ["serve", "worker", "sync", "reencrypt-secrets"];
@@ -29,10 +30,12 @@ export function bundleForNode(entryPoints, outdir) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const root = fileURLToPath(new URL("..", import.meta.url));
+  const outdir = join(root, "build", "cli");
   // The chunks' names change with their content: no chunk of an earlier build is left behind.
-  rmSync("build/cli", { recursive: true, force: true });
+  rmSync(outdir, { recursive: true, force: true });
   await bundleForNode(
-    COMMANDS.map((name) => `app/cli/${name}.ts`),
-    "build/cli",
+    COMMANDS.map((name) => join(root, "app", "cli", `${name}.ts`)),
+    outdir,
   );
 }

@@ -144,6 +144,29 @@ describe("npm start's own output", () => {
     }
   }, 60_000);
 
+  it("started from another folder, a command runs from the project's, as npm runs it", async () => {
+    // README.md is the project's: found from any folder, the command goes on to the database.
+    const elsewhere = mkdtempSync(join(tmpdir(), "elsewhere-"));
+    const [launcher, name] = npmCommand("sync");
+    const result = await runCommand(
+      [join(ROOT, launcher!), name!, "--input", "README.md", "--domain", "a.example"],
+      { ...base, DATABASE_URL: closedPostgres },
+      elsewhere,
+    );
+    expectOneLine(
+      result,
+      /^The database at postgresql:\/\/\*\*\*@127\.0\.0\.1:\d+\/catalog does not answer/,
+    );
+  }, 60_000);
+
+  it("a command that does not exist: one line naming it, exit code 2", async () => {
+    const [launcher] = npmCommand("sync");
+    for (const name of ["../cli/serve", "serve.js", ""]) {
+      const result = await runCommand([launcher!, name], base);
+      expectOneLine(result, /^There is no command ".*" in app\/cli\/\.$/);
+    }
+  });
+
   it("the default SQLite database and its -shm and -wal files are ignored by git", () => {
     const paths = ["prisma/app.db", "prisma/app.db-shm", "prisma/app.db-wal"];
     const ignored = execFileSync("git", ["check-ignore", ...paths], {
