@@ -8,7 +8,7 @@ import { join } from "node:path";
 
 const ROOT = join(import.meta.dirname, "..");
 
-type Command = "start" | "worker" | "sync";
+type Command = "start" | "worker" | "sync" | "secrets:reencrypt";
 
 /** `node`'s arguments for `npm run <name>`, whose script runs a bundled command. */
 export function npmCommand(name: Command): string[] {

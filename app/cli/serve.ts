@@ -18,6 +18,13 @@ const { requireAppBuild, startAppServer } = await import("../server/app-server")
 // configuration, the build, the database (migrated here, quietly: Prisma's output only as the
 // reason of a failure).
 configOrExit();
+const port = Number(process.env.PORT?.trim() || 3000);
+// 0: any free port (the tests use it).
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  exitWithStartUpFailure(
+    `PORT must be a port number from 0 to 65535, got "${process.env.PORT}": set PORT to the port the app listens on.`,
+  );
+}
 try {
   requireAppBuild();
 } catch (error) {
@@ -28,7 +35,6 @@ if (problem) exitWithStartUpFailure(problem);
 const { exitIfPortInUse } = await import("./port-in-use");
 const { stopOnSignals } = await import("./stop-on-signals");
 const { logFor } = await import("../server/log");
-const port = Number(process.env.PORT || 3000);
 const server = await startAppServer({
   port,
   host: process.env.HOST || null,

@@ -47,6 +47,15 @@ describe("a port already in use", () => {
     expectOneLine(result, "PORT");
   }, 30_000);
 
+  it("npm start with a PORT that is no port: one line naming PORT, exit code 2", async () => {
+    for (const bad of ["abc", "70000", "-1", "3.5"]) {
+      const result = await runCommand(npmCommand("start"), { ...base, PORT: bad });
+      expect(result.code).toBe(2);
+      expect(result.stderr.trim().split("\n")).toHaveLength(1);
+      expect(result.stderr).toMatch(/^PORT must be a port number from 0 to 65535, got "/);
+    }
+  }, 60_000);
+
   it("npm run worker: one line naming WORKER_PORT, exit code 2", async () => {
     const result = await runCommand(npmCommand("worker"), {
       ...base,

@@ -35,6 +35,7 @@ const COMMANDS = {
   "npm start": npmCommand("start"),
   "npm run worker": npmCommand("worker"),
   "npm run sync": [...npmCommand("sync"), "--input", "README.md", "--domain", "a.example"],
+  "npm run secrets:reencrypt": npmCommand("secrets:reencrypt"),
   "npm run demo": ["--import", "tsx", "dev/demo/main.ts"],
 } as const;
 
@@ -98,13 +99,33 @@ describe("a database that cannot be migrated, or is not", () => {
     expectOneLine(result, /^The database at file:\S+ could not be migrated/);
   }, 60_000);
 
-  it("npm run worker (which never migrates): one line saying to run npm run setup, exit code 2", async () => {
-    const empty = `file:${join(mkdtempSync(join(folder, "empty-")), "app.db")}`;
-    const result = await runCommand([...COMMANDS["npm run worker"]], {
+  for (const name of ["npm run worker", "npm run secrets:reencrypt"] as const) {
+    it(`${name} (which never migrates): one line saying to run npm run setup, exit code 2`, async () => {
+      const empty = `file:${join(mkdtempSync(join(folder, "empty-")), "app.db")}`;
+      const result = await runCommand([...COMMANDS[name]], {
+        ...base,
+        DATABASE_URL: empty,
+      });
+      expectOneLine(
+        result,
+        /^The database at file:\S+ is not migrated \(.*run `npm run setup`\)\.$/,
+      );
+    }, 60_000);
+  }
+
+  it("npm run secrets:reencrypt with an argument: its usage, and nothing read or written", async () => {
+    const help = await runCommand([...COMMANDS["npm run secrets:reencrypt"], "--help"], {
       ...base,
-      DATABASE_URL: empty,
+      DATABASE_URL: closedPostgres,
     });
-    expectOneLine(result, /^The database at file:\S+ is not migrated \(.*run `npm run setup`\)\.$/);
+    expect(help.code).toBe(0);
+    const other = await runCommand([...COMMANDS["npm run secrets:reencrypt"], "--dry-run"], {
+      ...base,
+      DATABASE_URL: closedPostgres,
+    });
+    expect(other.code).toBe(2);
+    expect(other.stderr).toMatch(/^Usage: npm run secrets:reencrypt/);
+    expect(other.stderr).not.toMatch(/The database at/);
   }, 60_000);
 });
 
