@@ -18,8 +18,9 @@ if (!existsSync(bundle)) {
   console.error("The app is not built: run `npm run build` first (npm test and npm run demo do).");
   process.exit(2);
 }
-// From the project's folder, as npm runs its scripts: the default database (file:./prisma/app.db) and
-// every relative path mean the same to the command as to the migrations it runs.
+// From the project's folder, as npm runs its scripts: the default database
+// (file:./prisma/app.db) and every relative path mean the same to the command as to the
+// migrations it runs.
 process.chdir(fileURLToPath(root));
 // The command reads its own arguments from process.argv, as when it was started directly.
 process.argv.splice(2, 1);

@@ -358,6 +358,12 @@ function ensureBuilt(log: (line: string) => void): void {
     cwd: ROOT,
     stdio: "ignore",
   });
+  // Its second half, as `npm run build` does: the demo does not run the bundled commands, but
+  // `npm start` after it would (docs/decisions/0058-commands-run-bundled.md).
+  execFileSync(process.execPath, [join(ROOT, "scripts", "build-commands.mjs")], {
+    cwd: ROOT,
+    stdio: "ignore",
+  });
 }
 
 function newestIn(dir: string): number {
