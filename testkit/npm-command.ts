@@ -3,8 +3,9 @@
  * (`npm start`, `npm run worker`, `npm run sync`) start exactly that, the commands as `npm run
  * build` bundled them (scripts/build-commands.mjs), under plain `node`.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { newestChangeUnder } from "../dev/newest-change";
 
 const ROOT = join(import.meta.dirname, "..");
 
@@ -26,17 +27,6 @@ export function npmCommand(name: Command): string[] {
   return [match[1]!, match[2]!];
 }
 
-/** The newest modification time of a file under `dir`. */
-function newestUnder(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile()) {
-      newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
-    }
-  }
-  return newest;
-}
-
 const checked = new Set<string>();
 
 /** The bundle exists and is newer than the app's sources: a test never runs an older build. */
@@ -48,7 +38,7 @@ function requireBuiltCommand(file: string): void {
       `${file} is missing: run \`npm run build\` before these tests (npm test does).`,
     );
   }
-  if (newestUnder(join(ROOT, "app")) > statSync(path).mtimeMs) {
+  if (newestChangeUnder(join(ROOT, "app")) > statSync(path).mtimeMs) {
     throw new Error(`${file} predates a change in app/: run \`npm run build\` before these tests.`);
   }
   checked.add(file);

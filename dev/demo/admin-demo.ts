@@ -5,7 +5,7 @@
  * the app's own Settings code, which starts the first full sync.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startAppServer, type RunningAppServer } from "../../app/server/app-server";
@@ -27,6 +27,7 @@ import { findShop, workspaceOf } from "../../app/models/shops.server";
 import prisma from "../../app/models/db.server";
 import { storefrontPresencesOf } from "../../app/models/storefront-presences.server";
 import { presenceWorkspacesOf } from "../../app/sync/full/presence-workspaces.server";
+import { newestChangeUnder } from "../newest-change";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 
@@ -352,7 +353,7 @@ async function domainWorkspacesFilled(since: Date, stopped: () => boolean): Prom
 /** Builds the app when there is no build, or when a source file is newer than it. */
 function ensureBuilt(log: (line: string) => void): void {
   const built = join(ROOT, "build", "server", "index.js");
-  if (existsSync(built) && newestIn(join(ROOT, "app")) <= statSync(built).mtimeMs) return;
+  if (existsSync(built) && newestChangeUnder(join(ROOT, "app")) <= statSync(built).mtimeMs) return;
   log("Building the app (npm run build)…");
   execFileSync(join(ROOT, "node_modules", ".bin", "remix"), ["vite:build"], {
     cwd: ROOT,
@@ -364,15 +365,6 @@ function ensureBuilt(log: (line: string) => void): void {
     cwd: ROOT,
     stdio: "ignore",
   });
-}
-
-function newestIn(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestIn(path) : statSync(path).mtimeMs);
-  }
-  return newest;
 }
 
 /** The chat configuration the app saved in the store (its app-data metafield), if any. */
