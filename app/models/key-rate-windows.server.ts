@@ -34,12 +34,19 @@ const lastSeen = new Map<string, { version: number; state: string }>();
  * statement, no transaction, the same on SQLite and PostgreSQL): when another process changed it
  * meanwhile, it is read again and `change` applied to what is there now. Returns what `change`
  * decided. A decision not to write is only ever made on a row just read.
+ *
+ * `condition`, when given, is tested by the first write (the version's compare-and-swap): the
+ * write happens only if it holds. When that write changes nothing, the window may have moved or
+ * the condition failed: the row is read again and the change made without it, and the caller
+ * checks on its own (`conditionHeld` false).
  */
 async function updateWindow<T>(
   keyId: string,
   change: (state: KeyWindowState) => { write: KeyWindowState | null; result: T },
-): Promise<T> {
+  condition?: Prisma.Sql,
+): Promise<{ result: T; conditionHeld: boolean }> {
   let known = lastSeen.get(keyId);
+  let tested = condition;
   for (;;) {
     let row: { version: number; state: string } | undefined = known;
     if (!row) {
@@ -55,24 +62,27 @@ async function updateWindow<T>(
         known = undefined;
         continue;
       }
-      return result;
+      return { result, conditionHeld: false };
     }
     const text = JSON.stringify(write);
     const from = row;
+    const also = from && tested ? Prisma.sql`AND ${tested}` : Prisma.empty;
     const changed = await retryWhileBusy(() =>
       from
         ? driverExecute(Prisma.sql`
             UPDATE "RateWindow" SET "state" = ${text}, "version" = ${from.version + 1}
-            WHERE "keyId" = ${keyId} AND "version" = ${from.version} AND "state" = ${from.state}`)
+            WHERE "keyId" = ${keyId} AND "version" = ${from.version} AND "state" = ${from.state}
+            ${also}`)
         : driverExecute(Prisma.sql`
             INSERT INTO "RateWindow" ("keyId", "version", "state") VALUES (${keyId}, 1, ${text})
             ON CONFLICT ("keyId") DO NOTHING`),
     );
     if (changed > 0) {
       lastSeen.set(keyId, { version: (from?.version ?? 0) + 1, state: text });
-      return result;
+      return { result, conditionHeld: also !== Prisma.empty };
     }
     known = undefined;
+    tested = undefined;
     lastSeen.delete(keyId);
   }
 }
@@ -80,19 +90,27 @@ async function updateWindow<T>(
 /**
  * Takes one request's place in the key's per-minute and per-hour windows, counted for every
  * process that uses the database: 0 when taken (send now), else how many milliseconds to wait
- * before asking again.
+ * before asking again. With a `condition` (the sender's check before a request, as SQL), the
+ * place is taken in the same statement only if it holds: `conditionHeld` says it did, and the
+ * sender need not check again; false, the sender checks on its own.
  */
-export function takeKeyPlace(
+export async function takeKeyPlace(
   keyId: string,
   limits: RateLimits,
   now: () => number = Date.now,
-): Promise<number> {
-  return updateWindow(keyId, (state) => {
-    const decision = takePlace(state, limits, now());
-    return decision.taken
-      ? { write: decision.state, result: 0 }
-      : { write: null, result: decision.waitMs };
-  });
+  condition?: Prisma.Sql,
+): Promise<{ waitMs: number; conditionHeld: boolean }> {
+  const { result, conditionHeld } = await updateWindow(
+    keyId,
+    (state) => {
+      const decision = takePlace(state, limits, now());
+      return decision.taken
+        ? { write: decision.state, result: 0 }
+        : { write: null, result: decision.waitMs };
+    },
+    condition,
+  );
+  return { waitMs: result, conditionHeld };
 }
 
 /** The key's hold deadline (epoch ms; 0 when none), whichever process set it. */
@@ -102,8 +120,8 @@ export async function keyHeldUntil(keyId: string): Promise<number> {
 }
 
 /** No process sends on the key before `until` (epoch ms): a 429's deadline, or a spent window's reset. */
-export function holdKey(keyId: string, until: number): Promise<void> {
-  return updateWindow(keyId, (state) =>
+export async function holdKey(keyId: string, until: number): Promise<void> {
+  await updateWindow(keyId, (state) =>
     state.hold >= until
       ? { write: null, result: undefined }
       : { write: holdWindow(state, until), result: undefined },

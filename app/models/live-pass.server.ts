@@ -1,5 +1,7 @@
-import { Prisma, type Shop } from "@prisma/client";
+import { Prisma, type PendingChange, type Session, type Shop } from "@prisma/client";
 import { driverQuery, modelRowOf, toDate } from "./db.server";
+import { nextChangesSql, sendableCountSql, type ChangesRead } from "./outbox.server";
+import { offlineSessionIdOf } from "./sessions.server";
 import type { LeaseFence } from "./shop-leases.server";
 
 /**
@@ -7,7 +9,9 @@ import type { LeaseFence } from "./shop-leases.server";
  * row (null when there is none), whether a run is unfinished,
  * the newest complete run (succeeded, everything exported) with what it exported and when its
  * product export (the first completed one) was made, whether lookups wait, and the month's
- * product quota row (`quotaMonth`, YYYY-MM).
+ * product quota row (`quotaMonth`, YYYY-MM). And the shop's offline session, which the pass's
+ * first request to Shopify would read next (withSessionRead), and when asked its next changes
+ * (`dueChangesOf` says whether they stand for `nextChangesAndSendable`'s).
  */
 export interface PassRuns {
   unfinished: boolean;
@@ -21,8 +25,16 @@ export interface PassRuns {
 export async function passStart(
   shopDomain: string,
   quotaMonth: string,
-): Promise<{ shop: Shop | null; runs: PassRuns }> {
-  const [row] = await driverQuery<{
+  /** Also read the shop's next changes: at most `limit`, none of the products in `except`. */
+  changes?: { limit: number; except: readonly string[] },
+): Promise<{
+  shop: Shop | null;
+  runs: PassRuns;
+  offlineSession: Session | null;
+  /** The oldest changes, held for the quota or not (for `dueChangesOf`). */
+  changes: ChangesRead | null;
+}> {
+  const rows = await driverQuery<{
     shopDomain: string | null;
     unfinished: number | bigint;
     lookups: number | bigint;
@@ -31,6 +43,7 @@ export async function passStart(
     productExportAt: unknown;
     quotaUsed: number | bigint | null;
     quotaLimit: number | bigint | null;
+    sendableNow: number | bigint | null;
   }>(Prisma.sql`
     SELECT
       (SELECT COUNT(*) FROM "SyncRun" WHERE "activeShop" = ${shopDomain}) AS "unfinished",
@@ -38,9 +51,12 @@ export async function passStart(
       r."id" AS "runId", r."exportedTypes" AS "exportedTypes",
       (SELECT MIN(e."createdAt") FROM "BulkExport" e
         WHERE e."runId" = r."id" AND e."type" = 'product' AND e."status" = 'COMPLETED') AS "productExportAt",
-      q."used" AS "quotaUsed", q."limit" AS "quotaLimit", s.*
+      q."used" AS "quotaUsed", q."limit" AS "quotaLimit", ${columnsOf("Session", "se")},
+      ${changes ? Prisma.sql`${columnsOf("PendingChange", "c")}, ${sendableCountSql(shopDomain)} AS "sendableNow",` : Prisma.empty}
+      s.*
     FROM (SELECT 1 AS "one") AS o
     LEFT JOIN "Shop" AS s ON s."shopDomain" = ${shopDomain}
+    LEFT JOIN "Session" AS se ON se."id" = ${offlineSessionIdOf(shopDomain)}
     LEFT JOIN (
       SELECT "id", "exportedTypes" FROM "SyncRun"
       WHERE "shopDomain" = ${shopDomain} AND "state" = 'succeeded' AND "exportComplete" = true
@@ -49,7 +65,16 @@ export async function passStart(
     LEFT JOIN (
       SELECT "used", "limit" FROM "QuotaUsage"
       WHERE "shopDomain" = ${shopDomain} AND "month" = ${quotaMonth} AND "kind" = 'product'
-    ) AS q ON 1 = 1`);
+    ) AS q ON 1 = 1
+    ${
+      changes
+        ? Prisma.sql`LEFT JOIN (
+      ${nextChangesSql(shopDomain, { ...changes, includeHeld: true })}
+    ) AS c ON 1 = 1
+    ORDER BY c."receivedAt", c."productId"`
+        : Prisma.empty
+    }`);
+  const [row] = rows;
   const numberOrNull = (value: number | bigint | null | undefined) =>
     value == null ? null : Number(value);
   const runs: PassRuns = {
@@ -70,7 +95,40 @@ export async function passStart(
       limit: numberOrNull(row?.quotaLimit),
     },
   };
-  return { shop: row?.shopDomain == null ? null : modelRowOf<Shop>("Shop", row), runs };
+  const session = row ? prefixed("se", row) : {};
+  return {
+    shop: row?.shopDomain == null ? null : modelRowOf<Shop>("Shop", row),
+    runs,
+    offlineSession: session.id == null ? null : modelRowOf<Session>("Session", session),
+    changes: changes
+      ? {
+          rows: rows
+            .map((one) => prefixed("c", one))
+            .filter((change) => change.productId != null)
+            .map((change) => modelRowOf<PendingChange>("PendingChange", change)),
+          sendable: Number(row?.sendableNow ?? 0),
+          limit: changes.limit,
+        }
+      : null,
+  };
+}
+
+/** A model's columns of the table named `alias` in a statement, each named `alias.column`. */
+function columnsOf(model: "Session" | "PendingChange", alias: string): Prisma.Sql {
+  const fields =
+    model === "Session"
+      ? Object.values(Prisma.SessionScalarFieldEnum)
+      : Object.values(Prisma.PendingChangeScalarFieldEnum);
+  return Prisma.raw(fields.map((name) => `${alias}."${name}" AS "${alias}.${name}"`).join(", "));
+}
+
+/** The columns `columnsOf` named after `alias`, by their own names. */
+function prefixed(alias: string, row: Record<string, unknown>): Record<string, unknown> {
+  const found: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(row)) {
+    if (name.startsWith(`${alias}.`)) found[name.slice(alias.length + 1)] = value;
+  }
+  return found;
 }
 
 /** What the live worker checks right before each request to the service, read in one statement. */
@@ -81,6 +139,28 @@ export interface SendCheck {
   shopState: string | null;
   /** A run of the shop is unfinished, or one started at or after `since`. */
   runUnfinishedOrSince: boolean;
+}
+
+/**
+ * The send check as one condition of SQL, true when `sendCheck` would find the lease held, the
+ * shop active and no run unfinished or started since: the statement that takes the request's
+ * place in the key's window (takeKeyPlace) tests it, so that a lone sender's check and place are
+ * one statement. When it does not hold, `sendCheck` is read to say why.
+ */
+export function sendCondition(
+  fence: LeaseFence,
+  minRemainingMs: number,
+  since: Date,
+  now: Date = new Date(),
+): Prisma.Sql {
+  const until = new Date(now.getTime() + minRemainingMs);
+  const shopDomain = fence.shopDomain;
+  return Prisma.sql`EXISTS (SELECT 1 FROM "ShopLease"
+      WHERE "shopDomain" = ${shopDomain} AND "token" = ${fence.token} AND "expiresAt" >= ${until})
+    AND EXISTS (SELECT 1 FROM "Shop" WHERE "shopDomain" = ${shopDomain} AND "state" = 'active')
+    AND NOT EXISTS (SELECT 1 FROM "SyncRun" WHERE "activeShop" = ${shopDomain})
+    AND NOT EXISTS (SELECT 1 FROM "SyncRun"
+      WHERE "shopDomain" = ${shopDomain} AND "startedAt" >= ${since})`;
 }
 
 export async function sendCheck(

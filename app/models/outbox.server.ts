@@ -256,6 +256,33 @@ export async function nextChanges(
 
 const notHeld = Prisma.sql`("lastError" IS NULL OR "lastError" NOT LIKE ${`${HELD_FOR_QUOTA_PREFIX}%`})`;
 
+/** A shop's oldest changes as read (at most `limit`) and how many of its changes may be sent now. */
+export interface ChangesRead {
+  rows: PendingChange[];
+  sendable: number;
+  limit: number;
+}
+
+/** The statement of a shop's oldest changes, at most `limit` (ordered by receipt, then product). */
+export function nextChangesSql(
+  shopDomain: string,
+  options: { limit: number; includeHeld: boolean; except?: readonly string[] },
+): Prisma.Sql {
+  const conditions = [Prisma.sql`"shopDomain" = ${shopDomain}`];
+  if (!options.includeHeld) conditions.push(notHeld);
+  if (options.except?.length) {
+    conditions.push(Prisma.sql`"productId" NOT IN (${Prisma.join(options.except)})`);
+  }
+  return Prisma.sql`
+    SELECT * FROM "PendingChange" WHERE ${Prisma.join(conditions, " AND ")}
+    ORDER BY "receivedAt", "productId" LIMIT ${options.limit}`;
+}
+
+/** How many of a shop's changes may be sent now (not held for the quota), as a value in a statement. */
+export function sendableCountSql(shopDomain: string): Prisma.Sql {
+  return Prisma.sql`(SELECT COUNT(*) FROM "PendingChange" WHERE "shopDomain" = ${shopDomain} AND ${notHeld})`;
+}
+
 /**
  * The next changes of a shop to send (as nextChanges) and how many of its changes may be sent now
  * (sendableCount), in one statement. The coalescing window (`receivedBefore`) applies only while
@@ -271,24 +298,40 @@ export async function nextChangesAndSendable(
     except?: readonly string[];
   },
 ): Promise<{ rows: PendingChange[]; sendable: number }> {
-  const conditions = [Prisma.sql`"shopDomain" = ${shopDomain}`];
-  if (!options.includeHeld) conditions.push(notHeld);
-  if (options.except?.length) {
-    conditions.push(Prisma.sql`"productId" NOT IN (${Prisma.join(options.except)})`);
-  }
   const found = await driverQuery<Record<string, unknown>>(Prisma.sql`
-    SELECT *, (SELECT COUNT(*) FROM "PendingChange" WHERE "shopDomain" = ${shopDomain} AND ${notHeld}) AS "sendableNow"
-    FROM "PendingChange" WHERE ${Prisma.join(conditions, " AND ")}
-    ORDER BY "receivedAt", "productId" LIMIT ${options.limit}`);
+    SELECT n.*, ${sendableCountSql(shopDomain)} AS "sendableNow"
+    FROM (${nextChangesSql(shopDomain, options)}) AS n
+    ORDER BY n."receivedAt", n."productId"`);
   // None read: the count still decides whether the backlog calls for a full sync.
   const sendable =
     found.length > 0 ? Number(found[0]!.sendableNow) : await sendableCount(shopDomain);
   const rows = found.map((row) => modelRowOf<PendingChange>("PendingChange", row));
+  return dueOf({ rows, sendable, limit: options.limit }, options.receivedBefore);
+}
+
+/**
+ * The changes read with a live pass (passStart, held for the quota or not) as
+ * nextChangesAndSendable would read them now: the same when held changes are to be sent too, or
+ * when none was read. Null when a held change was read and is not to be sent: the rows read may
+ * then be fewer than the sendable ones nextChangesAndSendable reads.
+ */
+export function dueChangesOf(
+  read: ChangesRead,
+  options: { includeHeld: boolean; receivedBefore: Date },
+): { rows: PendingChange[]; sendable: number } | null {
+  const held = (row: PendingChange) => row.lastError?.startsWith(HELD_FOR_QUOTA_PREFIX) ?? false;
+  if (!options.includeHeld && read.rows.some(held)) return null;
+  return dueOf(read, options.receivedBefore);
+}
+
+/** The coalescing window applied to changes read oldest first (nextChangesAndSendable). */
+function dueOf(read: ChangesRead, receivedBefore: Date) {
+  const { rows, sendable, limit } = read;
   return {
     rows:
-      sendable >= options.limit
+      sendable >= limit
         ? rows
-        : rows.filter((row) => row.receivedAt.getTime() <= options.receivedBefore.getTime()),
+        : rows.filter((row) => row.receivedAt.getTime() <= receivedBefore.getTime()),
     sendable,
   };
 }

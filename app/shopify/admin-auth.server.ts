@@ -4,6 +4,7 @@ import { config, type DemoShop } from "../config.server";
 import { routeShopAdminApi } from "./admin-transport.server";
 import shopify, { authenticate, unauthenticated } from "./app.server";
 import { setLogShop } from "../server/log";
+import { offlineSessionIdOf } from "../models/sessions.server";
 
 export interface AdminRequestContext {
   shopDomain: string;
@@ -42,7 +43,7 @@ export async function adminFor(shopDomain: string): Promise<AdminGraphql> {
  */
 async function demoShopAdmin(demo: DemoShop): Promise<AdminGraphql> {
   routeShopAdminApi(demo.shopDomain, demo.adminGraphqlUrl);
-  const id = `offline_${demo.shopDomain}`;
+  const id = offlineSessionIdOf(demo.shopDomain);
   const stored = await shopify.sessionStorage.loadSession(id);
   if (stored?.accessToken !== demo.accessToken) {
     await shopify.sessionStorage.storeSession(

@@ -1,10 +1,11 @@
 /**
  * The pacer: how one sender's requests to the service are spaced (the tier's per-minute and
  * per-hour limits, a 429's retryAfter, backoff on 5xx), a plain class with the clock, sleep and
- * randomness injected so tests control time. It knows no shop and no database: which pacer a shop
- * uses in this process, and the key's windows shared through the database, are
- * pacer-registry.server.ts.
+ * randomness injected so tests control time. It knows no shop and no database (a guard's condition
+ * is SQL it only hands on): which pacer a shop uses in this process, and the key's windows shared
+ * through the database, are pacer-registry.server.ts.
  */
+import type { Prisma } from "@prisma/client";
 import PQueue from "p-queue";
 import { MAX_RETRY_AFTER_MS } from "../../index-service/assumptions";
 import { IndexServiceError, RateLimitedError } from "../../index-service/errors";
@@ -57,11 +58,22 @@ export function describeWait(waitMs: number, now: number = Date.now()): string {
  * counting in its own windows, and tells it a 429's deadline.
  */
 export interface RateGate {
-  /** 0 when the request's place is taken (send now); else how many ms to wait before asking again. */
-  take(): Promise<number>;
+  /**
+   * `waitMs` 0 when the request's place is taken (send now); else how many ms to wait before
+   * asking again. Given a guard's condition, the place is taken only where it holds and
+   * `conditionHeld` says whether it was tested and held (else the guard is called).
+   */
+  take(condition?: Prisma.Sql): Promise<{ waitMs: number; conditionHeld: boolean }>;
   /** Nothing is sent on the key before `epochMs`, by any process. */
   hold(epochMs: number): Promise<void>;
 }
+
+/**
+ * Called right before each request; throws to stop sending. One with a `condition` (the same
+ * check as SQL, made at the time of the request) is tested by the gate in the statement that
+ * takes the request's place, and called only when that statement could not tell.
+ */
+export type SendGuard = (() => Promise<void>) & { condition?: () => Prisma.Sql };
 
 export interface PacerOptions {
   limits: RateLimits;
@@ -125,13 +137,18 @@ export class Pacer {
     this.random = options.random ?? Math.random;
   }
 
-  /** Runs one request to the service under the shop's limits, retrying what can be retried. */
-  async send<T>(request: () => Promise<T>): Promise<T> {
+  /**
+   * Runs one request to the service under the shop's limits, retrying what can be retried;
+   * `guard` is checked right before each attempt.
+   */
+  async send<T>(request: () => Promise<T>, guard?: SendGuard): Promise<T> {
     const maxServerRetries = this.options.maxServerRetries ?? 6;
     for (let serverFailures = 0; ;) {
       try {
         return await this.perMinute.add(() =>
-          this.perHour ? this.perHour.add(() => this.sendNow(request)) : this.sendNow(request),
+          this.perHour
+            ? this.perHour.add(() => this.sendNow(request, guard))
+            : this.sendNow(request, guard),
         );
       } catch (error) {
         if (error instanceof RateLimitedError) {
@@ -195,16 +212,22 @@ export class Pacer {
     await this.options.gate?.hold(until).catch(() => undefined);
   }
 
-  private async sendNow<T>(request: () => Promise<T>): Promise<T> {
-    for (;;) {
+  private async sendNow<T>(request: () => Promise<T>, guard?: SendGuard): Promise<T> {
+    let checked = false;
+    for (const gate = this.options.gate; ;) {
       // Re-check after every wait: a 429 answered meanwhile may have pushed the deadline further.
       for (let wait = this.notBefore - this.now(); wait > 0; wait = this.notBefore - this.now()) {
         await this.sleep(wait);
       }
-      const gateWait = this.options.gate ? await this.options.gate.take() : 0;
-      if (gateWait <= 0) break;
-      await this.sleep(gateWait);
+      if (!gate) break;
+      const taken = await gate.take(guard?.condition?.());
+      if (taken.waitMs <= 0) {
+        checked = taken.conditionHeld;
+        break;
+      }
+      await this.sleep(taken.waitMs);
     }
+    if (!checked) await guard?.();
     this.stats.requests += 1;
     return request();
   }

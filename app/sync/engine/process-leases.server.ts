@@ -93,6 +93,7 @@ export class ShopLeases {
     return {
       fence: current.fence,
       lost: () => current.lost,
+      minRemainingMs,
       confirm: async (stillHeld = leaseStillHeld) => {
         if (current.lost || !(await stillHeld(current.fence, minRemainingMs))) {
           current.lost = true;
@@ -134,8 +135,10 @@ export interface HeldLease {
   fence: LeaseFence;
   /** The renewal found the lease taken over (or `confirm` did). */
   lost: () => boolean;
-  /** Throws LeaseLostError unless the lease is still this holding's, for a while yet. */
+  /** How long the lease must still run for a request to leave (`confirm`'s "for a while yet"). */
+  minRemainingMs: number;
   /**
+   * Throws LeaseLostError unless the lease is still this holding's, for a while yet.
    * `stillHeld`: how to ask the database (default `leaseStillHeld`); a caller that reads more in
    * the same statement passes its own.
    */

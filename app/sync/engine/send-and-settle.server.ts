@@ -23,7 +23,7 @@ import {
 } from "../../models/quota-usage.server";
 import { appMetrics } from "../../server/metrics";
 import { titleOf } from "./catalogue-entry";
-import type { Pacer } from "./pacer";
+import type { Pacer, SendGuard } from "./pacer";
 import { overQuotaReason } from "./plan-quota.server";
 
 export type SendAction = "upsert" | "delete";
@@ -67,8 +67,8 @@ export interface SettleJob<T> {
    * read (quotaReportsRead). Cleared when a refusal records the quota as spent.
    */
   quotaReports?: Map<string, string>;
-  /** Called right before each request; throws to stop sending (nothing is then written). */
-  guard?: () => Promise<void>;
+  /** Checked right before each request; throws to stop sending (nothing is then written). */
+  guard?: SendGuard;
   /**
    * The service refused an upsert for a spent quota (already recorded as spent): hold back what
    * must wait, with the reason in the merchant's words. Returns what to send instead (once).
@@ -156,10 +156,7 @@ function send<T>(job: SettleJob<T>, items: T[]): Promise<BulkResult> {
   return sendInBatches(
     items,
     async (batch) => {
-      const response = await pacer.send(async () => {
-        await job.guard?.();
-        return request(job, batch);
-      });
+      const response = await pacer.send(() => request(job, batch), job.guard);
       pacer.observeUsage(response.usage);
       if (action === "upsert" && response.usage) await recordReport(job, response.usage.quota);
       return response.data;

@@ -14,7 +14,7 @@ import { holdForQuota, noteAttempt, removeChanges } from "../../models/outbox.se
 import { quotaStanding } from "../../models/quota-usage.server";
 import { chosenMetafieldsOf, workspaceOf } from "../../models/shops.server";
 import { catalogueEntry } from "../engine/catalogue-entry";
-import type { Pacer } from "../engine/pacer";
+import type { Pacer, SendGuard } from "../engine/pacer";
 import { overQuotaReason } from "../engine/plan-quota.server";
 import { sendAndSettle } from "../engine/send-and-settle.server";
 import { rereadProducts } from "./reread-products.server";
@@ -47,7 +47,7 @@ export interface ApplyContext {
    * Called right before each request to the service; throws to stop sending at once (the app
    * was uninstalled, the shop paused, a full sync started). Nothing is then removed.
    */
-  guard: () => Promise<void>;
+  guard: SendGuard;
   /** Try new products even though the quota looked spent (a periodic probe: the plan may have changed). */
   probeQuota: boolean;
   /** The shop's lease: the ledger and the outbox are written only while it is still ours. */

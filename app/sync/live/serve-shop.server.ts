@@ -1,9 +1,10 @@
-import type { PendingChange } from "@prisma/client";
+import type { PendingChange, Session } from "@prisma/client";
 import type { AdminGraphql } from "../../shopify/admin-graphql";
 import { IndexServiceError } from "../../index-service/errors";
 import { dropShopLookups } from "../../models/lookups.server";
 import {
   dropShopChanges,
+  dueChangesOf,
   mayHaveDueWork,
   nextChangesAndSendable,
   noteAttempt,
@@ -12,9 +13,16 @@ import {
 } from "../../models/outbox.server";
 import { quotaStanding, standingOf } from "../../models/quota-usage.server";
 import { workspaceOf } from "../../models/shops.server";
+import { withSessionRead } from "../../models/sessions.server";
 import { LeaseLostError } from "../../models/shop-leases.server";
-import { passStart, sendCheck, type PassRuns, type SendCheck } from "../../models/live-pass.server";
-import { describeWait, type RetryEvent } from "../engine/pacer";
+import {
+  passStart,
+  sendCheck,
+  sendCondition,
+  type PassRuns,
+  type SendCheck,
+} from "../../models/live-pass.server";
+import { describeWait, type RetryEvent, type SendGuard } from "../engine/pacer";
 import { quotaMonthOf } from "../../index-service/tiers";
 import { sendingTierOf } from "../engine/pacer-registry.server";
 import { quotaReportsRead } from "../engine/send-and-settle.server";
@@ -89,26 +97,39 @@ export async function serveShop(worker: WorkerContext, shopDomain: string): Prom
   let keep = false;
   /** When the current pass began, before it looked for an unfinished run. */
   let passStartedAt = new Date();
-  const guard = async () => {
+  const stillServing = () => {
     if (worker.stopped()) throw new LiveSendInterrupted("The worker is stopping.");
     if (lease.lost()) throw new LiveSendInterrupted("Another worker took the shop's lease.");
-    // The lease read from the database, not only this process's view of it: a process that
-    // stalled past its lease sends nothing once it wakes up. The shop and its runs are read in
-    // the same statement.
-    let check: SendCheck | undefined;
-    await lease.confirm(async (fence, minRemainingMs) => {
-      check = await sendCheck(fence, minRemainingMs, passStartedAt);
-      return check.leaseHeld;
-    });
-    if (check?.shopState !== "active") {
-      throw new LiveSendInterrupted(`The shop is ${check?.shopState ?? "gone"}.`);
-    }
-    // Also one that ran while the batch was read: its export may be newer than what was read,
-    // and it took the changes it covered out of the outbox. The batch is read again after it.
-    if (check.runUnfinishedOrSince) {
-      throw new LiveSendInterrupted("A full sync started; live changes wait for it.");
-    }
   };
+  const guard: SendGuard = Object.assign(
+    async () => {
+      stillServing();
+      // The lease read from the database, not only this process's view of it: a process that
+      // stalled past its lease sends nothing once it wakes up. The shop and its runs are read in
+      // the same statement.
+      let check: SendCheck | undefined;
+      await lease.confirm(async (fence, minRemainingMs) => {
+        check = await sendCheck(fence, minRemainingMs, passStartedAt);
+        return check.leaseHeld;
+      });
+      if (check?.shopState !== "active") {
+        throw new LiveSendInterrupted(`The shop is ${check?.shopState ?? "gone"}.`);
+      }
+      // Also one that ran while the batch was read: its export may be newer than what was read,
+      // and it took the changes it covered out of the outbox. The batch is read again after it.
+      if (check.runUnfinishedOrSince) {
+        throw new LiveSendInterrupted("A full sync started; live changes wait for it.");
+      }
+    },
+    {
+      // The same check, tested by the statement that takes the request's place in the key's
+      // window: when it holds there, the read above is not needed.
+      condition: () => {
+        stillServing();
+        return sendCondition(lease.fence, lease.minRemainingMs, passStartedAt);
+      },
+    },
+  );
   let rows: PendingChange[] = [];
   try {
     for (let pass = 0; ; pass++) {
@@ -122,8 +143,13 @@ export async function serveShop(worker: WorkerContext, shopDomain: string): Prom
       }
       // On the runs' own clock (not the worker's `now`, which tests may move).
       passStartedAt = new Date();
-      // The shop, its runs, whether lookups wait and the month's quota: one statement.
-      const { shop, runs } = await passStart(shopDomain, quotaMonthOf(now()));
+      // The shop, its runs, whether lookups wait, the month's quota, the offline session and the
+      // next changes: one statement.
+      const { shop, runs, offlineSession, changes } = await passStart(
+        shopDomain,
+        quotaMonthOf(now()),
+        { limit: worker.batchSize, except: memory.refusedNow(shopDomain) },
+      );
       if (!shop || shop.state === "uninstalled" || !shop.syncProducts) {
         // Nothing will ever be sent for these changes.
         await dropShopChanges(shopDomain);
@@ -133,7 +159,7 @@ export async function serveShop(worker: WorkerContext, shopDomain: string): Prom
       }
       if (shop.state !== "active" || !shop.secretKeyCiphertext || !workspaceOf(shop)) return;
       if (runs.unfinished) return;
-      const admin = adminOnDemand(worker, shopDomain);
+      const admin = adminOnDemand(worker, shopDomain, offlineSession);
       // Stock and collection changes: their products join the outbox before it is read.
       if (runs.lookupsWaiting) {
         const lookups = await settleLookups({
@@ -156,12 +182,19 @@ export async function serveShop(worker: WorkerContext, shopDomain: string): Prom
         : await quotaStanding(shopDomain, tier, "product", at);
       const probeQuota =
         standing.remaining === 0 && memory.quotaProbeDue(shopDomain, at, worker.quotaProbeEveryMs);
-      const { rows: next, sendable } = await nextChangesAndSendable(shopDomain, {
-        limit: worker.batchSize,
+      const due = {
         includeHeld: standing.remaining > 0 || probeQuota,
-        except: memory.refusedNow(shopDomain),
         receivedBefore: new Date(at.getTime() - worker.coalesceMs),
-      });
+      };
+      // The changes read with the pass, unless lookups or a full sync's clean-up changed the
+      // outbox since, or held changes were read that are not to be sent.
+      const { rows: next, sendable } =
+        (changes && !runs.lookupsWaiting && !covered?.now && dueChangesOf(changes, due)) ||
+        (await nextChangesAndSendable(shopDomain, {
+          ...due,
+          limit: worker.batchSize,
+          except: memory.refusedNow(shopDomain),
+        }));
       if (worker.backlogResyncAt > 0 && sendable >= worker.backlogResyncAt) {
         await startBacklogResync(worker, shopDomain, sendable);
         return;
@@ -233,15 +266,22 @@ export async function serveShop(worker: WorkerContext, shopDomain: string): Prom
 }
 
 /**
- * The shop's Admin API for one pass, made when Shopify is first asked and then kept: making it
- * reads the offline session from the database (the Shopify library), so a pass that asks nothing
- * (no lookups, no changes due) reads nothing, and one that does reads it once, not per step.
+ * The shop's Admin API for one pass, made when Shopify is first asked and then kept. Making it
+ * loads the offline session (the Shopify library), which the pass read in its first statement:
+ * that row is the load's answer, so a pass reads the session once, with the shop, and not again
+ * per step.
  */
-function adminOnDemand(worker: WorkerContext, shopDomain: string): AdminGraphql {
+function adminOnDemand(
+  worker: WorkerContext,
+  shopDomain: string,
+  offlineSession: Session | null,
+): AdminGraphql {
   let made: Promise<AdminGraphql> | undefined;
   return {
     graphql: async (query, options) => {
-      made ??= worker.admin(shopDomain);
+      made ??= offlineSession
+        ? withSessionRead(offlineSession, () => worker.admin(shopDomain))
+        : worker.admin(shopDomain);
       return (await made).graphql(query, options);
     },
   };

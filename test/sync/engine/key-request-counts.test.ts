@@ -61,13 +61,19 @@ describe("the key's rate window", () => {
     const limits = { perMinute: 20, perHour: 1_000 };
     const now = () => 1_800_000_000_000; // one instant: only the per-minute limit decides
     const attempts = await Promise.all(
-      Array.from({ length: 30 }, () => windows.takeKeyPlace("race-key", limits, now)),
+      Array.from({ length: 30 }, async () => {
+        return (await windows.takeKeyPlace("race-key", limits, now)).waitMs;
+      }),
     );
     expect(attempts.filter((wait) => wait === 0)).toHaveLength(20);
     expect(attempts.filter((wait) => wait > 0)).toHaveLength(10);
     // Another key has its own window; a held key lets nothing through.
-    expect(await windows.takeKeyPlace("other-key", RATE_LIMITS.personal, now)).toBe(0);
+    expect(await windows.takeKeyPlace("other-key", RATE_LIMITS.personal, now)).toMatchObject({
+      waitMs: 0,
+    });
     await windows.holdKey("other-key", now() + 5_000);
-    expect(await windows.takeKeyPlace("other-key", RATE_LIMITS.personal, now)).toBe(5_000);
+    expect(await windows.takeKeyPlace("other-key", RATE_LIMITS.personal, now)).toMatchObject({
+      waitMs: 5_000,
+    });
   });
 });
