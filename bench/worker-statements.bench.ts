@@ -2,10 +2,13 @@
  * What one delivered change costs the live worker (issue 28, item 4), printed, never asserted:
  *   npm run build && npx tsx bench/worker-statements.bench.ts [--baseline <checkout>]
  *     [--single 20] [--batches 3] [--products 150] [--postgres cluster|''|<server url>]
+ *     [--presences sample|primary-only]
  *
  * `--baseline`: another checkout with `npm ci` and `npm run build` done (main's build, say); its
  * app runs the same phases in the same run, before this checkout's, so both are printed side by
- * side. The app of each build runs from its own checkout (its production build behind a real
+ * side. `--presences`: where the fake store sells ("sample", the default: besides the primary
+ * domain, a French market on a domain of its own, whose workspace each change also goes to;
+ * "primary-only": the primary domain alone). The app of each build runs from its own checkout (its production build behind a real
  * HTTP server, `NODE_ENV=production`, the shop's offline session read by the Shopify library as
  * in production, the live worker inside on its defaults, background work otherwise off); this
  * process plays Shopify (the fake Admin API with one generated store) and the service (the
@@ -47,12 +50,16 @@ const { values } = parseArgs({
     batches: { type: "string", default: "3" },
     products: { type: "string", default: "150" },
     postgres: { type: "string", default: "cluster" },
+    presences: { type: "string", default: "sample" },
     show: { type: "boolean", default: false },
     role: { type: "string", default: "driver" },
     root: { type: "string" },
     install: { type: "boolean", default: false },
   },
 });
+if (!["sample", "primary-only"].includes(values.presences)) {
+  throw new Error(`--presences is "sample" or "primary-only", not "${values.presences}"`);
+}
 /** `CPU_PROF=<dir>`: each app process writes a CPU profile there. */
 const cpuProfile = process.env.CPU_PROF
   ? ["--cpu-prof", "--cpu-prof-dir", process.env.CPU_PROF]
@@ -237,7 +244,8 @@ async function drive() {
   const single = Number(values.single);
   const batches = Number(values.batches);
   console.log(
-    `Worker statements and CPU per delivered products/update (${single} one at a time, then ${batches} batches of ${BATCH}); ` +
+    `Worker statements and CPU per delivered products/update (${single} one at a time, then ${batches} batches of ${BATCH}; ` +
+      `the store sells on ${values.presences === "primary-only" ? "its primary domain only" : "its primary domain and a French market's domain"}); ` +
       `statements counted in the app's process, CPU its user + system time`,
   );
   for (const result of results) {
@@ -285,7 +293,10 @@ async function runBuild(root: string, databaseUrl: string): Promise<PhaseFigures
     shopDomain: SHOP,
     primaryDomain: DOMAIN,
     apiSecret: API_SECRET,
-    store: { generated: { products: Number(values.products), pages: 1, articles: 1, seed: 28 } },
+    store: {
+      generated: { products: Number(values.products), pages: 1, articles: 1, seed: 28 },
+      presences: values.presences === "primary-only" ? "primary-only" : "sample",
+    },
   });
   const env = {
     NODE_ENV: "production",

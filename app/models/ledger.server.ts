@@ -2,6 +2,13 @@ import { Prisma, type IndexedItem } from "@prisma/client";
 import prisma, { driverExecute, driverQuery } from "./db.server";
 import { fencedText, fencedWrite, fenceCondition, type LeaseFence } from "./shop-leases.server";
 import { statementRows } from "./statement-size";
+import {
+  MODEL_COLUMNS,
+  modelRowsSql,
+  modelsOfRows,
+  type ModelRow,
+  type ModelVariant,
+} from "./stock-model.server";
 
 // The engine's per-batch statements are raw SQL, one statement each and no transactions: the
 // client-engine's query compiler keeps memory for every model query and every transaction
@@ -173,6 +180,8 @@ export interface BatchLedger {
   documents: Map<string, KeptDocument>;
   /** The hashes in a scope read with the batch (indexedHashes); empty for any other scope. */
   hashesIn: (scope: Omit<LedgerScope, "fence">) => Map<string, string>;
+  /** The stock model of the batch's products when asked for (modelledProducts), else empty. */
+  models: Map<string, ModelVariant[]>;
 }
 
 /** Scopes per statement of batchLedger (two values each). */
@@ -182,30 +191,30 @@ const SCOPES_PER_STATEMENT = 50;
  * A batch's ledger rows in one statement (one more for every 50 further scopes): the live worker's
  * read for a pass, the shop's own workspace first (its documents: is an update stock only, what
  * does a stock change start from) and its storefront domains' workspaces beside it (their hashes).
- * Only the shop's lease holder writes these rows, so they hold for the whole pass.
+ * With `modelsOf` (the shop), the stock model of the batch's products comes in the same first
+ * statement (`UNION ALL`, each part's columns NULL in the other's rows). Only the shop's lease
+ * holder writes these rows, so they hold for the whole pass (but for the model's levels, which
+ * the intake writes as payloads come: read here as of the pass's start).
  */
 export async function batchLedger(
   scopes: readonly [LedgerScope, ...LedgerScope[]],
   kind: ContentKind,
   itemIds: readonly string[],
+  modelsOf?: string,
 ): Promise<BatchLedger> {
   const keyOf = (scope: Omit<LedgerScope, "fence">) => `${scope.shopDomain}\n${scope.workspaceId}`;
   const hashes = new Map<string, Map<string, string>>(scopes.map((s) => [keyOf(s), new Map()]));
   const documents = new Map<string, KeptDocument>();
+  const modelRows: ModelRow[] = [];
   const [first] = scopes;
   for (let start = 0; itemIds.length > 0 && start < scopes.length; start += SCOPES_PER_STATEMENT) {
     const some = scopes.slice(start, start + SCOPES_PER_STATEMENT);
-    const rows = await driverQuery<{
-      shopDomain: string;
-      workspaceId: string;
-      itemId: string;
-      contentHash: string;
-      collectionIds: string | null;
-      content: string | null;
-    }>(Prisma.sql`
-      SELECT "shopDomain", "workspaceId", "itemId", "contentHash", "collectionIds",
+    const withModels = start === 0 && modelsOf !== undefined;
+    const ledgerRows = Prisma.sql`
+      SELECT 'ledger' AS "part", "shopDomain", "workspaceId", "itemId", "contentHash", "collectionIds",
         CASE WHEN "shopDomain" = ${first.shopDomain} AND "workspaceId" = ${first.workspaceId}
           THEN "content" ELSE NULL END AS "content"
+        ${withModels ? Prisma.raw(MODEL_COLUMNS.map((name) => `, NULL AS "${name}"`).join("")) : Prisma.empty}
       FROM "IndexedItem"
       WHERE "kind" = ${kind} AND "itemId" IN (${Prisma.join(itemIds)}) AND (${Prisma.join(
         some.map(
@@ -213,8 +222,30 @@ export async function batchLedger(
             Prisma.sql`("shopDomain" = ${scope.shopDomain} AND "workspaceId" = ${scope.workspaceId})`,
         ),
         " OR ",
-      )})`);
+      )})`;
+    const rows = await driverQuery<
+      {
+        part: string;
+        shopDomain: string;
+        workspaceId: string;
+        itemId: string;
+        contentHash: string;
+        collectionIds: string | null;
+        content: string | null;
+      } & ModelRow
+    >(
+      withModels
+        ? Prisma.sql`${ledgerRows}
+      UNION ALL
+      SELECT 'model', NULL, NULL, NULL, NULL, NULL, NULL, m.*
+      FROM (${modelRowsSql(modelsOf, itemIds)}) AS m`
+        : ledgerRows,
+    );
     for (const row of rows) {
+      if (row.part === "model") {
+        modelRows.push(row);
+        continue;
+      }
       hashes.get(keyOf(row))?.set(row.itemId, row.contentHash);
       if (row.content !== null) {
         documents.set(row.itemId, {
@@ -225,7 +256,11 @@ export async function batchLedger(
       }
     }
   }
-  return { documents, hashesIn: (scope) => hashes.get(keyOf(scope)) ?? new Map() };
+  return {
+    documents,
+    hashesIn: (scope) => hashes.get(keyOf(scope)) ?? new Map(),
+    models: modelsOfRows(modelRows),
+  };
 }
 
 /** Writes the ledger rows of items the service acknowledged. */

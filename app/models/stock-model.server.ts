@@ -97,24 +97,48 @@ export async function modelledProducts(
   productIds: readonly string[],
 ): Promise<Map<string, ModelVariant[]>> {
   if (productIds.length === 0) return new Map();
-  // One statement (a pass reads it for every batch): each item with its levels, an item without
-  // any level once, with NULLs. To the driver (decision 0052).
-  const rows = await driverQuery<{
-    inventoryItemId: string;
-    productId: string;
-    variantId: string;
-    tracked: unknown;
-    inventoryPolicy: string;
-    locationId: string | null;
-    available: number | bigint | null;
-    changedAt: unknown;
-  }>(Prisma.sql`
+  // One statement (a pass reads it for every batch, with its ledger: batchLedger). To the driver
+  // (decision 0052).
+  return modelsOfRows(await driverQuery<ModelRow>(modelRowsSql(shopDomain, productIds)));
+}
+
+/** A row of `modelRowsSql`. */
+export interface ModelRow {
+  inventoryItemId: string;
+  productId: string;
+  variantId: string;
+  tracked: unknown;
+  inventoryPolicy: string;
+  locationId: string | null;
+  available: number | bigint | null;
+  changedAt: unknown;
+}
+
+/** The columns of `modelRowsSql`, in its order (a statement that reads more lines them up). */
+export const MODEL_COLUMNS = [
+  "inventoryItemId",
+  "productId",
+  "variantId",
+  "tracked",
+  "inventoryPolicy",
+  "locationId",
+  "available",
+  "changedAt",
+] as const satisfies readonly (keyof ModelRow)[];
+
+/** The model's rows of these products: each item with its levels, an item without any level once, with NULLs. */
+export function modelRowsSql(shopDomain: string, productIds: readonly string[]): Prisma.Sql {
+  return Prisma.sql`
     SELECT i."inventoryItemId", i."productId", i."variantId", i."tracked", i."inventoryPolicy",
       l."locationId", l."available", l."changedAt"
     FROM "StockItem" i
     LEFT JOIN "StockLevel" l
       ON l."shopDomain" = i."shopDomain" AND l."inventoryItemId" = i."inventoryItemId"
-    WHERE i."shopDomain" = ${shopDomain} AND i."productId" IN (${Prisma.join(productIds)})`);
+    WHERE i."shopDomain" = ${shopDomain} AND i."productId" IN (${Prisma.join(productIds)})`;
+}
+
+/** The products of `modelRowsSql`'s rows, each with its variants and their levels. */
+export function modelsOfRows(rows: readonly ModelRow[]): Map<string, ModelVariant[]> {
   const products = new Map<string, ModelVariant[]>();
   const variants = new Map<string, ModelVariant>();
   for (const row of rows) {

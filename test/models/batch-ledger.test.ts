@@ -3,7 +3,7 @@
  * products in the shop's workspace and in its storefront domains' workspaces, in as few statements
  * as 50 workspaces a statement allow. Each workspace gets its own hashes (never another's, never
  * another shop's), only the first one its kept documents, and the stock model of the batch comes
- * back with every level of every variant. On the run's database (SQLite, or PostgreSQL with
+ * back with every level of every variant, on its own or in the ledger's first statement. On the run's database (SQLite, or PostgreSQL with
  * TEST_DATABASE=postgresql).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -152,5 +152,29 @@ describe("modelledProducts", () => {
     ]);
     expect(first[1]!.levels).toEqual([]);
     expect(models.get("2")![0]!.levels.map((level) => level.available)).toEqual([0]);
+
+    // Read with the batch's ledger, in the ledger's first statement: the same model, and the
+    // same ledger as without it.
+    const sorted = (found: typeof models) =>
+      [...found.entries()]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([id, variants]) => [
+          id,
+          [...variants]
+            .sort((a, b) => a.variantId.localeCompare(b.variantId))
+            .map((v) => ({
+              ...v,
+              levels: [...v.levels].sort((a, b) => a.locationId.localeCompare(b.locationId)),
+            })),
+        ]);
+    const withModels = await batchLedger([own, ...domains], "product", ["1", "2", "9"], SHOP);
+    expect(sorted(withModels.models)).toEqual(sorted(models));
+    const without = await batchLedger([own, ...domains], "product", ["1", "2", "9"]);
+    expect(without.models.size).toBe(0);
+    expect(Object.fromEntries(withModels.hashesIn(own))).toEqual(
+      Object.fromEntries(without.hashesIn(own)),
+    );
+    expect(Object.fromEntries(withModels.hashesIn(domains[59]!))).toEqual({ "1": "d59-1" });
+    expect(withModels.documents).toEqual(without.documents);
   });
 });

@@ -125,6 +125,7 @@ export async function applyChanges(
     [scope, ...workspaces.map((workspace) => workspace.scope)],
     "product",
     [...byId.keys()],
+    shop.shopDomain,
   );
   // Stock-only changes first: what cannot be sent from the kept document joins the whole re-reads.
   // An order's products/update whose payload matches the kept document is a stock change too;
@@ -147,6 +148,7 @@ export async function applyChanges(
     stockOnly,
     mapContext.primaryDomain,
     ledger.documents,
+    ledger.models,
   );
   const whole = rows.filter((row) => !isStock(row)).map((row) => row.productId);
   const read = await rereadProducts(
@@ -155,7 +157,10 @@ export async function applyChanges(
     mapContext.metafields,
   );
   await mapContext.referenceNames?.learn(read.products);
-  await forgetModelsUnlike(shop.shopDomain, read.products, read.missing);
+  await forgetModelsUnlike(shop.shopDomain, read.products, read.missing, {
+    models: ledger.models,
+    since: new Set(stockOnly.map((change) => change.productId)),
+  });
   const indexed = ledger.hashesIn(scope);
 
   const upserts: Upsert[] = [];

@@ -58,12 +58,13 @@ export async function restockProducts(
   primaryDomain: string,
   /** The ledger's kept documents of the batch (batchLedger), these products' among them. */
   documents: ReadonlyMap<string, KeptDocument>,
+  /** The stock model of the batch's products, read with its ledger (batchLedger). */
+  models: ReadonlyMap<string, readonly ModelVariant[]>,
 ): Promise<Restocked> {
   const result: Restocked = { entries: new Map(), reread: [] };
   if (changes.length === 0) return result;
   const productIds = changes.map((change) => change.productId);
   const changedAt = new Map(changes.map((change) => [change.productId, change.changedAt]));
-  const models = await modelledProducts(scope.shopDomain, productIds);
   const known: Known[] = [];
   for (const id of productIds) {
     const kept = documents.get(id);
@@ -306,9 +307,17 @@ export async function forgetModelsUnlike(
   shopDomain: string,
   read: readonly ShopifyProduct[],
   missing: readonly string[],
+  /**
+   * The models read with the batch's ledger (batchLedger), and the products whose model may have
+   * been written since (restockProducts reads and writes the models of the stock changes it
+   * could not settle from them): those are read again.
+   */
+  known?: { models: ReadonlyMap<string, readonly ModelVariant[]>; since: ReadonlySet<string> },
 ): Promise<void> {
   const ids = read.map((product) => numericId(product.id));
-  const models = await modelledProducts(shopDomain, ids);
+  const stale = known ? ids.filter((id) => known.since.has(id)) : ids;
+  const models = new Map(known?.models);
+  for (const [id, model] of await modelledProducts(shopDomain, stale)) models.set(id, model);
   const unlike = [...missing];
   for (const product of read) {
     const model = models.get(numericId(product.id));
