@@ -29,6 +29,9 @@ async function readRow(keyId: string): Promise<Row | undefined> {
  */
 const lastSeen = new Map<string, { version: number; state: string }>();
 
+/** How long a conditional write may take for its condition to count as tested right before the request. */
+const CONDITION_FRESH_MS = 250;
+
 /**
  * Changes the key's window with `change` by compare-and-swap on its version and state (one
  * statement, no transaction, the same on SQLite and PostgreSQL): when another process changed it
@@ -38,12 +41,14 @@ const lastSeen = new Map<string, { version: number; state: string }>();
  * `condition`, when given, is tested by the first write (the version's compare-and-swap): the
  * write happens only if it holds. When that write changes nothing, the window may have moved or
  * the condition failed: the row is read again and the change made without it, and the caller
- * checks on its own (`conditionHeld` false).
+ * checks on its own (`conditionHeld` false), as it does when the write took longer than
+ * CONDITION_FRESH_MS.
  */
 async function updateWindow<T>(
   keyId: string,
   change: (state: KeyWindowState) => { write: KeyWindowState | null; result: T },
   condition?: Prisma.Sql,
+  now: () => number = Date.now,
 ): Promise<{ result: T; conditionHeld: boolean }> {
   let known = lastSeen.get(keyId);
   let tested = condition;
@@ -67,6 +72,7 @@ async function updateWindow<T>(
     const text = JSON.stringify(write);
     const from = row;
     const also = from && tested ? Prisma.sql`AND ${tested}` : Prisma.empty;
+    const sentAt = now();
     const changed = await retryWhileBusy(() =>
       from
         ? driverExecute(Prisma.sql`
@@ -79,7 +85,10 @@ async function updateWindow<T>(
     );
     if (changed > 0) {
       lastSeen.set(keyId, { version: (from?.version ?? 0) + 1, state: text });
-      return { result, conditionHeld: also !== Prisma.empty };
+      // The condition's times were fixed when it was made: a write that waited for the database
+      // (another process's commit) tested them late, and the caller checks again.
+      const prompt = now() - sentAt <= CONDITION_FRESH_MS;
+      return { result, conditionHeld: also !== Prisma.empty && prompt };
     }
     known = undefined;
     tested = undefined;
@@ -109,6 +118,7 @@ export async function takeKeyPlace(
         : { write: null, result: decision.waitMs };
     },
     condition,
+    now,
   );
   return { waitMs: result, conditionHeld };
 }

@@ -1,7 +1,7 @@
 import { Prisma, type PendingChange, type Session, type Shop } from "@prisma/client";
 import { driverQuery, modelRowOf, toDate } from "./db.server";
 import { nextChangesSql, sendableCountSql, type ChangesRead } from "./outbox.server";
-import { offlineSessionIdOf } from "./sessions.server";
+import { offlineSessionIdOf, sessionReadNow, type SessionRead } from "./session-reads.server";
 import type { LeaseFence } from "./shop-leases.server";
 
 /**
@@ -30,7 +30,7 @@ export async function passStart(
 ): Promise<{
   shop: Shop | null;
   runs: PassRuns;
-  offlineSession: Session | null;
+  offlineSession: SessionRead | null;
   /** The oldest changes, held for the quota or not (for `dueChangesOf`). */
   changes: ChangesRead | null;
 }> {
@@ -99,7 +99,8 @@ export async function passStart(
   return {
     shop: row?.shopDomain == null ? null : modelRowOf<Shop>("Shop", row),
     runs,
-    offlineSession: session.id == null ? null : modelRowOf<Session>("Session", session),
+    offlineSession:
+      session.id == null ? null : sessionReadNow(modelRowOf<Session>("Session", session)),
     changes: changes
       ? {
           rows: rows

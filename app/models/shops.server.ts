@@ -1,5 +1,6 @@
 import type { Prisma, Shop } from "@prisma/client";
 import prisma from "./db.server";
+import { noteSessionsWritten } from "./session-reads.server";
 import { workspaceIdFromDomain } from "../index-service/workspace-id";
 import type { ChosenMetafield } from "../catalogue/metafield-text";
 import type { ChosenMetaobject } from "../catalogue/map-metaobject";
@@ -131,6 +132,7 @@ export async function markShopUninstalled(shopDomain: string): Promise<void> {
     prisma.stockLevel.deleteMany({ where: { shopDomain } }),
     prisma.shopLease.deleteMany({ where: { shopDomain } }),
   ]);
+  noteSessionsWritten();
 }
 
 export async function updateShopScopes(shopDomain: string, scopes: string[]): Promise<void> {
@@ -139,6 +141,7 @@ export async function updateShopScopes(shopDomain: string, scopes: string[]): Pr
     prisma.shop.updateMany({ where: { shopDomain }, data: { scopes: scope } }),
     prisma.session.updateMany({ where: { shop: shopDomain }, data: { scope } }),
   ]);
+  noteSessionsWritten();
 }
 
 /**
@@ -178,6 +181,7 @@ export async function deleteAllShopData(shopDomain: string): Promise<void> {
     prisma.quotaUsage.deleteMany({ where: { shopDomain: { startsWith: `${shopDomain}#` } } }),
     prisma.shop.deleteMany({ where: { shopDomain } }),
   ]);
+  noteSessionsWritten();
 }
 
 /** The customer privacy topics: a record of what was asked and what the app did. */

@@ -4,7 +4,7 @@ import { config, type DemoShop } from "../config.server";
 import { routeShopAdminApi } from "./admin-transport.server";
 import shopify, { authenticate, unauthenticated } from "./app.server";
 import { setLogShop } from "../server/log";
-import { offlineSessionIdOf } from "../models/sessions.server";
+import { offlineSessionIdOf } from "../models/session-reads.server";
 
 export interface AdminRequestContext {
   shopDomain: string;

@@ -1,4 +1,4 @@
-import type { PendingChange, Session } from "@prisma/client";
+import type { PendingChange } from "@prisma/client";
 import type { AdminGraphql } from "../../shopify/admin-graphql";
 import { IndexServiceError } from "../../index-service/errors";
 import { dropShopLookups } from "../../models/lookups.server";
@@ -13,7 +13,7 @@ import {
 } from "../../models/outbox.server";
 import { quotaStanding, standingOf } from "../../models/quota-usage.server";
 import { workspaceOf } from "../../models/shops.server";
-import { withSessionRead } from "../../models/sessions.server";
+import { withSessionRead, type SessionRead } from "../../models/session-reads.server";
 import { LeaseLostError } from "../../models/shop-leases.server";
 import {
   passStart,
@@ -268,20 +268,18 @@ export async function serveShop(worker: WorkerContext, shopDomain: string): Prom
 /**
  * The shop's Admin API for one pass, made when Shopify is first asked and then kept. Making it
  * loads the offline session (the Shopify library), which the pass read in its first statement:
- * that row is the load's answer, so a pass reads the session once, with the shop, and not again
- * per step.
+ * when Shopify is asked soon after (withSessionRead says how soon), that row is the load's
+ * answer, so a pass reads the session once, with the shop.
  */
 function adminOnDemand(
   worker: WorkerContext,
   shopDomain: string,
-  offlineSession: Session | null,
+  offlineSession: SessionRead | null,
 ): AdminGraphql {
   let made: Promise<AdminGraphql> | undefined;
   return {
     graphql: async (query, options) => {
-      made ??= offlineSession
-        ? withSessionRead(offlineSession, () => worker.admin(shopDomain))
-        : worker.admin(shopDomain);
+      made ??= withSessionRead(offlineSession, () => worker.admin(shopDomain));
       return (await made).graphql(query, options);
     },
   };

@@ -60,6 +60,19 @@ async function bothWays(): Promise<{ alone: boolean; inPlace: boolean; placeTake
 }
 
 describe("the check before a request, in the statement that takes its place", () => {
+  it("counts as not tested when the statement waited: the caller then checks on its own", async () => {
+    // A clock that moves a second with every look: the write took longer than it may.
+    let clock = Date.now();
+    const slow = () => (clock += 1_000);
+    const taken = await takeKeyPlace(
+      KEY,
+      RATE_LIMITS.enterprise,
+      slow,
+      sendCondition(fence, MIN_REMAINING_MS, passStartedAt),
+    );
+    expect(taken).toEqual({ waitMs: 0, conditionHeld: false });
+  });
+
   it("holds for an active shop whose lease is held, with no run since the pass began", async () => {
     await prisma.syncRun.create({
       data: {
