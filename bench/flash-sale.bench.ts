@@ -229,7 +229,8 @@ async function drive() {
   const { startRoleProcess, stopRoleProcess } = await importAt<RoleProcess>(
     TODAY ? "../testkit/role-process" : "./role-process",
   );
-  const { contentHash } = await importAt<Catalogue>(TODAY ? "../app/catalogue" : "../app/catalog");
+  const catalogue = await importAt<Catalogue>(TODAY ? "../app/catalogue" : "../app/catalog");
+  const { contentHash } = catalogue;
   const { startEmulator } = await import("../dev/emulator/server");
   const { startFakeShopify } = await import("../dev/fake-shopify/server");
   const rand = random(Number(values.seed));
@@ -348,13 +349,21 @@ async function drive() {
         item as { stock_quantity?: number; name?: string; price?: number },
       ]),
     );
+  // As the app maps them: the shop's workspace carries the shop's currency (decision 0036; a
+  // build before it has no such mapping).
+  const mapping = {
+    primaryDomain: DOMAIN,
+    ...("documentCurrencyOf" in catalogue
+      ? catalogue.documentCurrencyOf(shopify.state.shop())
+      : {}),
+  };
   const differences = () => {
     const items = indexed();
     let wrong = 0;
     for (const snapshot of shopify.state.products()) {
       const entry = catalogueEntry(
         { type: "Product", value: snapshot as unknown as ShopifyProduct },
-        { primaryDomain: DOMAIN },
+        mapping,
       );
       const item = items.get(entry.id);
       if (entry.indexable ? !item || contentHash(item) !== entry.hash : item) wrong += 1;
