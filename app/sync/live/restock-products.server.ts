@@ -318,27 +318,44 @@ export async function forgetModelsUnlike(
   const stale = known ? ids.filter((id) => known.since.has(id)) : ids;
   const models = new Map(known?.models);
   for (const [id, model] of await modelledProducts(shopDomain, stale)) models.set(id, model);
-  const unlike = [...missing];
-  for (const product of read) {
-    const model = models.get(numericId(product.id));
-    if (!model) continue;
-    const byId = new Map(model.map((variant) => [variant.variantId, variant]));
-    const variants = product.variants ?? [];
-    const same =
-      variants.length === model.length &&
-      variants.every((variant) => {
-        const kept = byId.get(numericId(variant.id));
-        return (
-          kept !== undefined &&
-          kept.tracked === (variant.inventoryItem?.tracked ?? false) &&
-          kept.inventoryPolicy === variant.inventoryPolicy &&
-          kept.levels.reduce((sum, level) => sum + level.available, 0) ===
-            (variant.inventoryQuantity ?? 0)
-        );
-      });
-    if (!same) unlike.push(numericId(product.id));
+  let unlike = read.filter((product) => !agrees(product, models.get(numericId(product.id))));
+  // A model read before the re-read may only be behind it: the intake writes levels as payloads
+  // come (a sale's purchases). Those it disagrees with are read again and forgotten only if they
+  // still disagree, so a purchase during the re-read is not taken for a lost webhook.
+  const early = unlike.filter((product) => !stale.includes(numericId(product.id)));
+  if (known && early.length > 0) {
+    const now = await modelledProducts(
+      shopDomain,
+      early.map((product) => numericId(product.id)),
+    );
+    unlike = unlike.filter(
+      (product) => !early.includes(product) || !agrees(product, now.get(numericId(product.id))),
+    );
   }
-  await forgetProductModels(shopDomain, unlike);
+  await forgetProductModels(shopDomain, [
+    ...missing,
+    ...unlike.map((product) => numericId(product.id)),
+  ]);
+}
+
+/** Whether the model (none: nothing to disagree with) has the read's variants and stock. */
+function agrees(product: ShopifyProduct, model: readonly ModelVariant[] | undefined): boolean {
+  if (!model) return true;
+  const byId = new Map(model.map((variant) => [variant.variantId, variant]));
+  const variants = product.variants ?? [];
+  return (
+    variants.length === model.length &&
+    variants.every((variant) => {
+      const kept = byId.get(numericId(variant.id));
+      return (
+        kept !== undefined &&
+        kept.tracked === (variant.inventoryItem?.tracked ?? false) &&
+        kept.inventoryPolicy === variant.inventoryPolicy &&
+        kept.levels.reduce((sum, level) => sum + level.available, 0) ===
+          (variant.inventoryQuantity ?? 0)
+      );
+    })
+  );
 }
 
 /**
