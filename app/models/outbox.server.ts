@@ -241,16 +241,7 @@ export async function nextChanges(
     except?: readonly string[];
   },
 ): Promise<PendingChange[]> {
-  const conditions = [Prisma.sql`"shopDomain" = ${shopDomain}`];
-  if (options.receivedBefore)
-    conditions.push(Prisma.sql`"receivedAt" <= ${options.receivedBefore}`);
-  if (!options.includeHeld) conditions.push(notHeld);
-  if (options.except?.length) {
-    conditions.push(Prisma.sql`"productId" NOT IN (${Prisma.join(options.except)})`);
-  }
-  const rows = await driverQuery<Record<string, unknown>>(Prisma.sql`
-    SELECT * FROM "PendingChange" WHERE ${Prisma.join(conditions, " AND ")}
-    ORDER BY "receivedAt", "productId" LIMIT ${options.limit}`);
+  const rows = await driverQuery<Record<string, unknown>>(nextChangesSql(shopDomain, options));
   return rows.map((row) => modelRowOf<PendingChange>("PendingChange", row));
 }
 
@@ -266,9 +257,17 @@ export interface ChangesRead {
 /** The statement of a shop's oldest changes, at most `limit` (ordered by receipt, then product). */
 export function nextChangesSql(
   shopDomain: string,
-  options: { limit: number; includeHeld: boolean; except?: readonly string[] },
+  options: {
+    limit: number;
+    includeHeld: boolean;
+    except?: readonly string[];
+    /** Only those received before (nextChanges; nextChangesAndSendable applies it after reading). */
+    receivedBefore?: Date;
+  },
 ): Prisma.Sql {
   const conditions = [Prisma.sql`"shopDomain" = ${shopDomain}`];
+  if (options.receivedBefore)
+    conditions.push(Prisma.sql`"receivedAt" <= ${options.receivedBefore}`);
   if (!options.includeHeld) conditions.push(notHeld);
   if (options.except?.length) {
     conditions.push(Prisma.sql`"productId" NOT IN (${Prisma.join(options.except)})`);
@@ -300,7 +299,7 @@ export async function nextChangesAndSendable(
 ): Promise<{ rows: PendingChange[]; sendable: number }> {
   const found = await driverQuery<Record<string, unknown>>(Prisma.sql`
     SELECT n.*, ${sendableCountSql(shopDomain)} AS "sendableNow"
-    FROM (${nextChangesSql(shopDomain, options)}) AS n
+    FROM (${nextChangesSql(shopDomain, { ...options, receivedBefore: undefined })}) AS n
     ORDER BY n."receivedAt", n."productId"`);
   // None read: the count still decides whether the backlog calls for a full sync.
   const sendable =
