@@ -186,6 +186,31 @@ export async function waitForRunsToFinish(env: LiveServices, timeoutMs = 30_000)
   if (failed) throw new Error(`a full sync failed: ${failed.errorMessage}`);
 }
 
+/**
+ * The stock model as if no full sync had filled it (decision 0060) for these products: their
+ * inventory items unknown, as a new item's are, so their next stock change reads Shopify.
+ */
+export async function forgetStockModelOf(
+  env: LiveServices,
+  products: readonly { id: string }[],
+): Promise<void> {
+  const productIds = products.map((product) => numericId(product.id));
+  const items = await env.prisma.inventoryItemProduct.findMany({
+    where: { shopDomain: SHOP, productId: { in: productIds } },
+    select: { inventoryItemId: true },
+  });
+  const itemIds = items.map((item) => item.inventoryItemId);
+  await env.prisma.stockLevel.deleteMany({
+    where: { shopDomain: SHOP, inventoryItemId: { in: itemIds } },
+  });
+  await env.prisma.stockItem.deleteMany({
+    where: { shopDomain: SHOP, productId: { in: productIds } },
+  });
+  await env.prisma.inventoryItemProduct.deleteMany({
+    where: { shopDomain: SHOP, productId: { in: productIds } },
+  });
+}
+
 /** Polls a condition until it holds; fails naming what was awaited. */
 export async function waitFor(
   what: string,

@@ -915,6 +915,46 @@ export interface ProductStockModelData {
   nodes: (ProductStockModelNode | { __typename: string } | null)[];
 }
 
+/**
+ * The stock model's bulk export (docs/decisions/0060-the-full-sync-fills-the-stock-model.md): every
+ * inventory item with its variant, product, tracking and policy, and its `available` at each
+ * location, so that each product's first order after a full sync is computed without a read.
+ * Run beside the products' export, whose five connections are all taken.
+ */
+export const STOCK_MODEL_BULK_QUERY = `{
+  inventoryItems {
+    edges {
+      node {
+        id
+        tracked
+        variant { id inventoryQuantity inventoryPolicy product { id } }
+        inventoryLevels {
+          edges { node { location { id } quantities(names: ["available"]) { quantity } } }
+        }
+      }
+    }
+  }
+}`;
+
+/** A line of STOCK_MODEL_BULK_QUERY's export: an inventory item. */
+export interface StockExportItemLine {
+  id: string;
+  tracked: boolean;
+  variant: {
+    id: string;
+    inventoryQuantity: number | null;
+    inventoryPolicy: string;
+    product: { id: string };
+  } | null;
+}
+
+/** A line of STOCK_MODEL_BULK_QUERY's export: one of an item's levels (`__parentId` its item). */
+export interface StockExportLevelLine {
+  location: { id: string };
+  quantities: { quantity: number }[];
+  __parentId: string;
+}
+
 /** Products per page of a collection's members: some 253 points requested. */
 export const COLLECTION_PRODUCTS_PAGE_SIZE = 250;
 

@@ -19,7 +19,8 @@ export function exportStatusesOfRun(runId: string): Promise<{ status: string }[]
 
 /** Records a bulk operation Shopify accepted for a run. */
 export async function recordExportStarted(
-  bulkExport: Pick<BulkExport, "id" | "shopDomain" | "runId" | "type">,
+  bulkExport: Pick<BulkExport, "id" | "shopDomain" | "runId" | "type"> &
+    Partial<Pick<BulkExport, "createdAt">>,
 ): Promise<void> {
   await prisma.bulkExport.create({ data: { ...bulkExport, status: "CREATED" } });
 }

@@ -215,6 +215,79 @@ export async function replaceProductModel(
   });
 }
 
+/** An inventory item as a full sync's stock export listed it, with its product. */
+export interface ExportedItem extends ModelVariant {
+  productId: string;
+}
+
+/**
+ * Writes inventory items of a full sync's stock export, as of `readAt` (just before the export
+ * began): an item read again since (a model read) keeps that read, and a level a payload wrote
+ * since keeps the payload's figure. The export lists each item whole, so a location it no longer
+ * lists is gone.
+ */
+export async function fillModelItems(
+  shopDomain: string,
+  items: readonly ExportedItem[],
+  readAt: Date,
+): Promise<void> {
+  if (items.length === 0) return;
+  await rememberItemProducts(shopDomain, items);
+  const ids = Prisma.join(items.map((item) => item.inventoryItemId));
+  await retryWhileBusy(async () => {
+    const rows = items.map(
+      (v) =>
+        Prisma.sql`(${shopDomain}, ${v.inventoryItemId}, ${v.productId}, ${v.variantId}, ${v.tracked}, ${v.inventoryPolicy}, ${readAt})`,
+    );
+    await prisma.$executeRaw`
+      INSERT INTO "StockItem" ("shopDomain", "inventoryItemId", "productId", "variantId", "tracked", "inventoryPolicy", "readAt")
+      VALUES ${Prisma.join(rows)}
+      ON CONFLICT ("shopDomain", "inventoryItemId") DO UPDATE SET
+        "productId" = excluded."productId", "variantId" = excluded."variantId",
+        "tracked" = excluded."tracked", "inventoryPolicy" = excluded."inventoryPolicy",
+        "readAt" = excluded."readAt"
+      WHERE "StockItem"."readAt" <= excluded."readAt"`;
+    await prisma.$executeRaw`
+      DELETE FROM "StockLevel" WHERE "shopDomain" = ${shopDomain}
+        AND "inventoryItemId" IN (${ids}) AND "changedAt" <= ${readAt}`;
+    const levels = items.flatMap((v) =>
+      v.levels.map(
+        (level) =>
+          Prisma.sql`(${shopDomain}, ${v.inventoryItemId}, ${level.locationId}, ${level.available}, ${readAt})`,
+      ),
+    );
+    if (levels.length === 0) return;
+    await prisma.$executeRaw`
+      INSERT INTO "StockLevel" ("shopDomain", "inventoryItemId", "locationId", "available", "changedAt")
+      VALUES ${Prisma.join(levels)}
+      ON CONFLICT ("shopDomain", "inventoryItemId", "locationId") DO UPDATE SET
+        "available" = excluded."available", "changedAt" = excluded."changedAt"
+      WHERE excluded."changedAt" > "StockLevel"."changedAt"`;
+  });
+}
+
+/**
+ * After a whole stock export: the model forgets the items it did not list as modelled (gone from
+ * Shopify, or listed with levels that do not add up to the variant's quantity) and those named
+ * in `unsure` (levels listed apart from their item); items read since the export began stay.
+ */
+export async function forgetItemsNotExported(
+  shopDomain: string,
+  readAt: Date,
+  unsure: readonly string[],
+): Promise<void> {
+  await retryWhileBusy(async () => {
+    await prisma.$executeRaw`
+      DELETE FROM "StockItem" WHERE "shopDomain" = ${shopDomain} AND "readAt" < ${readAt}`;
+    for (let start = 0; start < unsure.length; start += 500) {
+      await prisma.$executeRaw`
+        DELETE FROM "StockItem" WHERE "shopDomain" = ${shopDomain}
+          AND "inventoryItemId" IN (${Prisma.join(unsure.slice(start, start + 500))})
+          AND "readAt" <= ${readAt}`;
+    }
+  });
+}
+
 /**
  * Forgets what the model keeps of these products (not their levels: a payload may still name
  * the items, nor which product each item belongs to, which does not change): their next stock

@@ -618,13 +618,14 @@ export function queryRoot(core: FakeShopifyCore): Json {
     },
     inventoryItem: ({ id }: { id: string }) =>
       gidType(id) === "InventoryItem" ? nodeById(core, id) : null,
-    inventoryItems: (args: ConnectionArgs) =>
+    inventoryItems: (args: ConnectionArgs, context: ResolverContext) =>
       connection(
         store
           .productList()
           .flatMap((record) => record.variants.map((variant) => ({ record, variant }))),
         args,
         ({ record, variant }) => inventoryItemView(core, variant, record),
+        context.slice,
       ),
     productVariant: ({ id }: { id: string }) =>
       gidType(id) === "ProductVariant" ? nodeById(core, id) : null,

@@ -15,6 +15,7 @@ import {
   ARTICLES_BULK_QUERY,
   PAGES_BULK_QUERY,
   PRODUCTS_BULK_QUERY,
+  STOCK_MODEL_BULK_QUERY,
 } from "../../app/catalogue/queries";
 import type { CatalogueItem, CatalogueItemType } from "../../app/catalogue/shopify-types";
 import { writeCatalogue } from "../../dev/sample-store/catalogue-generator";
@@ -302,6 +303,33 @@ describe("Shopify's bulk rules", () => {
       price: expect.any(String),
       __parentId: expect.stringMatching(/\/Product\//),
     });
+  });
+});
+
+describe("the stock model's export", () => {
+  it("lists every inventory item once, across chunks, each with its level after it", async () => {
+    const { bulkOperation, userErrors } = await runBulk(shop, STOCK_MODEL_BULK_QUERY);
+    expect(userErrors).toEqual([]);
+    const { final } = await pollBulk(shop, bulkOperation!.id);
+    expect(final.status).toBe("COMPLETED");
+    const lines = (await (await fetch(final.url!)).text())
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { id?: string; __parentId?: string });
+    const items = lines.filter((line) => line.__parentId === undefined).map((line) => line.id);
+    const variants = shop.state.products().flatMap((product) => product.variants);
+    // More than one of the fake's chunks of 250 roots: each chunk is its own slice.
+    expect(variants.length).toBeGreaterThan(250);
+    expect(items).toHaveLength(variants.length);
+    expect(new Set(items).size).toBe(items.length);
+    const levels = lines.filter((line) => line.__parentId !== undefined);
+    expect(new Set(levels.map((line) => line.__parentId))).toEqual(new Set(items));
+    // A child comes after its parent, not always right after it.
+    for (const level of levels) {
+      expect(lines.indexOf(level)).toBeGreaterThan(
+        lines.findIndex((line) => line.id === level.__parentId),
+      );
+    }
   });
 });
 

@@ -4,7 +4,8 @@
  *    background under the shop's lease (carryUnderLease), so no other process sends for the shop;
  * 2. carry (carryRun, which is also where resume-runs.server.ts carries on a run a stopped process
  *    left): the shop's key is proved and its tier recorded, a former workspace is left;
- * 3. Shopify's export (exportFromShopify): one bulk operation per chosen type, waited for;
+ * 3. Shopify's export (exportFromShopify): one bulk operation per chosen type, waited for, and
+ *    with the products one of inventory items that fills the stock model (fillStockModel);
  * 4. reading, planning, sending, cleaning up (sendExport): the engine, engine/sync-export.server.ts,
  *    from the export's files, resuming at the run's phase;
  * 5. afterwards: a paused shop resumes, and the storefront is pointed at the run's workspace.
@@ -19,6 +20,7 @@ import {
   PAGES_BULK_QUERY,
   productsBulkQuery,
   SHOP_POLICIES_QUERY,
+  STOCK_MODEL_BULK_QUERY,
   type ShopPoliciesData,
   type ReferenceNames,
 } from "../../catalogue";
@@ -63,6 +65,7 @@ import { detectTier } from "../engine/tier-detection";
 import { readMetaobjectEntries } from "./metaobject-entries.server";
 import { referenceNamesFor } from "../engine/reference-names.server";
 import { fillStorefrontDomains } from "./presence-workspaces.server";
+import { fillStockModelFromExport } from "./stock-model-export.server";
 import {
   exportStopReason,
   pauseForStop,
@@ -105,6 +108,9 @@ const POLICIES_SOURCE = "shop-policies";
  * paged queries (metaobject-entries.server.ts), read afresh when the run reads its sources.
  */
 const METAOBJECTS_SOURCE = "metaobject-entries";
+
+/** The type of a run's BulkExport that fills the stock model, not a source of the index. */
+const STOCK_EXPORT = "stock";
 
 /** The types a run reads by queries of its own, not by a bulk export. */
 function isQueriedType(type: CatalogueType): type is "policy" | "metaobject" {
@@ -357,12 +363,14 @@ async function carryRunToEnd(
     if (shop.formerWorkspaceId) await leaveFormerPlace(shop);
     const admin = await adminFor(shop.shopDomain);
     if (run.phase === "request") {
-      const exports = await exportFromShopify(admin, shop, run, types, timing);
+      const all = await exportFromShopify(admin, shop, run, types, timing);
+      const exports = all.filter((e) => e.type !== STOCK_EXPORT);
       const failed = exports.find((e) => e.status !== "COMPLETED");
       if (failed) {
         await stopRun(run, exportStopReason(failed.errorCode ?? failed.status));
         return;
       }
+      await fillStockModel(shop.shopDomain, all);
       const sources = exports.map((e) => e.id);
       if (types.includes("policy")) sources.push(POLICIES_SOURCE);
       if (types.includes("metaobject")) sources.push(METAOBJECTS_SOURCE);
@@ -438,6 +446,9 @@ async function exportFromShopify(
     const id = await startBulkQuery(admin, bulkQueryOf(type, shop));
     await recordExportStarted({ id, shopDomain: run.shopDomain, runId: run.id, type });
   }
+  if (types.includes("product") && !existing.some((e) => e.type === STOCK_EXPORT)) {
+    await startStockExport(admin, run);
+  }
   const lastPoll = new Map<string, number>();
   for (;;) {
     const exports = await exportsOfRun(run.id);
@@ -460,6 +471,38 @@ async function exportFromShopify(
       }
     }
     await new Promise((resolve) => setTimeout(resolve, timing.checkEveryMs));
+  }
+}
+
+/**
+ * The stock model's export, beside the products' (decision 0060): recorded as begun just before it
+ * was asked, the time its levels are taken as of. Not the run's to fail: without it the model
+ * fills as orders come, a read per product.
+ */
+async function startStockExport(admin: AdminGraphql, run: SyncRun): Promise<void> {
+  const readAt = new Date();
+  try {
+    const id = await startBulkQuery(admin, STOCK_MODEL_BULK_QUERY);
+    await recordExportStarted({
+      id,
+      shopDomain: run.shopDomain,
+      runId: run.id,
+      type: STOCK_EXPORT,
+      createdAt: readAt,
+    });
+  } catch (error) {
+    log.warn({ err: error }, "the stock model's export was not started");
+  }
+}
+
+async function fillStockModel(shopDomain: string, exports: readonly BulkExport[]): Promise<void> {
+  const stock = exports.find((e) => e.type === STOCK_EXPORT);
+  if (stock?.status !== "COMPLETED") return;
+  try {
+    const fill = await fillStockModelFromExport(shopDomain, sourceOf(stock), stock.createdAt);
+    log.info(fill, "stock model filled from the export");
+  } catch (error) {
+    log.warn({ err: error }, "the stock model was not filled from the export");
   }
 }
 

@@ -54,7 +54,8 @@ export async function runProgress(run: SyncRun): Promise<RunProgress> {
     const bulkTypes = run.exportedTypes
       .split(",")
       .filter((type) => type && type !== "policy" && type !== "metaobject");
-    total = Math.max(1, bulkTypes.length);
+    // The stock model's export comes with the products'.
+    total = Math.max(1, bulkTypes.length + (bulkTypes.includes("product") ? 1 : 0));
     done = exports.filter((e) => isFinishedBulkStatus(e.status)).length;
   } else if (phase === "export") {
     total = run.productsTotal + run.postsTotal;

@@ -89,6 +89,12 @@ export async function restockProducts(
   for (const entry of known) {
     const model = models.get(entry.id);
     const variants = model ? variantStockFromModel(entry.item, model) : null;
+    if (variants && sameStock(entry.item, variants)) {
+      // Nothing the index holds changed (a repeated products/update, an order already applied):
+      // the document stays, its time too, as a read of Shopify would leave it.
+      keep(entry, entry.item);
+      continue;
+    }
     const restocked =
       variants &&
       restockProduct(
@@ -152,6 +158,12 @@ function variantStockFromModel(
       inventoryItem: { tracked: variant.tracked },
     };
   });
+}
+
+/** Whether these variants' stock leaves the document as it is (its time kept). */
+function sameStock(item: IndexProduct, variants: readonly VariantStock[]): boolean {
+  const restocked = restockProduct(item, variants, item.updated_at);
+  return restocked !== null && contentHash(restocked) === contentHash(item);
 }
 
 /**

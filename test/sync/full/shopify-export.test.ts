@@ -30,22 +30,22 @@ async function resync(timing = QUICK): Promise<SyncRun> {
 const index = () => indexedIds(demo.emulator, "professional", demo.workspaceId);
 
 describe("exporting from Shopify", () => {
-  it("runs the app's three bulk queries, valid against the 2026-10 schema, finished by Shopify's signed webhook", async () => {
+  it("runs the app's three bulk queries and the stock model's, valid against the 2026-10 schema, finished by Shopify's signed webhook", async () => {
     demo.shopify.state.clearWebhookDeliveries();
     const run = await resync();
     expect(run.state).toBe("succeeded");
     const exports = await prisma.bulkExport.findMany({ where: { runId: run.id } });
-    expect(exports.map((e) => e.type).sort()).toEqual(["article", "page", "product"]);
+    expect(exports.map((e) => e.type).sort()).toEqual(["article", "page", "product", "stock"]);
     // The webhook said so, with a grace of a minute the run did not wait for polling.
     expect(exports.every((e) => e.finishedNoticeAt !== null)).toBe(true);
     const deliveries = demo.shopify.state.webhookDeliveries("bulk_operations/finish");
-    expect(deliveries.length).toBe(3);
+    expect(deliveries.length).toBe(4);
     expect(deliveries.every((d) => d.status === 200)).toBe(true);
     expect(demo.shopify.state.requests().filter((r) => r.errors.length > 0)).toEqual([]);
   });
 
   it("finishes by polling Shopify when the webhook never comes", async () => {
-    demo.shopify.state.dropFinishWebhooks(3);
+    demo.shopify.state.dropFinishWebhooks(4);
     const run = await resync({ checkEveryMs: 50, webhookGraceMs: 300, pollEveryMs: 100 });
     expect(run.state).toBe("succeeded");
     const exports = await prisma.bulkExport.findMany({ where: { runId: run.id } });

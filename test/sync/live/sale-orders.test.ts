@@ -21,6 +21,7 @@ import {
   waitForLiveUpdatesSettled,
   writesSince,
   type LiveEnvironment,
+  forgetStockModelOf,
 } from "../../../testkit/live-stack";
 import { checkChangedProducts } from "../../../app/sync/live/changed-products-check.server";
 import { settleLookups } from "../../../app/sync/live/resolve-lookups.server";
@@ -75,6 +76,8 @@ describe("an inventory item whose product's levels are not read yet", () => {
   it("is looked up once: its next order names the product without asking Shopify again", async () => {
     const [product] = onSale(14).slice(13);
     const variant = stocked(product!);
+    // Its items new to the app, as if created since the last full sync's export.
+    await forgetStockModelOf(env, [product!]);
     const lookups = () => operations().filter((name) => name === "InventoryItemProducts").length;
     const settle = async () =>
       settleLookups({

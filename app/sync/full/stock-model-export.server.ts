@@ -1,0 +1,100 @@
+import { numericId, type StockExportItemLine, type StockExportLevelLine } from "../../catalogue";
+import { LineSplitter, type BulkSource } from "../../shopify/bulk-source";
+import {
+  fillModelItems,
+  forgetItemsNotExported,
+  type ExportedItem,
+  type ModelLevel,
+} from "../../models/stock-model.server";
+
+/** Items written a statement batch (a few levels each). */
+const ITEMS_PER_WRITE = 500;
+
+/**
+ * Items held open for their levels: Shopify lists an object's children after it, though not
+ * always right after it (groupObjects, which would, slows the export down).
+ */
+const OPEN_ITEMS = 1_000;
+
+export interface StockModelFill {
+  /** Inventory items the export listed. */
+  items: number;
+  /** Of those, the items written to the model (their levels add up to the variant's quantity). */
+  modelled: number;
+  /** Items whose levels were listed apart from them: forgotten, read on their next order. */
+  unsure: number;
+}
+
+/**
+ * Fills the stock model from a full sync's stock export (STOCK_MODEL_BULK_QUERY), as of
+ * `readAt`, just before the export began (docs/decisions/0060-the-full-sync-fills-the-stock-model.md).
+ * An item is kept when its levels add up to its variant's `inventoryQuantity`, as a model read
+ * checks; the model then forgets the items the export did not keep. Streams the export, holding
+ * the last OPEN_ITEMS items open for their levels; a level listed later than that leaves its item
+ * forgotten, read on its next order.
+ */
+export async function fillStockModelFromExport(
+  shopDomain: string,
+  source: BulkSource,
+  readAt: Date,
+): Promise<StockModelFill> {
+  const fill: StockModelFill = { items: 0, modelled: 0, unsure: 0 };
+  const unsure = new Set<string>();
+  const open = new Map<string, { line: StockExportItemLine; levels: ModelLevel[] }>();
+  let batch: ExportedItem[] = [];
+  const close = (id: string) => {
+    const { line, levels } = open.get(id)!;
+    open.delete(id);
+    const variant = line.variant;
+    if (!variant) return;
+    const sum = levels.reduce((total, level) => total + level.available, 0);
+    if (sum !== (variant.inventoryQuantity ?? 0)) return;
+    batch.push({
+      productId: numericId(variant.product.id),
+      variantId: numericId(variant.id),
+      inventoryItemId: numericId(line.id),
+      tracked: line.tracked,
+      inventoryPolicy: variant.inventoryPolicy,
+      levels,
+    });
+  };
+  const onLine = (text: string, number: number) => {
+    if (text.trim() === "") return;
+    let parsed: StockExportItemLine | StockExportLevelLine;
+    try {
+      parsed = JSON.parse(text) as StockExportItemLine | StockExportLevelLine;
+    } catch {
+      throw new Error(`The stock export's line ${number} is not JSON`);
+    }
+    if ("__parentId" in parsed) {
+      const item = open.get(parsed.__parentId);
+      const level: ModelLevel = {
+        locationId: numericId(parsed.location.id),
+        available: parsed.quantities[0]?.quantity ?? 0,
+      };
+      if (item) item.levels.push(level);
+      else unsure.add(numericId(parsed.__parentId));
+      return;
+    }
+    fill.items += 1;
+    open.set(parsed.id, { line: parsed, levels: [] });
+    if (open.size > OPEN_ITEMS) close(open.keys().next().value!);
+  };
+  const write = async () => {
+    const items = batch.filter((item) => !unsure.has(item.inventoryItemId));
+    batch = [];
+    fill.modelled += items.length;
+    await fillModelItems(shopDomain, items, readAt);
+  };
+  const splitter = new LineSplitter();
+  for await (const chunk of await source()) {
+    splitter.push(chunk, onLine);
+    if (batch.length >= ITEMS_PER_WRITE) await write();
+  }
+  splitter.end(onLine);
+  for (const id of [...open.keys()]) close(id);
+  await write();
+  fill.unsure = unsure.size;
+  await forgetItemsNotExported(shopDomain, readAt, [...unsure]);
+  return fill;
+}
