@@ -2,7 +2,7 @@ import { contentHash } from "./content-hash";
 import { toGid } from "./gid";
 import type { IndexProduct } from "./index-types";
 import { mapProduct } from "./map-product";
-import type { ShopifyProduct, ShopifyVariant } from "./shopify-types";
+import type { ShopifyMedia, ShopifyProduct, ShopifyVariant } from "./shopify-types";
 
 /**
  * What a products/update payload (the REST Product, cut to `PRODUCT_WEBHOOK_FIELDS`) says about
@@ -11,9 +11,10 @@ import type { ShopifyProduct, ShopifyVariant } from "./shopify-types";
  * nothing the index holds changed but, at most, stock: an order's products/update then costs no
  * re-read (docs/decisions/0021-stock-from-the-payload.md).
  *
- * Collections are not in the payload (collections/* webhooks and the hourly check carry them);
- * the image is compared as the payload's `image.src` against the document's image, so a product
- * whose first media is a video always differs (and is re-read, as before).
+ * Collections are not in the payload (collections/* webhooks and the hourly check carry them).
+ * The image is the one the mapper picks from the payload's `media` (the featured one is the
+ * first by position; a video's or 3D model's poster counts, as in the document), or the payload's
+ * `image.src` when it carries no `media`.
  */
 
 /** The top-level fields of the REST Product the app reads (shopify.app.toml's include_fields). */
@@ -40,6 +41,9 @@ export const PRODUCT_WEBHOOK_FIELDS = [
   "variants.option2",
   "variants.option3",
   "image.src",
+  "media.position",
+  "media.media_content_type",
+  "media.preview_image.src",
 ] as const;
 
 const ORIGIN = "https://fingerprint.invalid";
@@ -102,9 +106,34 @@ export function payloadFingerprint(payload: unknown): string | null {
   if (!product) return null;
   const mapped = mapProduct(product, { primaryDomain: ORIGIN });
   if (!mapped.indexable) return null;
+  if (Array.isArray(payload.media)) return fingerprintOf(mapped.item, mapped.item.image ?? null);
   const image = payload.image;
   if (image !== null && !isRecord(image)) return null;
   return fingerprintOf(mapped.item, image ? text(image.src) : null);
+}
+
+/** The payload's media as the GraphQL product has them, in position order. */
+function mediaOfPayload(media: unknown): ShopifyMedia[] {
+  if (!Array.isArray(media)) return [];
+  return media
+    .filter(isRecord)
+    .map((entry, index) => ({
+      position: typeof entry.position === "number" ? entry.position : index + 1,
+      media: {
+        id: "",
+        mediaContentType: text(entry.media_content_type) ?? "",
+        alt: null,
+        preview: isRecord(entry.preview_image)
+          ? {
+              image: text(entry.preview_image.src)
+                ? { url: entry.preview_image.src as string }
+                : null,
+            }
+          : null,
+      },
+    }))
+    .sort((a, b) => a.position - b.position)
+    .map((entry) => entry.media);
 }
 
 function productOfPayload(payload: Json): ShopifyProduct | null {
@@ -130,6 +159,7 @@ function productOfPayload(payload: Json): ShopifyProduct | null {
       values: option.values.filter((value): value is string => typeof value === "string"),
     });
   }
+  const media = mediaOfPayload(payload.media);
   const productVariants: ShopifyVariant[] = [];
   for (const variant of variants) {
     if (!isRecord(variant)) return null;
@@ -172,9 +202,9 @@ function productOfPayload(payload: Json): ShopifyProduct | null {
     totalInventory: null,
     tracksInventory: false,
     options: productOptions,
-    featuredMedia: null,
+    featuredMedia: media[0] ?? null,
     variants: productVariants,
     collections: [],
-    media: [],
+    media,
   };
 }

@@ -92,6 +92,9 @@ function productFields(): string[] {
     "variants.option2",
     "variants.option3",
     "image.src",
+    "media.position",
+    "media.media_content_type",
+    "media.preview_image.src",
   ];
 }
 

@@ -132,5 +132,39 @@ describe("products/update include_fields", () => {
     if (!mapped.indexable) throw new Error("the sample is indexable");
     const cut = applyIncludeFields(sample, productFields()!);
     expect(documentFingerprint(mapped.item)).toBe(payloadFingerprint(cut));
+
+    // A video first among the media: the document's image is its poster, and so is the
+    // payload's (its `media`, as Shopify's products/* payloads carry them), though `image` is the
+    // first photo. Before, such a product's every order was re-read whole.
+    const poster = "https://cdn.example.com/files/clip-poster.jpg";
+    const video = {
+      id: "gid://shopify/Video/7",
+      mediaContentType: "VIDEO",
+      alt: null,
+      preview: { image: { url: poster } },
+    };
+    const photo = { ...product.featuredMedia!, id: "gid://shopify/MediaImage/1" };
+    const withVideo = mapProduct(
+      { ...product, featuredMedia: video, media: [video, photo] },
+      { primaryDomain: "shop.example.com" },
+    );
+    if (!withVideo.indexable) throw new Error("the sample is indexable");
+    const media = (first: string, second: string) => [
+      { position: 2, media_content_type: "IMAGE", preview_image: { src: second }, alt: null },
+      { position: 1, media_content_type: "VIDEO", preview_image: { src: first }, alt: null },
+    ];
+    const payload = { ...sample, media: media(poster, image.src) };
+    expect(payloadFingerprint(applyIncludeFields(payload, productFields()!))).toBe(
+      documentFingerprint(withVideo.item),
+    );
+    // Another poster is another document.
+    expect(
+      payloadFingerprint(
+        applyIncludeFields(
+          { ...payload, media: media("https://cdn.example.com/other.jpg", image.src) },
+          productFields()!,
+        ),
+      ),
+    ).not.toBe(documentFingerprint(withVideo.item));
   });
 });

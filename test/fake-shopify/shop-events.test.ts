@@ -92,7 +92,12 @@ describe("a purchase", () => {
     // Cut to the subscription's include_fields: no stock in it, the fields the app reads are.
     const body = JSON.parse(update.body) as Record<string, unknown>;
     expect(Object.keys(body)).toContain("title");
-    expect(Object.keys(body)).not.toContain("media");
+    expect(Object.keys(body)).not.toContain("variant_gids");
+    for (const media of (body.media ?? []) as object[]) {
+      expect(Object.keys(media).sort()).toEqual(
+        ["media_content_type", "position", "preview_image"].sort(),
+      );
+    }
     expect(Object.keys((body.variants as object[])[0]!).sort()).toEqual(
       ["compare_at_price", "id", "option1", "option2", "option3", "price", "sku", "title"].sort(),
     );
