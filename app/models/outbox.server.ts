@@ -323,16 +323,17 @@ export function dueChangesOf(
   return dueOf(read, options.receivedBefore);
 }
 
-/** The coalescing window applied to changes read oldest first (nextChangesAndSendable). */
+/**
+ * The coalescing window applied to changes read oldest first (nextChangesAndSendable): once the
+ * oldest has waited, or a batch's worth is pending, the batch takes every change read, the ones
+ * that came in since too. Under a steady stream (a sale) a pass then sends what is pending in one
+ * write a workspace, every window, instead of a small write for each change as it comes due.
+ */
 function dueOf(read: ChangesRead, receivedBefore: Date) {
   const { rows, sendable, limit } = read;
-  return {
-    rows:
-      sendable >= limit
-        ? rows
-        : rows.filter((row) => row.receivedAt.getTime() <= receivedBefore.getTime()),
-    sendable,
-  };
+  const due =
+    sendable >= limit || rows.some((row) => row.receivedAt.getTime() <= receivedBefore.getTime());
+  return { rows: due ? rows : [], sendable };
 }
 
 /** Pending changes of a shop that may be sent now (not held for the quota). */

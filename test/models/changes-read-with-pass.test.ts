@@ -91,3 +91,30 @@ describe("the changes read with the pass", () => {
     });
   }
 });
+
+describe("the coalescing window", () => {
+  const read = async (before: number, limit = 100) =>
+    ids(
+      await nextChangesAndSendable(SHOP, {
+        limit,
+        includeHeld: false,
+        receivedBefore: new Date(before),
+      }),
+    );
+
+  it("holds every change while the oldest has not waited", async () => {
+    await outbox(5);
+    expect(await read(T0 - 1)).toEqual({ rows: [], sendable: 5 });
+  });
+
+  it("once the oldest has waited, takes the changes that came in since too: one write a window under a steady stream", async () => {
+    await outbox(5);
+    // Only the first change (received at T0) has waited its window; the four after it go along.
+    expect(await read(T0 + 500)).toEqual({
+      rows: ["1000", "1001", "1002", "1003", "1004"],
+      sendable: 5,
+    });
+    // At most a batch.
+    expect((await read(T0 + 500, 2))?.rows).toEqual(["1000", "1001"]);
+  });
+});
