@@ -7,8 +7,9 @@ import {
   type ModelLevel,
 } from "../../models/stock-model.server";
 
-/** Items written a statement batch (a few levels each). */
+/** Items, and levels, written a batch of statements (within both databases' bound parameters). */
 const ITEMS_PER_WRITE = 500;
+const LEVELS_PER_WRITE = 4_000;
 
 /**
  * Items held open for their levels: Shopify lists an object's children after it, though not
@@ -42,6 +43,7 @@ export async function fillStockModelFromExport(
   const unsure = new Set<string>();
   const open = new Map<string, { line: StockExportItemLine; levels: ModelLevel[] }>();
   let batch: ExportedItem[] = [];
+  let batchLevels = 0;
   const close = (id: string) => {
     const { line, levels } = open.get(id)!;
     open.delete(id);
@@ -57,6 +59,7 @@ export async function fillStockModelFromExport(
       inventoryPolicy: variant.inventoryPolicy,
       levels,
     });
+    batchLevels += levels.length;
   };
   const onLine = (text: string, number: number) => {
     if (text.trim() === "") return;
@@ -83,16 +86,31 @@ export async function fillStockModelFromExport(
   const write = async () => {
     const items = batch.filter((item) => !unsure.has(item.inventoryItemId));
     batch = [];
+    batchLevels = 0;
     fill.modelled += items.length;
     await fillModelItems(shopDomain, items, readAt);
   };
+  const full = () => batch.length >= ITEMS_PER_WRITE || batchLevels >= LEVELS_PER_WRITE;
+  // A chunk's lines, read one by one so that a full batch is written before the next line.
+  let lines: [string, number][] = [];
+  const readLines = async () => {
+    for (const [text, number] of lines) {
+      onLine(text, number);
+      if (full()) await write();
+    }
+    lines = [];
+  };
   const splitter = new LineSplitter();
   for await (const chunk of await source()) {
-    splitter.push(chunk, onLine);
-    if (batch.length >= ITEMS_PER_WRITE) await write();
+    splitter.push(chunk, (text, number) => lines.push([text, number]));
+    await readLines();
   }
-  splitter.end(onLine);
-  for (const id of [...open.keys()]) close(id);
+  splitter.end((text, number) => lines.push([text, number]));
+  await readLines();
+  for (const id of [...open.keys()]) {
+    close(id);
+    if (full()) await write();
+  }
   await write();
   fill.unsure = unsure.size;
   await forgetItemsNotExported(shopDomain, readAt, [...unsure]);

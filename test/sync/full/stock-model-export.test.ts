@@ -197,6 +197,19 @@ describe("the stock export fills the model", () => {
     expect(await quantities("50")).toHaveLength(1_000);
   });
 
+  it("keeps items at many locations whole, however many levels the export holds", async () => {
+    const lines = Array.from({ length: 300 }, (_, n) => [
+      item(10_000 + n, 20_000 + n, 60 + (n % 3), 30),
+      ...Array.from({ length: 30 }, (_, location) => level(10_000 + n, location + 1, 1)),
+    ]).flat();
+    const fill = await fillStockModelFromExport(SHOP, source(lines), new Date());
+    expect(fill).toEqual({ items: 300, modelled: 300, unsure: 0 });
+    const models = await modelledProducts(SHOP, ["60", "61", "62"]);
+    const levels = [...models.values()].flat().map((variant) => variant.levels.length);
+    expect(levels).toHaveLength(300);
+    expect(levels.every((count) => count === 30)).toBe(true);
+  });
+
   it("a line that is not JSON stops the fill before it forgets anything", async () => {
     await replaceProductModel(
       SHOP,
