@@ -339,7 +339,8 @@ export async function followInDomainWorkspaces(
   const ids = primary.settled.map((row) => row.productId);
   const readById = new Map(primary.read.map((product) => [numericId(product.id), product]));
 
-  // Stock changes whose domain document cannot take the primary's stock are read whole, once.
+  // Stock changes whose domain document cannot take the primary's stock are read whole, once;
+  // those of products the domain's workspace does not hold are nothing to it.
   const byWorkspace = new Map<string, { whole: string[]; stock: DomainUpsert[] }>();
   const extra = new Set<string>();
   for (const workspace of workspaces) {
@@ -355,9 +356,13 @@ export async function followInDomainWorkspaces(
         continue;
       }
       const kept = documents.get(id);
-      const previous = kept ? parseKept(kept.content, kept.contentHash) : null;
+      // Not in this domain's workspace (not sold in its market, say): a stock change does not
+      // put it there. Read whole, it was read again with each order (a sale's favourite, with
+      // its translations and market prices each time).
+      if (!kept) continue;
+      const previous = parseKept(kept.content, kept.contentHash);
       const item = previous ? withStockOf(previous, restocked) : null;
-      if (item && kept) {
+      if (item) {
         stock.push({
           id,
           item,

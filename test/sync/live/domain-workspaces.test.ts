@@ -259,6 +259,26 @@ describe("live changes in a storefront domain's workspace", () => {
     expect(operations()).toEqual([]);
   });
 
+  it("a sale's stock of a product the France market leaves out costs no read: the French workspace does not hold it", async () => {
+    const product = sellableProducts(env).find(
+      (p) => french(p.id) === undefined && variantsOf(p).some((v) => v.inventoryQuantity > 1),
+    );
+    expect(product).toBeDefined();
+    const variant = variantsOf(product!).find((v) => v.inventoryQuantity > 1)!;
+    const since = env.emulator.state.requests().length;
+    env.shopify.state.clearRequests();
+    await env.shopify.state.purchase(variant.id, 1).delivery;
+    await settled();
+    const store = variantsOf(env.shopify.state.product(product!.id)!)
+      .filter((v) => v.inventoryItem.tracked)
+      .reduce((sum, v) => sum + Math.max(0, v.inventoryQuantity), 0);
+    expect(english(product!.id)?.stock_quantity).toBe(store);
+    expect(french(product!.id)).toBeUndefined();
+    expect(writesOf(FRENCH, product!.id, since)).toHaveLength(0);
+    // Before, each order re-read it whole, with its translations and the market's prices.
+    expect(operations()).toEqual([]);
+  });
+
   it("a translation registered without any webhook reaches the French domain at the hourly check", async () => {
     const product = sellableProducts(env)[2]!;
     const before = english(product.id)?.name;
