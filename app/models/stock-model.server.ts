@@ -175,43 +175,12 @@ export async function replaceProductModel(
   variants: readonly ModelVariant[],
   readAt: Date,
 ): Promise<void> {
-  await rememberItemProducts(
-    shopDomain,
-    variants.map((variant) => ({ inventoryItemId: variant.inventoryItemId, productId })),
-  );
+  const items = variants.map((variant) => ({ ...variant, productId }));
+  await rememberItemProducts(shopDomain, items);
   await retryWhileBusy(async () => {
     await prisma.$executeRaw`
       DELETE FROM "StockItem" WHERE "shopDomain" = ${shopDomain} AND "productId" = ${productId}`;
-    if (variants.length === 0) return;
-    const items = variants.map(
-      (v) =>
-        Prisma.sql`(${shopDomain}, ${v.inventoryItemId}, ${productId}, ${v.variantId}, ${v.tracked}, ${v.inventoryPolicy}, ${readAt})`,
-    );
-    await prisma.$executeRaw`
-      INSERT INTO "StockItem" ("shopDomain", "inventoryItemId", "productId", "variantId", "tracked", "inventoryPolicy", "readAt")
-      VALUES ${Prisma.join(items)}
-      ON CONFLICT ("shopDomain", "inventoryItemId") DO UPDATE SET
-        "productId" = excluded."productId", "variantId" = excluded."variantId",
-        "tracked" = excluded."tracked", "inventoryPolicy" = excluded."inventoryPolicy",
-        "readAt" = excluded."readAt"`;
-    // The read is the item's whole truth: a location it no longer lists is gone.
-    await prisma.$executeRaw`
-      DELETE FROM "StockLevel" WHERE "shopDomain" = ${shopDomain}
-        AND "inventoryItemId" IN (${Prisma.join(variants.map((v) => v.inventoryItemId))})
-        AND "changedAt" <= ${readAt}`;
-    const levels = variants.flatMap((v) =>
-      v.levels.map(
-        (level) =>
-          Prisma.sql`(${shopDomain}, ${v.inventoryItemId}, ${level.locationId}, ${level.available}, ${readAt})`,
-      ),
-    );
-    if (levels.length === 0) return;
-    await prisma.$executeRaw`
-      INSERT INTO "StockLevel" ("shopDomain", "inventoryItemId", "locationId", "available", "changedAt")
-      VALUES ${Prisma.join(levels)}
-      ON CONFLICT ("shopDomain", "inventoryItemId", "locationId") DO UPDATE SET
-        "available" = excluded."available", "changedAt" = excluded."changedAt"
-      WHERE excluded."changedAt" > "StockLevel"."changedAt"`;
+    await writeItems(shopDomain, items, readAt);
   });
 }
 
@@ -223,8 +192,7 @@ export interface ExportedItem extends ModelVariant {
 /**
  * Writes inventory items of a full sync's stock export, as of `readAt` (just before the export
  * began): an item read again since (a model read) keeps that read, and a level a payload wrote
- * since keeps the payload's figure. The export lists each item whole, so a location it no longer
- * lists is gone.
+ * since keeps the payload's figure.
  */
 export async function fillModelItems(
   shopDomain: string,
@@ -233,37 +201,48 @@ export async function fillModelItems(
 ): Promise<void> {
   if (items.length === 0) return;
   await rememberItemProducts(shopDomain, items);
-  const ids = Prisma.join(items.map((item) => item.inventoryItemId));
-  await retryWhileBusy(async () => {
-    const rows = items.map(
-      (v) =>
-        Prisma.sql`(${shopDomain}, ${v.inventoryItemId}, ${v.productId}, ${v.variantId}, ${v.tracked}, ${v.inventoryPolicy}, ${readAt})`,
-    );
-    await prisma.$executeRaw`
-      INSERT INTO "StockItem" ("shopDomain", "inventoryItemId", "productId", "variantId", "tracked", "inventoryPolicy", "readAt")
-      VALUES ${Prisma.join(rows)}
-      ON CONFLICT ("shopDomain", "inventoryItemId") DO UPDATE SET
-        "productId" = excluded."productId", "variantId" = excluded."variantId",
-        "tracked" = excluded."tracked", "inventoryPolicy" = excluded."inventoryPolicy",
-        "readAt" = excluded."readAt"
-      WHERE "StockItem"."readAt" <= excluded."readAt"`;
-    await prisma.$executeRaw`
-      DELETE FROM "StockLevel" WHERE "shopDomain" = ${shopDomain}
-        AND "inventoryItemId" IN (${ids}) AND "changedAt" <= ${readAt}`;
-    const levels = items.flatMap((v) =>
-      v.levels.map(
-        (level) =>
-          Prisma.sql`(${shopDomain}, ${v.inventoryItemId}, ${level.locationId}, ${level.available}, ${readAt})`,
-      ),
-    );
-    if (levels.length === 0) return;
-    await prisma.$executeRaw`
-      INSERT INTO "StockLevel" ("shopDomain", "inventoryItemId", "locationId", "available", "changedAt")
-      VALUES ${Prisma.join(levels)}
-      ON CONFLICT ("shopDomain", "inventoryItemId", "locationId") DO UPDATE SET
-        "available" = excluded."available", "changedAt" = excluded."changedAt"
-      WHERE excluded."changedAt" > "StockLevel"."changedAt"`;
-  });
+  await retryWhileBusy(() => writeItems(shopDomain, items, readAt));
+}
+
+/**
+ * Items read whole as of `readAt` (a model read, an export), each with every level it has: an
+ * item or level written later stays, and a location the read no longer lists is gone.
+ */
+async function writeItems(
+  shopDomain: string,
+  items: readonly ExportedItem[],
+  readAt: Date,
+): Promise<void> {
+  if (items.length === 0) return;
+  const rows = items.map(
+    (v) =>
+      Prisma.sql`(${shopDomain}, ${v.inventoryItemId}, ${v.productId}, ${v.variantId}, ${v.tracked}, ${v.inventoryPolicy}, ${readAt})`,
+  );
+  await prisma.$executeRaw`
+    INSERT INTO "StockItem" ("shopDomain", "inventoryItemId", "productId", "variantId", "tracked", "inventoryPolicy", "readAt")
+    VALUES ${Prisma.join(rows)}
+    ON CONFLICT ("shopDomain", "inventoryItemId") DO UPDATE SET
+      "productId" = excluded."productId", "variantId" = excluded."variantId",
+      "tracked" = excluded."tracked", "inventoryPolicy" = excluded."inventoryPolicy",
+      "readAt" = excluded."readAt"
+    WHERE "StockItem"."readAt" <= excluded."readAt"`;
+  await prisma.$executeRaw`
+    DELETE FROM "StockLevel" WHERE "shopDomain" = ${shopDomain}
+      AND "inventoryItemId" IN (${Prisma.join(items.map((v) => v.inventoryItemId))})
+      AND "changedAt" <= ${readAt}`;
+  const levels = items.flatMap((v) =>
+    v.levels.map(
+      (level) =>
+        Prisma.sql`(${shopDomain}, ${v.inventoryItemId}, ${level.locationId}, ${level.available}, ${readAt})`,
+    ),
+  );
+  if (levels.length === 0) return;
+  await prisma.$executeRaw`
+    INSERT INTO "StockLevel" ("shopDomain", "inventoryItemId", "locationId", "available", "changedAt")
+    VALUES ${Prisma.join(levels)}
+    ON CONFLICT ("shopDomain", "inventoryItemId", "locationId") DO UPDATE SET
+      "available" = excluded."available", "changedAt" = excluded."changedAt"
+    WHERE excluded."changedAt" > "StockLevel"."changedAt"`;
 }
 
 /**
