@@ -59,7 +59,14 @@ export function productPayload(record: ProductRecord): Json {
       image_id: null,
     };
   });
-  const images = record.media
+  // Shopify's featured media is the one at position 1 (the fake's store keeps it where the
+  // export's lines put it, a late child last).
+  const featuredId = (product.featuredMedia as { id?: string } | null)?.id;
+  const media = [
+    ...record.media.filter((entry) => entry.id === featuredId),
+    ...record.media.filter((entry) => entry.id !== featuredId),
+  ];
+  const images = media
     .filter((media) => media.mediaContentType === "IMAGE")
     .map((media, index) => ({
       id: restNumber(media.id),
@@ -99,7 +106,7 @@ export function productPayload(record: ProductRecord): Json {
     })),
     images,
     image: images[0] ?? null,
-    media: record.media.map((media, index) => ({
+    media: media.map((media, index) => ({
       id: restNumber(media.id),
       product_id: id,
       position: index + 1,
