@@ -357,16 +357,22 @@ async function drive() {
       ? catalogue.documentCurrencyOf(shopify.state.shop())
       : {}),
   };
+  /** Of the products unlike the store, the first few: id, and the fields that differ. */
+  const unlike: string[] = [];
   const differences = () => {
     const items = indexed();
     let wrong = 0;
+    unlike.length = 0;
     for (const snapshot of shopify.state.products()) {
       const entry = catalogueEntry(
         { type: "Product", value: snapshot as unknown as ShopifyProduct },
         mapping,
       );
       const item = items.get(entry.id);
-      if (entry.indexable ? !item || contentHash(item) !== entry.hash : item) wrong += 1;
+      if (entry.indexable ? !item || contentHash(item) !== entry.hash : item) {
+        wrong += 1;
+        if (unlike.length < 3) unlike.push(`${entry.id}: ${differingFields(entry, item)}`);
+      }
     }
     return wrong;
   };
@@ -719,7 +725,25 @@ async function drive() {
     }`,
   );
   console.log(
-    `  index equals the store at the end: ${wrong === 0 ? `yes, ${s(equalMs)} after the last purchase` : `**no**, ${wrong} products differ`}`,
+    `  index equals the store at the end: ${wrong === 0 ? `yes, ${s(equalMs)} after the last purchase` : `**no**, ${wrong} products differ (${unlike.join("; ")})`}`,
   );
   process.exit(wrong === 0 ? 0 : 1);
+}
+
+/** What an index item shows unlike the store's product mapped whole: the fields, index → store. */
+function differingFields(
+  entry: { indexable: boolean; item?: unknown },
+  item: Record<string, unknown> | undefined,
+): string {
+  if (!item) return "not in the index";
+  if (!entry.indexable) return "in the index, not indexable in the store";
+  const store = entry.item as Record<string, unknown>;
+  const keys = [...new Set([...Object.keys(store), ...Object.keys(item)])];
+  return keys
+    .filter((key) => JSON.stringify(store[key]) !== JSON.stringify(item[key]))
+    .map(
+      (key) =>
+        `${key} ${JSON.stringify(item[key])?.slice(0, 80)} → ${JSON.stringify(store[key])?.slice(0, 80)}`,
+    )
+    .join(", ");
 }
