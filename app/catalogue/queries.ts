@@ -927,7 +927,7 @@ export const STOCK_MODEL_BULK_QUERY = `{
       node {
         id
         tracked
-        variant { id inventoryQuantity inventoryPolicy product { id } }
+        variants { edges { node { id inventoryQuantity inventoryPolicy product { id } } } }
         inventoryLevels {
           edges { node { location { id } quantities(names: ["available"]) { quantity } } }
         }
@@ -940,12 +940,15 @@ export const STOCK_MODEL_BULK_QUERY = `{
 export interface StockExportItemLine {
   id: string;
   tracked: boolean;
-  variant: {
-    id: string;
-    inventoryQuantity: number | null;
-    inventoryPolicy: string;
-    product: { id: string };
-  } | null;
+}
+
+/** A line of STOCK_MODEL_BULK_QUERY's export: an item's variant (`__parentId` its item). */
+export interface StockExportVariantLine {
+  id: string;
+  inventoryQuantity: number | null;
+  inventoryPolicy: string;
+  product: { id: string };
+  __parentId: string;
 }
 
 /** A line of STOCK_MODEL_BULK_QUERY's export: one of an item's levels (`__parentId` its item). */

@@ -31,14 +31,14 @@ describe("the offline demo in a browser", () => {
 
     // Shopify's finish webhooks get lost this time: the export waits for the polling fallback,
     // long enough to see the progress and to press Resync a second time.
-    session.demo.shopify.state.dropFinishWebhooks(3);
+    session.demo.shopify.state.dropFinishWebhooks(4);
     await page.getByRole("button", { name: "Resync" }).click();
     await page.getByText("Resync started.").waitFor();
     await page.getByText("Exporting from Shopify").waitFor();
     // The phase's own count, with what it counts; the bar's percent is of the whole sync.
     const phaseLine = page.locator("p", { has: page.getByTestId("sync-phase") });
     expect(await phaseLine.innerText()).toMatch(
-      /^Exporting from Shopify: [0-3] of 3 exports ready \(\d+% of the whole sync\)$/,
+      /^Exporting from Shopify: [0-4] of 4 exports ready \(\d+% of the whole sync\)$/,
     );
     await page.getByRole("button", { name: "Resync" }).click();
     await page

@@ -1,4 +1,9 @@
-import { numericId, type StockExportItemLine, type StockExportLevelLine } from "../../catalogue";
+import {
+  numericId,
+  type StockExportItemLine,
+  type StockExportLevelLine,
+  type StockExportVariantLine,
+} from "../../catalogue";
 import { LineSplitter, type BulkSource } from "../../shopify/bulk-source";
 import {
   fillModelItems,
@@ -12,17 +17,23 @@ const ITEMS_PER_WRITE = 500;
 const LEVELS_PER_WRITE = 4_000;
 
 /**
- * Items held open for their levels: Shopify lists an object's children after it, though not
+ * Items held open for their variant and levels: Shopify lists an object's children after it, though not
  * always right after it (groupObjects, which would, slows the export down).
  */
 const OPEN_ITEMS = 1_000;
+
+interface OpenItem {
+  line: StockExportItemLine;
+  variants: StockExportVariantLine[];
+  levels: ModelLevel[];
+}
 
 export interface StockModelFill {
   /** Inventory items the export listed. */
   items: number;
   /** Of those, the items written to the model (their levels add up to the variant's quantity). */
   modelled: number;
-  /** Items whose levels were listed apart from them: forgotten, read on their next order. */
+  /** Items whose variant or levels were listed apart from them: forgotten, read on their next order. */
   unsure: number;
 }
 
@@ -41,14 +52,15 @@ export async function fillStockModelFromExport(
 ): Promise<StockModelFill> {
   const fill: StockModelFill = { items: 0, modelled: 0, unsure: 0 };
   const unsure = new Set<string>();
-  const open = new Map<string, { line: StockExportItemLine; levels: ModelLevel[] }>();
+  const open = new Map<string, OpenItem>();
   let batch: ExportedItem[] = [];
   let batchLevels = 0;
   const close = (id: string) => {
-    const { line, levels } = open.get(id)!;
+    const { line, variants, levels } = open.get(id)!;
     open.delete(id);
-    const variant = line.variant;
-    if (!variant) return;
+    // An item stocks one variant; one shared by several is not modelled.
+    const [variant] = variants;
+    if (!variant || variants.length > 1) return;
     const sum = levels.reduce((total, level) => total + level.available, 0);
     if (sum !== (variant.inventoryQuantity ?? 0)) return;
     batch.push({
@@ -63,24 +75,25 @@ export async function fillStockModelFromExport(
   };
   const onLine = (text: string, number: number) => {
     if (text.trim() === "") return;
-    let parsed: StockExportItemLine | StockExportLevelLine;
+    let parsed: StockExportItemLine | StockExportVariantLine | StockExportLevelLine;
     try {
-      parsed = JSON.parse(text) as StockExportItemLine | StockExportLevelLine;
+      parsed = JSON.parse(text) as typeof parsed;
     } catch {
       throw new Error(`The stock export's line ${number} is not JSON`);
     }
     if ("__parentId" in parsed) {
       const item = open.get(parsed.__parentId);
-      const level: ModelLevel = {
-        locationId: numericId(parsed.location.id),
-        available: parsed.quantities[0]?.quantity ?? 0,
-      };
-      if (item) item.levels.push(level);
-      else unsure.add(numericId(parsed.__parentId));
+      if (!item) unsure.add(numericId(parsed.__parentId));
+      else if ("location" in parsed) {
+        item.levels.push({
+          locationId: numericId(parsed.location.id),
+          available: parsed.quantities[0]?.quantity ?? 0,
+        });
+      } else item.variants.push(parsed);
       return;
     }
     fill.items += 1;
-    open.set(parsed.id, { line: parsed, levels: [] });
+    open.set(parsed.id, { line: parsed, variants: [], levels: [] });
     if (open.size > OPEN_ITEMS) close(open.keys().next().value!);
   };
   const write = async () => {

@@ -19,17 +19,18 @@ import type { BulkSource } from "../../../app/shopify/bulk-source";
 const SHOP = "stock-model-export.myshopify.com";
 const OTHER = "stock-model-export-other.myshopify.com";
 
+/** An item's line and its variant's (two lines of the export). */
 const item = (id: number, variant: number, product: number, quantity: number, policy = "DENY") =>
-  JSON.stringify({
-    id: `gid://shopify/InventoryItem/${id}`,
-    tracked: true,
-    variant: {
+  [
+    JSON.stringify({ id: `gid://shopify/InventoryItem/${id}`, tracked: true }),
+    JSON.stringify({
       id: `gid://shopify/ProductVariant/${variant}`,
       inventoryQuantity: quantity,
       inventoryPolicy: policy,
       product: { id: `gid://shopify/Product/${product}` },
-    },
-  });
+      __parentId: `gid://shopify/InventoryItem/${id}`,
+    }),
+  ].join("\n");
 const level = (itemId: number, location: number, available: number) =>
   JSON.stringify({
     location: { id: `gid://shopify/Location/${location}` },
@@ -210,6 +211,18 @@ describe("the stock export fills the model", () => {
     expect(levels.every((count) => count === 30)).toBe(true);
   });
 
+  it("leaves out an item shared by two variants: the model keeps one variant an item", async () => {
+    const shared = item(11, 101, 1, 5).split("\n");
+    const second = item(11, 102, 1, 5).split("\n")[1]!;
+    const fill = await fillStockModelFromExport(
+      SHOP,
+      source([...shared, second, level(11, 1, 5)]),
+      new Date(),
+    );
+    expect(fill).toEqual({ items: 1, modelled: 0, unsure: 0 });
+    expect(await quantities("1")).toEqual([]);
+  });
+
   it("a line that is not JSON stops the fill before it forgets anything", async () => {
     await replaceProductModel(
       SHOP,
@@ -227,7 +240,7 @@ describe("the stock export fills the model", () => {
     );
     await expect(
       fillStockModelFromExport(SHOP, source([item(11, 101, 1, 0), "{not json"]), new Date()),
-    ).rejects.toThrow("line 2 is not JSON");
+    ).rejects.toThrow("line 3 is not JSON");
     expect(await quantities("9")).toEqual([{ variant: "901", levels: "" }]);
   });
 });
