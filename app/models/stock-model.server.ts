@@ -1,4 +1,5 @@
 import { Prisma } from "@prisma/client";
+import { chunk } from "../index-service/bulk";
 import prisma, { driverBoolean, driverQuery, retryWhileBusy, toDate } from "./db.server";
 
 /**
@@ -258,11 +259,10 @@ export async function forgetItemsNotExported(
   await retryWhileBusy(async () => {
     await prisma.$executeRaw`
       DELETE FROM "StockItem" WHERE "shopDomain" = ${shopDomain} AND "readAt" < ${readAt}`;
-    for (let start = 0; start < unsure.length; start += 500) {
+    for (const ids of chunk(unsure, 500)) {
       await prisma.$executeRaw`
         DELETE FROM "StockItem" WHERE "shopDomain" = ${shopDomain}
-          AND "inventoryItemId" IN (${Prisma.join(unsure.slice(start, start + 500))})
-          AND "readAt" <= ${readAt}`;
+          AND "inventoryItemId" IN (${Prisma.join(ids)}) AND "readAt" <= ${readAt}`;
     }
   });
 }

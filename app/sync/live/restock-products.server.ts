@@ -70,7 +70,7 @@ export async function restockProducts(
     const kept = documents.get(id);
     const item = kept ? parseKept(kept.content, kept.contentHash) : null;
     // Its collections are those of the kept document: only the stock changes.
-    if (item) known.push({ id, item, collectionIds: kept!.collectionIds });
+    if (item) known.push({ id, item, hash: kept!.contentHash, collectionIds: kept!.collectionIds });
     else result.reread.push(id);
   }
   const settle = (entry: Known, node: ProductStockNode | null) => {
@@ -89,21 +89,15 @@ export async function restockProducts(
   for (const entry of known) {
     const model = models.get(entry.id);
     const variants = model ? variantStockFromModel(entry.item, model) : null;
-    if (variants && sameStock(entry.item, variants)) {
-      // Nothing the index holds changed (a repeated products/update, an order already applied):
-      // the document stays, its time too, as a read of Shopify would leave it.
-      keep(entry, entry.item);
-      continue;
+    const restocked = variants && restockProduct(entry.item, variants, entry.item.updated_at);
+    if (!restocked) unmodelled.push(entry);
+    // Nothing the index holds changed (a repeated products/update, an order already applied):
+    // the document stays, its time too, as a read of Shopify would leave it.
+    else if (contentHash(restocked) === entry.hash) keep(entry, entry.item);
+    else {
+      const at = stampAfter(entry.item.updated_at, changedAt.get(entry.id));
+      keep(entry, { ...restocked, updated_at: at });
     }
-    const restocked =
-      variants &&
-      restockProduct(
-        entry.item,
-        variants,
-        stampAfter(entry.item.updated_at, changedAt.get(entry.id)),
-      );
-    if (restocked) keep(entry, restocked);
-    else unmodelled.push(entry);
   }
   const many: Known[] = [];
   for (const entry of unmodelled) {
@@ -127,6 +121,8 @@ export async function restockProducts(
 interface Known {
   id: string;
   item: IndexProduct;
+  /** The kept document's hash (parseKept checked it is the item's). */
+  hash: string;
   collectionIds: string | null;
 }
 
@@ -158,12 +154,6 @@ function variantStockFromModel(
       inventoryItem: { tracked: variant.tracked },
     };
   });
-}
-
-/** Whether these variants' stock leaves the document as it is (its time kept). */
-function sameStock(item: IndexProduct, variants: readonly VariantStock[]): boolean {
-  const restocked = restockProduct(item, variants, item.updated_at);
-  return restocked !== null && contentHash(restocked) === contentHash(item);
 }
 
 /**
