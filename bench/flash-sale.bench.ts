@@ -449,7 +449,13 @@ async function drive() {
   shopify.state.clearRequests();
   shopify.state.clearWebhookDeliveries();
   const bulkBefore = shopify.state.bulkOperations().length;
-  const writes: { at: number; items: number; status: number; path: string }[] = [];
+  const writes: {
+    at: number;
+    items: number;
+    status: number;
+    path: string;
+    workspace: string;
+  }[] = [];
   const collectWrites = () => {
     for (const r of emulator.state.requests()) {
       if (r.account !== "live" || r.method === "GET" || !/^\/(products|posts)/.test(r.path))
@@ -462,6 +468,7 @@ async function drive() {
         items: Array.isArray(list) ? list.length : 1,
         status: r.status,
         path: `${r.method} ${r.path}`,
+        workspace: r.workspaceId ?? "",
       });
     }
     emulator.state.clearRequests();
@@ -645,18 +652,30 @@ async function drive() {
   const resyncWrites = writes.filter(inResync);
   const resyncItems = resyncWrites.reduce((sum, w) => sum + w.items, 0);
   const liveWrites = writes.filter((w) => !inResync(w));
-  /** The fewest requests that carry these writes' products: 100 a request, upserts apart from deletes. */
+  /**
+   * The fewest requests that carry these writes' products: 100 a request, each workspace apart
+   * (a storefront domain's is another index), upserts apart from deletes.
+   */
   const fewest = (list: typeof writes) => {
     const byPath = new Map<string, number>();
-    for (const w of list) byPath.set(w.path, (byPath.get(w.path) ?? 0) + w.items);
+    for (const w of list) {
+      const key = `${w.workspace} ${w.path}`;
+      byPath.set(key, (byPath.get(key) ?? 0) + w.items);
+    }
     return [...byPath.values()].reduce((sum, n) => sum + Math.ceil(n / 100), 0);
   };
-  // A flush of the live worker, seen from the service: write requests less than a second apart.
+  // A flush of the live worker, seen from the service: write requests to one workspace less
+  // than a second apart (two passes that close together count as one flush).
   const flushes: (typeof writes)[] = [];
-  liveWrites.forEach((w, n) => {
-    if (n === 0 || w.at - liveWrites[n - 1]!.at > 1_000) flushes.push([]);
-    flushes.at(-1)!.push(w);
-  });
+  const lastFlush = new Map<string, typeof writes>();
+  for (const w of liveWrites) {
+    const flush = lastFlush.get(w.workspace);
+    if (flush && w.at - flush.at(-1)!.at <= 1_000) flush.push(w);
+    else {
+      flushes.push([w]);
+      lastFlush.set(w.workspace, flushes.at(-1)!);
+    }
+  }
   const overGoal = flushes.filter((f) => f.length > fewest(f));
   const sizes = [
     ["1", 1, 1],
@@ -705,7 +724,7 @@ async function drive() {
       `(limit ${TIER.perMinute}: ${goal(perMinuteMax <= TIER.perMinute && rateLimited === 0)}), ${writes.length} in the run (limit ${TIER.perHour} an hour: ${goal(writes.length <= TIER.perHour)})`,
   );
   console.log(
-    `    live: ${liveWrites.length} writes for ${(items - resyncItems).toLocaleString("en")} products in ${flushes.length} flushes (writes less than 1 s apart); ` +
+    `    live: ${liveWrites.length} writes for ${(items - resyncItems).toLocaleString("en")} products in ${flushes.length} flushes (writes to one workspace less than 1 s apart); ` +
       `${overGoal.length} flushes with more writes than one per 100 products (goal 0: ${goal(overGoal.length === 0)}; e.g. writes/products ${
         overGoal
           .slice(0, 6)
