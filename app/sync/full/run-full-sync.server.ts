@@ -66,6 +66,7 @@ import { readMetaobjectEntries } from "./metaobject-entries.server";
 import { referenceNamesFor } from "../engine/reference-names.server";
 import { fillStorefrontDomains } from "./presence-workspaces.server";
 import { fillStockModelFromExport } from "./stock-model-export.server";
+import { runExportsOf, STOCK_EXPORT } from "./run-exports";
 import {
   exportStopReason,
   pauseForStop,
@@ -108,14 +109,6 @@ const POLICIES_SOURCE = "shop-policies";
  * paged queries (metaobject-entries.server.ts), read afresh when the run reads its sources.
  */
 const METAOBJECTS_SOURCE = "metaobject-entries";
-
-/** The type of a run's BulkExport that fills the stock model, not a source of the index. */
-const STOCK_EXPORT = "stock";
-
-/** The types a run reads by queries of its own, not by a bulk export. */
-function isQueriedType(type: CatalogueType): type is "policy" | "metaobject" {
-  return type === "policy" || type === "metaobject";
-}
 
 export interface ExportTiming {
   /** How often the database is checked for the finish webhook's notice. */
@@ -441,13 +434,14 @@ async function exportFromShopify(
   timing: ExportTiming,
 ): Promise<BulkExport[]> {
   const existing = await exportsOfRun(run.id);
-  for (const type of types) {
-    if (isQueriedType(type) || existing.some((e) => e.type === type)) continue;
+  for (const type of runExportsOf(types)) {
+    if (existing.some((e) => e.type === type)) continue;
+    if (type === STOCK_EXPORT) {
+      await startStockExport(admin, run);
+      continue;
+    }
     const id = await startBulkQuery(admin, bulkQueryOf(type, shop));
     await recordExportStarted({ id, shopDomain: run.shopDomain, runId: run.id, type });
-  }
-  if (types.includes("product") && !existing.some((e) => e.type === STOCK_EXPORT)) {
-    await startStockExport(admin, run);
   }
   const lastPoll = new Map<string, number>();
   for (;;) {

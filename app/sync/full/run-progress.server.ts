@@ -3,6 +3,7 @@ import { isFinishedBulkStatus } from "../../shopify/bulk-operation";
 import { exportStatusesOfRun } from "../../models/bulk-exports.server";
 import { pendingCount, stagedCount } from "../../models/staged-items.server";
 import type { SyncPhase } from "../../models/sync-runs.server";
+import { runExportsOf } from "./run-exports";
 
 export interface RunProgress {
   phase: SyncPhase;
@@ -50,12 +51,7 @@ export async function runProgress(run: SyncRun): Promise<RunProgress> {
   let total = 0;
   if (phase === "request") {
     const exports = await exportStatusesOfRun(run.id);
-    // The policies and the metaobject entries are read by queries, not bulk exports.
-    const bulkTypes = run.exportedTypes
-      .split(",")
-      .filter((type) => type && type !== "policy" && type !== "metaobject");
-    // The stock model's export comes with the products'.
-    total = Math.max(1, bulkTypes.length + (bulkTypes.includes("product") ? 1 : 0));
+    total = Math.max(1, runExportsOf(run.exportedTypes.split(",")).length);
     done = exports.filter((e) => isFinishedBulkStatus(e.status)).length;
   } else if (phase === "export") {
     total = run.productsTotal + run.postsTotal;
