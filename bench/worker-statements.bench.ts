@@ -27,7 +27,10 @@
  * Counted in the app's process: every SQL statement it sends (node-postgres `Client.query`,
  * libSQL `prepare`/`exec`, BEGIN and COMMIT included), by text, and its CPU (user + system from
  * /proc), and apart the CPU it spends a second with nothing to do (5 s measured before each
- * phase: the poll, timers), so that "beyond idle" is what the changes cost. Deliveries go one after another, so the intake writes each alone; the figures do not
+ * phase: the poll, timers), so that "beyond idle" is what the changes cost; and, where the build
+ * counts it (`live_worker_cpu_seconds_total`), the process's CPU while its live worker served the
+ * shop, per change applied: the worker's own, without the idle seconds between changes.
+ * Deliveries go one after another, so the intake writes each alone; the figures do not
  * depend on timing. Printed per change: the intake's statements (the shop check, the change, the
  * receipt), the worker's (everything else), and apart what the worker does by the clock whatever
  * the changes (the outbox polled every second, the worker's beat every 10 s), which grows with the
@@ -151,8 +154,18 @@ async function runApp() {
       return () => worker.stop();
     },
   });
+  // The live worker's own counts, where the build has them (`live_worker_cpu_seconds_total`).
+  const metrics = (
+    (await at("app/server/metrics.ts")) as typeof import("../app/server/metrics")
+  ).appMetrics() as Partial<ReturnType<typeof import("../app/server/metrics").appMetrics>>;
   process.on("message", () => {
-    process.send?.({ counts: Object.fromEntries(counts) });
+    void (async () => {
+      const served = {
+        cpuSeconds: (await metrics.liveWorkerCpuSeconds?.get())?.values[0]?.value,
+        changes: (await metrics.liveWorkerChanges?.get())?.values[0]?.value,
+      };
+      process.send?.({ counts: Object.fromEntries(counts), served });
+    })();
   });
 }
 
@@ -183,6 +196,12 @@ function countStatements(root: string): Map<string, number> {
   return counts;
 }
 
+/** What the app role tells of its live worker's own counts (a build without them: undefined). */
+interface Served {
+  cpuSeconds?: number;
+  changes?: number;
+}
+
 // ── The driver ─────────────────────────────────────────────────────────────────────────────────
 interface PhaseFigures {
   changes: number;
@@ -192,6 +211,13 @@ interface PhaseFigures {
   worker: number;
   clock: number;
   cpuMs: number;
+  /**
+   * The process's CPU while its live worker served the shop, and the changes it applied
+   * (`live_worker_cpu_seconds_total`, `live_worker_changes_total`); undefined for a build without
+   * them.
+   */
+  servedCpuMs: number | undefined;
+  servedChanges: number | undefined;
   /** CPU the process spent a second with nothing to do, measured just before the phase. */
   idleMsPerSecond: number;
   seconds: number;
@@ -257,6 +283,11 @@ async function drive() {
           `${per(phase.intake + phase.worker)} statements per change (intake ${per(phase.intake)}, worker ${per(phase.worker)}); ` +
           `CPU ${(phase.cpuMs / phase.changes).toFixed(1)} ms per change, ` +
           `${((phase.cpuMs - phase.idleMsPerSecond * phase.seconds) / phase.changes).toFixed(1)} beyond idle (${phase.idleMsPerSecond.toFixed(1)} ms a second) (load average ${phase.load.toFixed(1)} on 2 cores); ` +
+          `while the worker served the shop ${
+            phase.servedCpuMs === undefined || !phase.servedChanges
+              ? "— (not counted by this build)"
+              : `${(phase.servedCpuMs / phase.servedChanges).toFixed(1)} ms per change applied (${phase.servedChanges} applied)`
+          }; ` +
           `by the clock ${phase.clock} statements in ${phase.seconds.toFixed(0)} s`,
       );
       if (values.show) {
@@ -396,10 +427,18 @@ async function runBuild(root: string, databaseUrl: string): Promise<PhaseFigures
         clearInterval(loadTimer);
         loads.push(loadavg()[0]!);
         const byText = new Map<string, number>();
-        for (const [text, n] of after) {
-          const d = n - (before.get(text) ?? 0);
+        for (const [text, n] of after.statements) {
+          const d = n - (before.statements.get(text) ?? 0);
           if (d > 0) byText.set(text, d);
         }
+        const servedCpuMs =
+          after.served.cpuSeconds === undefined
+            ? undefined
+            : (after.served.cpuSeconds - (before.served.cpuSeconds ?? 0)) * 1000;
+        const servedChanges =
+          after.served.changes === undefined
+            ? undefined
+            : after.served.changes - (before.served.changes ?? 0);
         let intake = 0;
         let worker = 0;
         let clock = 0;
@@ -415,6 +454,8 @@ async function runBuild(root: string, databaseUrl: string): Promise<PhaseFigures
           worker,
           clock,
           cpuMs,
+          servedCpuMs,
+          servedChanges,
           idleMsPerSecond,
           seconds,
           load: loads.reduce((a, b) => a + b, 0) / loads.length,
@@ -465,11 +506,13 @@ async function startApp(root: string, env: Record<string, string>, install: bool
   return {
     child,
     url,
+    /** The statements sent so far by text, and the live worker's own counts where it has them. */
     counts: () =>
-      new Promise<Map<string, number>>((done) => {
-        child.once("message", (message) =>
-          done(new Map(Object.entries((message as { counts: Record<string, number> }).counts))),
-        );
+      new Promise<{ statements: Map<string, number>; served: Served }>((done) => {
+        child.once("message", (message) => {
+          const { counts, served } = message as { counts: Record<string, number>; served: Served };
+          done({ statements: new Map(Object.entries(counts)), served });
+        });
         child.send("counts");
       }),
     stop: () =>

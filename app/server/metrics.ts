@@ -143,6 +143,16 @@ function createMetrics(registry: Registry, shopLabels: readonly string[]) {
         if (liveWorker) this.set(liveWorker.lastLoopAt() / 1000);
       },
     }),
+    liveWorkerChanges: new Counter({
+      name: `${PREFIX}live_worker_changes_total`,
+      help: "Product changes the live worker took from the outbox and applied (sent, found unchanged, or refused).",
+      registers,
+    }),
+    liveWorkerCpuSeconds: new Counter({
+      name: `${PREFIX}live_worker_cpu_seconds_total`,
+      help: "CPU time (user + system) of the process while the live worker served a shop: an upper bound of the worker's own, since the process's other work meanwhile counts too.",
+      registers,
+    }),
     serviceAnswers: new Counter({
       name: `${PREFIX}service_answers_total`,
       help: "Answers of the search and chat service, by endpoint (method and path template) and HTTP status; status none: no answer (network error, timeout).",

@@ -152,7 +152,7 @@ describe("/metrics without METRICS_TOKEN", () => {
 });
 
 describe("npm run worker's /metrics on WORKER_PORT", () => {
-  it("counts items sent, the service's answers, a 429 waited out, Admin API points and the lease held", async () => {
+  it("counts items sent, the service's answers, a 429 waited out, Admin API points, the lease held and the changes applied", async () => {
     const product = indexableProduct(env, 1);
     env.shopify.state.updateProduct(product.id, { title: "Counted" }, { webhook: true });
     await env.shopify.state.settled();
@@ -202,6 +202,12 @@ describe("npm run worker's /metrics on WORKER_PORT", () => {
       text = (await scrape(base)).text;
       return sample(text, "catalog_chat_outbox_changes", { state: "waiting" }) === 0;
     });
+    // The changes it applied, and the CPU the process spent while it served the shop.
+    await waitFor("the worker's /metrics to count the change it applied", async () => {
+      text = (await scrape(base)).text;
+      return sample(text, "catalog_chat_live_worker_changes_total") >= 1;
+    });
+    expect(sample(text, "catalog_chat_live_worker_cpu_seconds_total")).toBeGreaterThan(0);
     expectNothingSecret(text);
     expect((await scrape(base, null)).status).toBe(401);
     child.kill("SIGKILL");

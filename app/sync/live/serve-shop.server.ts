@@ -26,6 +26,7 @@ import { describeWait, type RetryEvent, type SendGuard } from "../engine/pacer";
 import { quotaMonthOf } from "../../index-service/tiers";
 import { sendingTierOf } from "../engine/pacer-registry.server";
 import { quotaReportsRead } from "../engine/send-and-settle.server";
+import { appMetrics } from "../../server/metrics";
 import { pauseForServiceRefusal } from "../../shop/pause.server";
 import { serviceKeyIdOf } from "../../shop/service-keys.server";
 import { startShopSyncUnlessRunning } from "../full/run-full-sync.server";
@@ -93,6 +94,7 @@ export async function serveShop(worker: WorkerContext, shopDomain: string): Prom
   const { memory, registry, now } = worker;
   const lease = await worker.keptLeases.take(shopDomain);
   if (!lease) return;
+  const cpuFrom = process.cpuUsage();
   /** Kept for the next pass only when this one ended with nothing more due (the shop steady). */
   let keep = false;
   /** When the current pass began, before it looked for an unfinished run. */
@@ -246,6 +248,7 @@ export async function serveShop(worker: WorkerContext, shopDomain: string): Prom
       } finally {
         unsubscribe();
       }
+      appMetrics().liveWorkerChanges.inc(rows.length);
       if (refused > 0) memory.noteRefused(shopDomain, await refusedChangesLeft(shopDomain, ids));
       memory.succeeded(shopDomain);
       // A batch that was not full took every change due when it was read, and this pass settled
@@ -261,6 +264,8 @@ export async function serveShop(worker: WorkerContext, shopDomain: string): Prom
   } catch (error) {
     await handleFailure(worker, shopDomain, rows, error);
   } finally {
+    const cpu = process.cpuUsage(cpuFrom);
+    appMetrics().liveWorkerCpuSeconds.inc((cpu.user + cpu.system) / 1e6);
     await worker.keptLeases.putBack(shopDomain, lease, keep);
   }
 }
