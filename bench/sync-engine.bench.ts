@@ -10,7 +10,9 @@
  *    Each run's write requests are told apart: content writes (bulk upserts and deletes) and the
  *    key check every run starts with (a delete of an id nothing has: it changes nothing and costs
  *    one request of the tier's rate limit, no quota).
- * 3. Peak memory (RSS) of a whole sync run for growing catalogues, each in its own process.
+ * 3. Peak memory (RSS) of a whole sync run for growing catalogues, each in its own process: the
+ *    stock model filled from the stock export (each variant's item at two locations), then the
+ *    engine, as a full sync runs them.
  *    --heap-profile: each of those runs also samples what it allocated that reached V8's old
  *    generation (died in a full collection, or alive at the end), and prints its total and where
  *    most of it was made. A diagnostic: the sampling itself costs memory, so its runs' peaks are
@@ -18,18 +20,20 @@
  */
 import { execFile } from "node:child_process";
 import { Session } from "node:inspector/promises";
-import { mkdtempSync, rmSync } from "node:fs";
+import { createReadStream, createWriteStream, mkdtempSync, rmSync } from "node:fs";
+import { once } from "node:events";
+import { createInterface } from "node:readline";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { describePeak, samplePeakMemory } from "./peak-memory";
-import { bundleForNode } from "../scripts/build-commands.mjs";
 import { migrateDatabase } from "../app/cli/migrate-database";
 import { runFullSync } from "../app/sync/engine/sync-export.server";
 import { IndexServiceClient } from "../app/index-service/client";
 import { fileSource } from "../app/shopify/bulk-source";
 import { RATE_LIMITS } from "../app/index-service/tiers";
 import { Pacer } from "../app/sync/engine/pacer";
+import { fillStockModelFromExport } from "../app/sync/full/stock-model-export.server";
 
 const { values } = parseArgs({
   options: {
@@ -41,12 +45,13 @@ const { values } = parseArgs({
     child: { type: "string" },
     emulator: { type: "string" },
     file: { type: "string" },
+    stock: { type: "string" },
   },
 });
 const work = mkdtempSync(join(tmpdir(), "sync-bench-"));
 
 if (values.child) {
-  await memoryChild(Number(values.child), values.emulator!, values.file!);
+  await memoryChild(Number(values.child), values.emulator!, values.file!, values.stock!);
 } else {
   await main();
 }
@@ -177,6 +182,9 @@ async function main() {
   // The measured processes run the engine as `npm run build` bundles the app's commands
   // (scripts/build-commands.mjs): plain node, no TypeScript loader, as the app server, the worker
   // and `npm run sync` run it. Two folders deep, as build/cli/ is.
+  // Imported here: bundled into the measured process, its own "am I the script run" check
+  // would see the bundle's name and build the commands.
+  const { bundleForNode } = await import("../scripts/build-commands.mjs");
   const childFolder = join(import.meta.dirname, "..", "build", "bench");
   rmSync(childFolder, { recursive: true, force: true });
   await bundleForNode([import.meta.filename], childFolder);
@@ -188,6 +196,8 @@ async function main() {
     // process's resident memory before the sync began.
     const catalogue = join(work, `memory-${size}.jsonl`);
     await writeCatalogue({ products: size, pages: 0, articles: 0, seed: 8 }, catalogue);
+    const stock = join(work, `memory-${size}-stock.jsonl`);
+    await writeStockExport(catalogue, stock);
     for (const heapCap of [undefined, ...(values.capped ? [Number(values.capped)] : [])]) {
       const args = [...(heapCap ? [`--max-old-space-size=${heapCap}`] : []), childScript];
       const out = await new Promise<string>((resolve, reject) =>
@@ -202,6 +212,8 @@ async function main() {
             memoryEmulator.url,
             "--file",
             catalogue,
+            "--stock",
+            stock,
           ],
           (error, stdout) => (error ? reject(error) : resolve(stdout)),
         ),
@@ -214,13 +226,22 @@ async function main() {
   await memoryEmulator.close();
 }
 
-/** One sync of `n` products from `file` in this process; prints its peak RSS. */
-async function memoryChild(n: number, emulatorUrl: string, file: string) {
+/**
+ * One sync of `n` products from `file` in this process, as a full sync runs it: the stock model
+ * filled from its export (`stock`), then the engine; prints its peak RSS.
+ */
+async function memoryChild(n: number, emulatorUrl: string, file: string, stock: string) {
   process.env.DATABASE_URL = `file:${join(work, `memory-${n}.db`)}`;
   await migrateDatabase(process.env.DATABASE_URL!);
   const profiler = values["heap-profile"] ? await startOldGenerationProfile() : null;
   const memory = samplePeakMemory();
   const started = performance.now();
+  const fill = await fillStockModelFromExport(
+    `memory-${n}.example.com`,
+    fileSource(stock),
+    new Date(),
+  );
+  const fillSeconds = (performance.now() - started) / 1000;
   const result = await runFullSync({
     shopDomain: `memory-${n}.example.com`,
     workspaceId: `memory-${n}-example-com`,
@@ -239,9 +260,54 @@ async function memoryChild(n: number, emulatorUrl: string, file: string) {
   const { baseRss, peakRss: peak, peakHeap, atPeak } = memory.stop();
   console.log(
     `${String(n).padStart(7)} products: peak RSS ${(peak / 1024 / 1024).toFixed(0)} MB (${(baseRss / 1024 / 1024).toFixed(0)} MB before the sync), peak heap ${(peakHeap / 1024 / 1024).toFixed(0)} MB, ` +
-      `${result.counts.products.sent} sent in ${((performance.now() - started) / 1000).toFixed(1)} s; ${describePeak(atPeak)}`,
+      `stock model ${fill.modelled.toLocaleString("en")} items filled in ${fillSeconds.toFixed(1)} s, ` +
+      `${result.counts.products.sent} sent in ${((performance.now() - started) / 1000).toFixed(1)} s in all; ${describePeak(atPeak)}`,
   );
   if (profiler) console.log(await profiler.stop());
+}
+
+/**
+ * The stock export (STOCK_MODEL_BULK_QUERY) of a generated catalogue: each variant's inventory
+ * item, its variant and its stock at two locations, items and children in Shopify's order. Written
+ * by the driver, as the catalogue is, so that the measured process only reads it.
+ */
+async function writeStockExport(catalogue: string, path: string): Promise<void> {
+  const { inventoryItemGidOf, LOCATION_GID } = await import("../dev/fake-shopify/inventory");
+  const out = createWriteStream(path);
+  for await (const text of createInterface({ input: createReadStream(catalogue) })) {
+    const line = JSON.parse(text) as {
+      id?: string;
+      __parentId?: string;
+      inventoryQuantity?: number | null;
+      inventoryPolicy?: string;
+      inventoryItem?: { tracked: boolean };
+    };
+    if (!line.id?.includes("/ProductVariant/") || !line.__parentId) continue;
+    const item = inventoryItemGidOf(line.id);
+    const quantity = line.inventoryQuantity ?? 0;
+    const first = Math.floor(quantity / 2);
+    const lines = [
+      { id: item, tracked: line.inventoryItem?.tracked ?? true },
+      {
+        id: line.id,
+        inventoryQuantity: quantity,
+        inventoryPolicy: line.inventoryPolicy ?? "DENY",
+        product: { id: line.__parentId },
+        __parentId: item,
+      },
+      { location: { id: LOCATION_GID }, quantities: [{ quantity: first }], __parentId: item },
+      {
+        location: { id: "gid://shopify/Location/77000000002" },
+        quantities: [{ quantity: quantity - first }],
+        __parentId: item,
+      },
+    ];
+    if (!out.write(lines.map((l) => JSON.stringify(l)).join("\n") + "\n")) {
+      await once(out, "drain");
+    }
+  }
+  out.end();
+  await once(out, "finish");
 }
 
 interface SampledNode {

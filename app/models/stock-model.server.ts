@@ -1,6 +1,12 @@
 import { Prisma } from "@prisma/client";
 import { chunk } from "../index-service/bulk";
-import prisma, { driverBoolean, driverQuery, retryWhileBusy, toDate } from "./db.server";
+import prisma, {
+  driverBoolean,
+  driverExecute,
+  driverQuery,
+  retryWhileBusy,
+  toDate,
+} from "./db.server";
 
 /**
  * The stock model (docs/decisions/0021-stock-from-the-payload.md): each variant's inventory
@@ -84,11 +90,11 @@ export async function rememberItemProducts(
   const values = items.map(
     (item) => Prisma.sql`(${shopDomain}, ${item.inventoryItemId}, ${item.productId})`,
   );
-  await retryWhileBusy(
-    () => prisma.$executeRaw`
+  await retryWhileBusy(() =>
+    driverExecute(Prisma.sql`
       INSERT INTO "InventoryItemProduct" ("shopDomain", "inventoryItemId", "productId")
       VALUES ${Prisma.join(values)}
-      ON CONFLICT ("shopDomain", "inventoryItemId") DO UPDATE SET "productId" = excluded."productId"`,
+      ON CONFLICT ("shopDomain", "inventoryItemId") DO UPDATE SET "productId" = excluded."productId"`),
   );
 }
 
@@ -179,8 +185,8 @@ export async function replaceProductModel(
   const items = variants.map((variant) => ({ ...variant, productId }));
   await rememberItemProducts(shopDomain, items);
   await retryWhileBusy(async () => {
-    await prisma.$executeRaw`
-      DELETE FROM "StockItem" WHERE "shopDomain" = ${shopDomain} AND "productId" = ${productId}`;
+    await driverExecute(Prisma.sql`
+      DELETE FROM "StockItem" WHERE "shopDomain" = ${shopDomain} AND "productId" = ${productId}`);
     await writeItems(shopDomain, items, readAt);
   });
 }
@@ -219,18 +225,18 @@ async function writeItems(
     (v) =>
       Prisma.sql`(${shopDomain}, ${v.inventoryItemId}, ${v.productId}, ${v.variantId}, ${v.tracked}, ${v.inventoryPolicy}, ${readAt})`,
   );
-  await prisma.$executeRaw`
+  await driverExecute(Prisma.sql`
     INSERT INTO "StockItem" ("shopDomain", "inventoryItemId", "productId", "variantId", "tracked", "inventoryPolicy", "readAt")
     VALUES ${Prisma.join(rows)}
     ON CONFLICT ("shopDomain", "inventoryItemId") DO UPDATE SET
       "productId" = excluded."productId", "variantId" = excluded."variantId",
       "tracked" = excluded."tracked", "inventoryPolicy" = excluded."inventoryPolicy",
       "readAt" = excluded."readAt"
-    WHERE "StockItem"."readAt" <= excluded."readAt"`;
-  await prisma.$executeRaw`
+    WHERE "StockItem"."readAt" <= excluded."readAt"`);
+  await driverExecute(Prisma.sql`
     DELETE FROM "StockLevel" WHERE "shopDomain" = ${shopDomain}
       AND "inventoryItemId" IN (${Prisma.join(items.map((v) => v.inventoryItemId))})
-      AND "changedAt" <= ${readAt}`;
+      AND "changedAt" <= ${readAt}`);
   const levels = items.flatMap((v) =>
     v.levels.map(
       (level) =>
@@ -238,12 +244,12 @@ async function writeItems(
     ),
   );
   if (levels.length === 0) return;
-  await prisma.$executeRaw`
+  await driverExecute(Prisma.sql`
     INSERT INTO "StockLevel" ("shopDomain", "inventoryItemId", "locationId", "available", "changedAt")
     VALUES ${Prisma.join(levels)}
     ON CONFLICT ("shopDomain", "inventoryItemId", "locationId") DO UPDATE SET
       "available" = excluded."available", "changedAt" = excluded."changedAt"
-    WHERE excluded."changedAt" > "StockLevel"."changedAt"`;
+    WHERE excluded."changedAt" > "StockLevel"."changedAt"`);
 }
 
 /**
@@ -257,12 +263,12 @@ export async function forgetItemsNotExported(
   unsure: readonly string[],
 ): Promise<void> {
   await retryWhileBusy(async () => {
-    await prisma.$executeRaw`
-      DELETE FROM "StockItem" WHERE "shopDomain" = ${shopDomain} AND "readAt" < ${readAt}`;
+    await driverExecute(Prisma.sql`
+      DELETE FROM "StockItem" WHERE "shopDomain" = ${shopDomain} AND "readAt" < ${readAt}`);
     for (const ids of chunk(unsure, 500)) {
-      await prisma.$executeRaw`
+      await driverExecute(Prisma.sql`
         DELETE FROM "StockItem" WHERE "shopDomain" = ${shopDomain}
-          AND "inventoryItemId" IN (${Prisma.join(ids)}) AND "readAt" <= ${readAt}`;
+          AND "inventoryItemId" IN (${Prisma.join(ids)}) AND "readAt" <= ${readAt}`);
     }
   });
 }
