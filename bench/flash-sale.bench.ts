@@ -733,7 +733,9 @@ async function drive() {
       }); products per write ${histogram}`,
   );
   console.log(
-    `    the Resync's: ${resyncWrites.length} writes for ${resyncItems.toLocaleString("en")} products (goal ${fewest(resyncWrites)}, upserts and deletes apart: ${goal(resyncWrites.length <= fewest(resyncWrites))})`,
+    `    the Resync's: ${resyncWrites.length} writes for ${resyncItems.toLocaleString("en")} products (goal ${fewest(resyncWrites)}, upserts and deletes apart: ${goal(resyncWrites.length <= fewest(resyncWrites))}): ${resyncWrites
+      .map((w) => `${w.path} ${w.items} to ${w.workspace} at ${s(w.at - startedEpoch)}`)
+      .join("; ")}`,
   );
   console.log(
     `  full sync (Resync): ${
