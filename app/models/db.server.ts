@@ -73,13 +73,35 @@ export async function driverQuery<Row>(
   });
 }
 
-/** As driverQuery, for a statement that returns nothing: how many rows it changed. */
+/** The database a driver speaks to, for a statement whose text differs between them. */
+export type SqlProvider = "sqlite" | "postgres";
+
+/**
+ * As driverQuery, for a statement that returns nothing: how many rows it changed. A statement
+ * that differs between the databases is given as a function of the driver's provider.
+ */
 export async function driverExecute(
-  statement: Prisma.Sql,
+  statement: Prisma.Sql | ((provider: SqlProvider) => Prisma.Sql),
   client: PrismaClient = processClient(),
 ): Promise<number> {
   const driver = await driverOf(client);
-  return forgotten(driver.executeRaw(sqlQueryOf(statement, driver.provider)));
+  const sql =
+    typeof statement === "function" ? statement(driver.provider as SqlProvider) : statement;
+  return forgotten(driver.executeRaw(sqlQueryOf(sql, driver.provider)));
+}
+
+/**
+ * A batch's rows sent as one JSON parameter, read back as a table `j` whose `j.value` is each
+ * row's array (`j.value ->> 0` its first field, as text or a number on SQLite, as text on
+ * PostgreSQL). One value a column and row makes a statement of thousands of parameters, which
+ * libSQL compiles into a program as large each time and frees only when V8 collects the
+ * statement's object: a stock export's fill left about 100 MB of them behind (issue 28, item 6).
+ */
+export function jsonRows(provider: SqlProvider, rows: readonly (readonly unknown[])[]): Prisma.Sql {
+  const json = JSON.stringify(rows);
+  return provider === "postgres"
+    ? Prisma.sql`jsonb_array_elements(${json}::jsonb) AS j(value)`
+    : Prisma.sql`json_each(${json}) AS j`;
 }
 
 /**

@@ -4,8 +4,10 @@ import prisma, {
   driverBoolean,
   driverExecute,
   driverQuery,
+  jsonRows,
   retryWhileBusy,
   toDate,
+  type SqlProvider,
 } from "./db.server";
 
 /**
@@ -87,14 +89,14 @@ export async function rememberItemProducts(
   items: readonly { inventoryItemId: string; productId: string }[],
 ): Promise<void> {
   if (items.length === 0) return;
-  const values = items.map(
-    (item) => Prisma.sql`(${shopDomain}, ${item.inventoryItemId}, ${item.productId})`,
-  );
+  const rows = items.map((item) => [item.inventoryItemId, item.productId]);
   await retryWhileBusy(() =>
-    driverExecute(Prisma.sql`
+    driverExecute(
+      (provider) => Prisma.sql`
       INSERT INTO "InventoryItemProduct" ("shopDomain", "inventoryItemId", "productId")
-      VALUES ${Prisma.join(values)}
-      ON CONFLICT ("shopDomain", "inventoryItemId") DO UPDATE SET "productId" = excluded."productId"`),
+      SELECT ${shopDomain}, j.value ->> 0, j.value ->> 1 FROM ${jsonRows(provider, rows)} WHERE true
+      ON CONFLICT ("shopDomain", "inventoryItemId") DO UPDATE SET "productId" = excluded."productId"`,
+    ),
   );
 }
 
@@ -221,35 +223,54 @@ async function writeItems(
   readAt: Date,
 ): Promise<void> {
   if (items.length === 0) return;
-  const rows = items.map(
-    (v) =>
-      Prisma.sql`(${shopDomain}, ${v.inventoryItemId}, ${v.productId}, ${v.variantId}, ${v.tracked}, ${v.inventoryPolicy}, ${readAt})`,
-  );
-  await driverExecute(Prisma.sql`
+  const rows = items.map((v) => [
+    v.inventoryItemId,
+    v.productId,
+    v.variantId,
+    v.tracked ? "t" : "f",
+    v.inventoryPolicy,
+  ]);
+  await driverExecute(
+    (provider) => Prisma.sql`
     INSERT INTO "StockItem" ("shopDomain", "inventoryItemId", "productId", "variantId", "tracked", "inventoryPolicy", "readAt")
-    VALUES ${Prisma.join(rows)}
+    SELECT ${shopDomain}, j.value ->> 0, j.value ->> 1, j.value ->> 2, (j.value ->> 3) = 't',
+      j.value ->> 4, ${timestamp(provider, readAt)}
+    FROM ${jsonRows(provider, rows)} WHERE true
     ON CONFLICT ("shopDomain", "inventoryItemId") DO UPDATE SET
       "productId" = excluded."productId", "variantId" = excluded."variantId",
       "tracked" = excluded."tracked", "inventoryPolicy" = excluded."inventoryPolicy",
       "readAt" = excluded."readAt"
-    WHERE "StockItem"."readAt" <= excluded."readAt"`);
-  await driverExecute(Prisma.sql`
+    WHERE "StockItem"."readAt" <= excluded."readAt"`,
+  );
+  const ids = items.map((v) => [v.inventoryItemId]);
+  await driverExecute(
+    (provider) => Prisma.sql`
     DELETE FROM "StockLevel" WHERE "shopDomain" = ${shopDomain}
-      AND "inventoryItemId" IN (${Prisma.join(items.map((v) => v.inventoryItemId))})
-      AND "changedAt" <= ${readAt}`);
+      AND "inventoryItemId" IN (SELECT j.value ->> 0 FROM ${jsonRows(provider, ids)})
+      AND "changedAt" <= ${readAt}`,
+  );
   const levels = items.flatMap((v) =>
-    v.levels.map(
-      (level) =>
-        Prisma.sql`(${shopDomain}, ${v.inventoryItemId}, ${level.locationId}, ${level.available}, ${readAt})`,
-    ),
+    v.levels.map((level) => [v.inventoryItemId, level.locationId, level.available]),
   );
   if (levels.length === 0) return;
-  await driverExecute(Prisma.sql`
+  await driverExecute(
+    (provider) => Prisma.sql`
     INSERT INTO "StockLevel" ("shopDomain", "inventoryItemId", "locationId", "available", "changedAt")
-    VALUES ${Prisma.join(levels)}
+    SELECT ${shopDomain}, j.value ->> 0, j.value ->> 1, CAST(j.value ->> 2 AS INTEGER),
+      ${timestamp(provider, readAt)}
+    FROM ${jsonRows(provider, levels)} WHERE true
     ON CONFLICT ("shopDomain", "inventoryItemId", "locationId") DO UPDATE SET
       "available" = excluded."available", "changedAt" = excluded."changedAt"
-    WHERE excluded."changedAt" > "StockLevel"."changedAt"`);
+    WHERE excluded."changedAt" > "StockLevel"."changedAt"`,
+  );
+}
+
+/**
+ * A time in a SELECT's list, where PostgreSQL cannot tell a parameter's type from the column it
+ * goes to; SQLite keeps it as the driver sends it (a cast there would read it as a number).
+ */
+function timestamp(provider: SqlProvider, at: Date): Prisma.Sql {
+  return provider === "postgres" ? Prisma.sql`CAST(${at} AS TIMESTAMP(3))` : Prisma.sql`${at}`;
 }
 
 /**

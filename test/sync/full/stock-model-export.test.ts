@@ -20,9 +20,16 @@ const SHOP = "stock-model-export.myshopify.com";
 const OTHER = "stock-model-export-other.myshopify.com";
 
 /** An item's line and its variant's (two lines of the export). */
-const item = (id: number, variant: number, product: number, quantity: number, policy = "DENY") =>
+const item = (
+  id: number,
+  variant: number,
+  product: number,
+  quantity: number,
+  policy = "DENY",
+  tracked = true,
+) =>
   [
-    JSON.stringify({ id: `gid://shopify/InventoryItem/${id}`, tracked: true }),
+    JSON.stringify({ id: `gid://shopify/InventoryItem/${id}`, tracked }),
     JSON.stringify({
       id: `gid://shopify/ProductVariant/${variant}`,
       inventoryQuantity: quantity,
@@ -97,6 +104,27 @@ describe("the stock export fills the model", () => {
     );
     // Another shop's model is its own.
     expect(await quantities("1", OTHER)).toEqual([]);
+  });
+
+  it("keeps whether each item is tracked and its variant's policy, as Shopify listed them", async () => {
+    await fillStockModelFromExport(
+      SHOP,
+      source([
+        item(11, 101, 1, 0, "CONTINUE", false),
+        item(12, 102, 1, 4, "DENY", true),
+        level(12, 1, 4),
+      ]),
+      new Date(),
+    );
+    const variants = (await modelledProducts(SHOP, ["1"])).get("1") ?? [];
+    expect(
+      variants
+        .map(({ variantId, tracked, inventoryPolicy }) => ({ variantId, tracked, inventoryPolicy }))
+        .sort((a, b) => a.variantId.localeCompare(b.variantId)),
+    ).toEqual([
+      { variantId: "101", tracked: false, inventoryPolicy: "CONTINUE" },
+      { variantId: "102", tracked: true, inventoryPolicy: "DENY" },
+    ]);
   });
 
   it("leaves out an item whose levels do not add up to its quantity, and forgets what it kept of it", async () => {
