@@ -391,19 +391,15 @@ async function runBuild(root: string, databaseUrl: string): Promise<PhaseFigures
   const phases: PhaseFigures[] = [];
   try {
     const modes = [
-      { coalesceMs: 3_000, install: true, changes: Number(values.single), batch: 1 },
-      {
-        coalesceMs: 600_000,
-        install: false,
-        changes: Number(values.batches) * BATCH,
-        batch: BATCH,
-      },
-    ];
-    for (const mode of modes.filter((m) => m.changes > 0)) {
+      { coalesceMs: 3_000, changes: Number(values.single), batch: 1 },
+      { coalesceMs: 600_000, changes: Number(values.batches) * BATCH, batch: BATCH },
+    ].filter((m) => m.changes > 0);
+    for (const mode of modes) {
+      // The first phase that runs installs the shop (`--single 0` runs the batches alone).
       const app = await startApp(
         root,
         { ...env, LIVE_COALESCE_MS: String(mode.coalesceMs) },
-        mode.install,
+        mode === modes[0],
       );
       try {
         shopify.state.setApp({ appUrl: app.url, apiSecret: API_SECRET });
