@@ -8,7 +8,7 @@ import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
 import { listen, sendJson } from "../http";
 
-interface CaughtMail {
+export interface CaughtMail {
   from: string;
   to: string;
   replyTo: string;
