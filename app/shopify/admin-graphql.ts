@@ -1,5 +1,6 @@
 import { GraphqlQueryError } from "@shopify/shopify-api";
 import { appMetrics } from "../server/metrics";
+import { sleep } from "../server/sleep";
 
 /** The part of the Admin API client (shopify-app-remix's `admin.graphql`) the catalogue uses. */
 export interface AdminGraphql {
@@ -62,7 +63,6 @@ export const DEFAULT_MAX_THROTTLED_RETRIES = 20;
 /** The longest single wait: Shopify's bucket refills in seconds, a wait past this is a bad status. */
 const MAX_THROTTLE_WAIT_MS = 60_000;
 
-const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * Runs one Admin GraphQL document and returns its data. A THROTTLED answer (Shopify's cost-based
@@ -80,7 +80,7 @@ export async function queryAdmin<T>(
   variables?: Record<string, unknown>,
   options: QueryOptions = {},
 ): Promise<T> {
-  const sleep = options.sleep ?? sleepFor;
+  const wait = options.sleep ?? sleep;
   const maxRetries = options.maxThrottledRetries ?? DEFAULT_MAX_THROTTLED_RETRIES;
   for (let throttled = 0; ; throttled++) {
     const { body, status } = await askAdmin<T>(admin, query, variables);
@@ -97,7 +97,7 @@ export async function queryAdmin<T>(
           errors,
         );
       }
-      await sleep(throttleWaitMs(body.extensions?.cost));
+      await wait(throttleWaitMs(body.extensions?.cost));
       continue;
     }
     if (errors.length > 0 || !body.data) {

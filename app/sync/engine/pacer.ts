@@ -12,18 +12,7 @@ import { IndexServiceError, RateLimitedError } from "../../index-service/errors"
 import type { RateLimits } from "../../index-service/tiers";
 import type { Usage } from "../../index-service/types";
 import { appMetrics } from "../../server/metrics";
-
-/** Node's timers hold at most 2^31-1 ms (24.8 days); a longer delay fires at once, every time. */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
-
-/** Waits `ms` milliseconds, however long, in timer-sized steps; a malformed wait is no wait. */
-export async function sleep(ms: number, now: () => number = Date.now): Promise<void> {
-  if (!(ms > 0)) return;
-  const until = now() + ms;
-  for (let left = ms; left > 0; left = until - now()) {
-    await new Promise<void>((resolve) => setTimeout(resolve, Math.min(left, MAX_TIMER_MS)));
-  }
-}
+import { sleep } from "../../server/sleep";
 
 /** Backoff steps: the first wait, doubled after each further failure up to the longest. */
 export interface BackoffSteps {

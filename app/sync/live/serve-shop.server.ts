@@ -15,6 +15,7 @@ import { quotaStanding, standingOf } from "../../models/quota-usage.server";
 import { workspaceOf } from "../../models/shops.server";
 import { withSessionRead, type SessionRead } from "../../models/session-reads.server";
 import { LeaseLostError } from "../../models/shop-leases.server";
+import { countingSleeps } from "../../server/sleep";
 import {
   passStart,
   sendCheck,
@@ -90,11 +91,20 @@ export function messageOf(error: unknown): string {
  * next pass (kept-leases.ts) or gives it back. Only the worker that holds the shop's lease sends
  * for it, never while a full sync of it is unfinished, never while it is paused or uninstalled.
  */
-export async function serveShop(worker: WorkerContext, shopDomain: string): Promise<void> {
+export function serveShop(worker: WorkerContext, shopDomain: string): Promise<void> {
+  return countingSleeps((sleptCpuMicros) => servePasses(worker, shopDomain, sleptCpuMicros));
+}
+
+async function servePasses(
+  worker: WorkerContext,
+  shopDomain: string,
+  sleptCpuMicros: () => number,
+): Promise<void> {
   const { memory, registry, now } = worker;
   const lease = await worker.keptLeases.take(shopDomain);
   if (!lease) return;
   const cpuFrom = process.cpuUsage();
+  const sleptBefore = sleptCpuMicros();
   /** Kept for the next pass only when this one ended with nothing more due (the shop steady). */
   let keep = false;
   /** When the current pass began, before it looked for an unfinished run. */
@@ -264,8 +274,11 @@ export async function serveShop(worker: WorkerContext, shopDomain: string): Prom
   } catch (error) {
     await handleFailure(worker, shopDomain, rows, error);
   } finally {
+    // The process's CPU while this shop was served, less what it spent while the passes only
+    // waited out a rate limit (Shopify's bucket, the service's window): other work's, not theirs.
     const cpu = process.cpuUsage(cpuFrom);
-    appMetrics().liveWorkerCpuSeconds.inc((cpu.user + cpu.system) / 1e6);
+    const served = Math.max(0, cpu.user + cpu.system - (sleptCpuMicros() - sleptBefore));
+    appMetrics().liveWorkerCpuSeconds.inc(served / 1e6);
     await worker.keptLeases.putBack(shopDomain, lease, keep);
   }
 }

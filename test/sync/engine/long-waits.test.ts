@@ -8,7 +8,8 @@ import { MAX_RETRY_AFTER_MS } from "../../../app/index-service/assumptions";
 import { RateLimitedError } from "../../../app/index-service/errors";
 import { retryAfterMsOf } from "../../../app/index-service/response-errors";
 import { RATE_LIMITS } from "../../../app/index-service/tiers";
-import { describeWait, MAX_TIMER_MS, Pacer, sleep } from "../../../app/sync/engine/pacer";
+import { describeWait, Pacer } from "../../../app/sync/engine/pacer";
+import { MAX_TIMER_MS, sleep } from "../../../app/server/sleep";
 
 const DAY = 24 * 60 * 60 * 1_000;
 
