@@ -63,7 +63,6 @@ export const DEFAULT_MAX_THROTTLED_RETRIES = 20;
 /** The longest single wait: Shopify's bucket refills in seconds, a wait past this is a bad status. */
 const MAX_THROTTLE_WAIT_MS = 60_000;
 
-
 /**
  * Runs one Admin GraphQL document and returns its data. A THROTTLED answer (Shopify's cost-based
  * limit) is waited out for as long as the bucket needs to refill to the query's cost, then the
