@@ -150,7 +150,7 @@ function createMetrics(registry: Registry, shopLabels: readonly string[]) {
     }),
     liveWorkerCpuSeconds: new Counter({
       name: `${PREFIX}live_worker_cpu_seconds_total`,
-      help: "CPU time (user + system) of the process while the live worker served a shop, less its CPU while the passes only waited out a rate limit: an upper bound of the worker's own, since the process's other work while a pass worked counts too.",
+      help: "CPU time (user + system) of the process while the live worker served a shop, less its CPU while the passes waited out a rate limit or a backoff: an upper bound of the worker's own, since the process's other work while a pass worked counts too.",
       registers,
     }),
     serviceAnswers: new Counter({

@@ -1,9 +1,9 @@
 /**
- * Waiting out a rate limit (Shopify's cost bucket, the service's window, a 429's retryAfter), and
- * the process's CPU while a piece of work did nothing but wait: the live worker's CPU per change
+ * Waiting out a rate limit (Shopify's cost bucket, the service's window, a 429's retryAfter) or a
+ * backoff, and the process's CPU while a piece of work waited: the live worker's CPU per change
  * (`catalog_chat_live_worker_cpu_seconds_total`) leaves out what the rest of the process did
  * meanwhile (the intake, the poll, other shops), which a pass held up by Shopify's bucket for a
- * minute would otherwise count as its own.
+ * minute would otherwise count as its own (decision 0061).
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 

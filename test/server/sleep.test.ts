@@ -1,7 +1,9 @@
 /**
  * The CPU a piece of work's sleeps span (app/server/sleep.ts), which the live worker leaves out of
- * its CPU per change: the rest of the process's work while it slept counts, once however many of
- * its sleeps overlap; its own work between sleeps, and other work's sleeps, do not.
+ * its CPU per change: the process's CPU while any of the work's sleeps is under way counts, once
+ * however many of them overlap; CPU outside its sleeps, and other work's sleeps, do not. No timer
+ * can fire during synchronous work, so CPU burnt right after a sleep starts is within it whatever
+ * the machine's load.
  */
 import { describe, expect, it } from "vitest";
 import { countingSleeps, sleep } from "../../app/server/sleep";
@@ -14,33 +16,22 @@ function burn(micros: number): void {
   while (microsOf(process.cpuUsage(from)) < micros);
 }
 
-/** Burns CPU on the event loop's next turn, as the rest of the process does while work sleeps. */
-const burnElsewhere = (micros: number) =>
-  new Promise<void>((resolve) =>
-    setImmediate(() => {
-      burn(micros);
-      resolve();
-    }),
-  );
-
 describe("counting sleeps", () => {
   it("counts the process's CPU while the work slept, once for overlapping sleeps", async () => {
     const from = process.cpuUsage();
-    let elsewhere: Promise<void> = Promise.resolve();
     const slept = await countingSleeps(async (sleptCpuMicros) => {
-      // Burns before the sleeps' timers can fire: within both sleeps.
-      elsewhere = burnElsewhere(60_000);
-      await Promise.all([sleep(5), sleep(10)]);
+      const both = Promise.all([sleep(5), sleep(10)]);
+      burn(60_000);
+      await both;
       return sleptCpuMicros();
     });
-    await elsewhere;
     const total = microsOf(process.cpuUsage(from));
     expect(slept).toBeGreaterThanOrEqual(60_000);
-    // Counted twice, it would be over 120 ms, more than the process spent in all.
+    // Counted once per sleep, it would be over 120 ms: more than the process spent in all.
     expect(slept).toBeLessThanOrEqual(total);
   });
 
-  it("leaves out the work's own CPU between sleeps and sleeps outside it", async () => {
+  it("leaves out the CPU outside the work's sleeps, and sleeps that are not the work's", async () => {
     const outside = sleep(20);
     const slept = await countingSleeps(async (sleptCpuMicros) => {
       burn(40_000);
@@ -54,8 +45,10 @@ describe("counting sleeps", () => {
   it("counts the sleeps of work started from inside, and a sleep still under way", async () => {
     await countingSleeps(async (sleptCpuMicros) => {
       const inner = Promise.resolve().then(() => sleep(10));
-      const elsewhere = burnElsewhere(30_000);
-      await elsewhere;
+      // The inner work has started its sleep; no macrotask has run since, so it is under way.
+      await Promise.resolve();
+      await Promise.resolve();
+      burn(30_000);
       expect(sleptCpuMicros()).toBeGreaterThanOrEqual(30_000);
       await inner;
     });

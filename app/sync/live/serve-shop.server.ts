@@ -274,8 +274,8 @@ async function servePasses(
   } catch (error) {
     await handleFailure(worker, shopDomain, rows, error);
   } finally {
-    // The process's CPU while this shop was served, less what it spent while the passes only
-    // waited out a rate limit (Shopify's bucket, the service's window): other work's, not theirs.
+    // The process's CPU while this shop was served, less what it spent while the passes
+    // waited out a rate limit or a backoff (decision 0061): mostly other work's, not theirs.
     const cpu = process.cpuUsage(cpuFrom);
     const served = Math.max(0, cpu.user + cpu.system - (sleptCpuMicros() - sleptBefore));
     appMetrics().liveWorkerCpuSeconds.inc(served / 1e6);
