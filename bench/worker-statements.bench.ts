@@ -30,8 +30,8 @@
  * phase: the poll, timers), so that "beyond idle" is what the changes cost; and, where the build
  * counts it (`live_worker_cpu_seconds_total`), the process's CPU while its live worker served the
  * shop, per change applied: the worker's own, without the idle seconds between changes, nor the
- * process's CPU while a pass only waited out Shopify's bucket (which the bench's own price edits
- * drain) or the service's window.
+ * process's CPU while a pass waited out Shopify's bucket (its re-read of a batch of 100 asks far
+ * more points than the bucket holds) or the service's window.
  * Deliveries go one after another, so the intake writes each alone; the figures do not
  * depend on timing. Printed per change: the intake's statements (the shop check, the change, the
  * receipt), the worker's (everything else), and apart what the worker does by the clock whatever

@@ -104,7 +104,6 @@ async function servePasses(
   const lease = await worker.keptLeases.take(shopDomain);
   if (!lease) return;
   const cpuFrom = process.cpuUsage();
-  const sleptBefore = sleptCpuMicros();
   /** Kept for the next pass only when this one ended with nothing more due (the shop steady). */
   let keep = false;
   /** When the current pass began, before it looked for an unfinished run. */
@@ -277,7 +276,7 @@ async function servePasses(
     // The process's CPU while this shop was served, less what it spent while the passes
     // waited out a rate limit or a backoff (decision 0061): mostly other work's, not theirs.
     const cpu = process.cpuUsage(cpuFrom);
-    const served = Math.max(0, cpu.user + cpu.system - (sleptCpuMicros() - sleptBefore));
+    const served = Math.max(0, cpu.user + cpu.system - sleptCpuMicros());
     appMetrics().liveWorkerCpuSeconds.inc(served / 1e6);
     await worker.keptLeases.putBack(shopDomain, lease, keep);
   }
