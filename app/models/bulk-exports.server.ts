@@ -25,6 +25,19 @@ export async function recordExportStarted(
   await prisma.bulkExport.create({ data: { ...bulkExport, status: "CREATED" } });
 }
 
+/**
+ * Records a bulk query Shopify did not start as a failed export of the run, under an id of its
+ * own (no operation has one): the run asked it, and it is over.
+ */
+export async function recordExportNotStarted(
+  bulkExport: Pick<BulkExport, "shopDomain" | "runId" | "type" | "errorCode">,
+): Promise<void> {
+  const id = `not-started:${bulkExport.runId}:${bulkExport.type}`;
+  await prisma.bulkExport.create({
+    data: { ...bulkExport, id, status: "FAILED", completedAt: new Date() },
+  });
+}
+
 /** Records the state Shopify reported for a bulk operation. */
 export async function recordExportState(
   id: string,

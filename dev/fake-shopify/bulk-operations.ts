@@ -91,6 +91,8 @@ export class BulkOperations {
   readonly #abort = new AbortController();
   #faults: BulkFault[] = [];
   #webhookFaults: FinishWebhookFault[] = [];
+  /** Texts whose next bulk query is refused as if five were running. */
+  #refusals: string[] = [];
   #next: number;
 
   constructor(private readonly options: BulkOperationsOptions) {
@@ -113,7 +115,9 @@ export class BulkOperations {
       };
     }
     const active = this.records.filter((record) => ACTIVE.has(record.status));
-    if (active.length >= MAX_CONCURRENT_BULK_QUERIES) {
+    const refusal = this.#refusals.findIndex((text) => query.includes(text));
+    if (refusal >= 0) this.#refusals.splice(refusal, 1);
+    if (refusal >= 0 || active.length >= MAX_CONCURRENT_BULK_QUERIES) {
       return {
         operation: null,
         userErrors: [
@@ -121,7 +125,7 @@ export class BulkOperations {
             field: null,
             message:
               `A maximum of ${MAX_CONCURRENT_BULK_QUERIES} bulk query operations can run at a time ` +
-              `per shop; in progress: ${active.map((record) => record.id).join(", ")}.`,
+              `per shop; in progress: ${active.map((record) => record.id).join(", ") || "(elsewhere)"}.`,
             code: "OPERATION_IN_PROGRESS",
           },
         ],
@@ -190,16 +194,33 @@ export class BulkOperations {
     this.#faults.push(fault);
   }
 
+  /**
+   * The next bulk query whose text holds `text` is refused as Shopify refuses one while five of
+   * the app's run in the shop (OPERATION_IN_PROGRESS), whatever runs here.
+   */
+  refuseNext(text: string): void {
+    this.#refusals.push(text);
+  }
+
   failNextWebhook(fault: FinishWebhookFault): void {
     this.#webhookFaults.push(fault);
   }
 
-  pendingFaults(): { operations: BulkFault[]; finishWebhooks: FinishWebhookFault[] } {
-    return { operations: [...this.#faults], finishWebhooks: [...this.#webhookFaults] };
+  pendingFaults(): {
+    operations: BulkFault[];
+    finishWebhooks: FinishWebhookFault[];
+    refusedQueries: string[];
+  } {
+    return {
+      operations: [...this.#faults],
+      finishWebhooks: [...this.#webhookFaults],
+      refusedQueries: [...this.#refusals],
+    };
   }
 
   clearFaults(): void {
     this.#faults = [];
+    this.#refusals = [];
     this.#webhookFaults = [];
   }
 

@@ -48,6 +48,7 @@ const ENDPOINTS = [
   "POST   /__fake/throttle                    {currentlyAvailable}",
   "GET    /__fake/faults                      pending faults",
   "POST   /__fake/faults/bulk                 {status: FAILED, errorCode, partialData?} | {status: EXPIRED}",
+  "POST   /__fake/faults/bulk-refusal         {text}: the next bulk query holding it is refused (OPERATION_IN_PROGRESS)",
   "POST   /__fake/faults/finish-webhook       {drop: true, count?} | {delayMs, count?}",
   "POST   /__fake/faults/throttle             {count}: the next requests are THROTTLED",
   "DELETE /__fake/faults                      clear faults",
@@ -192,6 +193,12 @@ async function route(
     case "DELETE /faults":
       control.clearFaults();
       return ok({ cleared: true });
+    case "POST /faults/bulk-refusal":
+      if (typeof body.text !== "string" || body.text === "") {
+        throw new ControlError(400, "Send {text}");
+      }
+      control.refuseNextBulkQuery(body.text);
+      return ok({ refused: body.text });
     case "POST /faults/bulk":
       if (body.status === "EXPIRED") control.expireNextBulkOperation();
       else if (body.status === "FAILED" && ERROR_CODES.has(String(body.errorCode))) {

@@ -477,6 +477,14 @@ export class FakeShopifyControl {
     for (let i = 0; i < count; i++) this.core.bulk.failNextWebhook({ drop: true });
   }
 
+  /**
+   * The next bulk query whose text holds `text` is refused before it starts
+   * (OPERATION_IN_PROGRESS, as while five of the app's run).
+   */
+  refuseNextBulkQuery(text: string): void {
+    this.core.bulk.refuseNext(text);
+  }
+
   /** The next `count` bulk_operations/finish webhooks are sent `delayMs` late. */
   delayFinishWebhooks(delayMs: number, count = 1): void {
     for (let i = 0; i < count; i++) this.core.bulk.failNextWebhook({ delayMs });

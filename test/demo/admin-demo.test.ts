@@ -58,6 +58,20 @@ describe("the offline demo in a browser", () => {
     await session.shot(page, "dashboard-after-resync");
   });
 
+  it("a stock export Shopify refuses to start counts as over: the bar moves on, and the resync finishes", async () => {
+    await session.demo.firstSync;
+    session.demo.shopify.state.refuseNextBulkQuery("inventoryItems");
+    // The three others wait for the polling fallback, so the bar is seen while they run.
+    session.demo.shopify.state.dropFinishWebhooks(3);
+    const page = await session.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(session.demo.adminUrl);
+    await page.getByRole("button", { name: "Resync" }).click();
+    await page.getByText("Resync started.").waitFor();
+    await page.getByText("Exporting from Shopify: 1 of 4 exports ready").waitFor();
+    await page.getByTestId("sync-phase").waitFor({ state: "detached", timeout: 90_000 });
+    await page.getByText("Last sync: Resync, finished").waitFor();
+  });
+
   it("Settings refuses a revoked key and a publishable key in the secret field, saying what is wrong", async () => {
     const page = await session.browser.newPage();
     await page.goto(`${session.demo.adminUrl}/settings`);

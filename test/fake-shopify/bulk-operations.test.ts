@@ -379,6 +379,24 @@ describe("concurrency", () => {
       await busy.close();
     }
   });
+
+  it("refuses a bulk query on request as Shopify does while five run, and starts the next one", async () => {
+    shop.state.refuseNextBulkQuery("inventoryItems");
+    const pages = await runBulk(shop, PAGES_BULK_QUERY);
+    expect(pages.userErrors).toEqual([]);
+    const refused = await runBulk(shop, STOCK_MODEL_BULK_QUERY);
+    expect(refused.bulkOperation).toBeNull();
+    expect(refused.userErrors).toEqual([
+      {
+        field: null,
+        message: expect.stringContaining("5 bulk query operations"),
+        code: "OPERATION_IN_PROGRESS",
+      },
+    ]);
+    expect(shop.state.faults().refusedQueries).toEqual([]);
+    const again = await runBulk(shop, STOCK_MODEL_BULK_QUERY);
+    expect(again.userErrors).toEqual([]);
+  });
 });
 
 describe("several stores behind one app", () => {

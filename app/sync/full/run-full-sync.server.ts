@@ -25,6 +25,7 @@ import {
   type ReferenceNames,
 } from "../../catalogue";
 import {
+  BulkOperationRefusedError,
   isFinishedBulkStatus,
   readBulkOperation,
   startBulkQuery,
@@ -45,6 +46,7 @@ import {
 } from "../../models/shops.server";
 import {
   exportsOfRun,
+  recordExportNotStarted,
   recordExportStarted,
   recordExportState,
 } from "../../models/bulk-exports.server";
@@ -471,7 +473,8 @@ async function exportFromShopify(
 /**
  * The stock model's export, beside the products' (decision 0060): recorded as begun just before it
  * was asked, the time its levels are taken as of. Not the run's to fail: without it the model
- * fills as orders come, a read per product.
+ * fills as orders come, a read per product. One Shopify does not start is recorded as failed, so
+ * the progress bar's count of exports ready reaches its total.
  */
 async function startStockExport(admin: AdminGraphql, run: SyncRun): Promise<void> {
   const readAt = new Date();
@@ -486,6 +489,14 @@ async function startStockExport(admin: AdminGraphql, run: SyncRun): Promise<void
     });
   } catch (error) {
     log.warn({ err: error }, "the stock model's export was not started");
+    await recordExportNotStarted({
+      shopDomain: run.shopDomain,
+      runId: run.id,
+      type: STOCK_EXPORT,
+      errorCode:
+        (error instanceof BulkOperationRefusedError ? error.userErrors[0]?.code : null) ??
+        "NOT_STARTED",
+    });
   }
 }
 

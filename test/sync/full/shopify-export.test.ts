@@ -5,6 +5,7 @@ import { startTestDemo } from "../../../testkit/demo-browser";
 import { indexedIds } from "../../../testkit/emulator";
 import prisma from "../../../app/models/db.server";
 import * as shopSync from "../../../app/sync/full/run-full-sync.server";
+import { runProgress } from "../../../app/sync/full/run-progress.server";
 
 let demo: RunningDemo;
 const QUICK = { checkEveryMs: 50, webhookGraceMs: 60_000, pollEveryMs: 100 };
@@ -77,6 +78,22 @@ describe("exporting from Shopify", () => {
     const expired = await resync();
     expect(expired).toMatchObject({ state: "failed", errorCode: "SHOPIFY_EXPIRED" });
     expect(index()).toEqual(before);
+  });
+
+  it("a stock export Shopify refuses to start fails nothing, and counts as over for the progress bar", async () => {
+    demo.shopify.state.refuseNextBulkQuery("inventoryItems");
+    const run = await resync();
+    expect(run.state).toBe("succeeded");
+    const exports = await prisma.bulkExport.findMany({ where: { runId: run.id } });
+    expect(exports.map((e) => [e.type, e.status, e.errorCode]).sort()).toEqual([
+      ["article", "COMPLETED", null],
+      ["page", "COMPLETED", null],
+      ["product", "COMPLETED", null],
+      ["stock", "FAILED", "OPERATION_IN_PROGRESS"],
+    ]);
+    // As the bar saw it in the export phase: every export over, none waited for.
+    const progress = await runProgress({ ...run, state: "running", phase: "request" });
+    expect(progress).toMatchObject({ done: 4, total: 4, percent: 10 });
   });
 
   it("takes an export that finds nothing as a valid empty export", async () => {
