@@ -3,8 +3,9 @@
  *   npx tsx bench/concurrent-syncs.bench.ts [--products 10000] [--shops 1,5,10] [--database-url postgresql://…]
  *
  * For each count K, a fresh process runs K first syncs of K different shops (N products each) at
- * the same time, against the emulator in another process with no practical rate limit, on V8's
- * default heap: peak RSS, RSS before syncing, the peak's growth per shop, and wall time. The goal
+ * the same time, each as a full sync runs it (its stock model filled from the stock export, each
+ * variant's item at two locations, then the engine), against the emulator in another process with
+ * no practical rate limit, on V8's default heap: peak RSS, RSS before syncing, the peak's growth per shop, and wall time. The goal
  * (issue 13): each concurrent sync adds at most 50 MB, ten 10,000-product syncs under 1 GB.
  */
 import { execFile } from "node:child_process";
@@ -15,12 +16,14 @@ import { parseArgs } from "node:util";
 import { startEmulator } from "../dev/emulator/server";
 import { writeCatalogue } from "../dev/sample-store/catalogue-generator";
 import { samplePeakMemory } from "./peak-memory";
+import { writeStockExport } from "./stock-export-file";
 import { migrateDatabase } from "../app/cli/migrate-database";
 import { runFullSync } from "../app/sync/engine/sync-export.server";
 import { IndexServiceClient } from "../app/index-service/client";
 import { fileSource } from "../app/shopify/bulk-source";
 import { RATE_LIMITS } from "../app/index-service/tiers";
 import { Pacer } from "../app/sync/engine/pacer";
+import { fillStockModelFromExport } from "../app/sync/full/stock-model-export.server";
 import prisma from "../app/models/db.server";
 
 const { values } = parseArgs({
@@ -31,17 +34,20 @@ const { values } = parseArgs({
     child: { type: "string" },
     emulator: { type: "string" },
     file: { type: "string" },
+    stock: { type: "string" },
   },
 });
 const work = mkdtempSync(join(tmpdir(), "concurrent-sync-bench-"));
 
-if (values.child) await child(Number(values.child), values.emulator!, values.file!);
+if (values.child) await child(Number(values.child), values.emulator!, values.file!, values.stock!);
 else await main();
 
 async function main() {
   const n = Number(values.products);
   const file = join(work, `store-${n}.jsonl`);
   await writeCatalogue({ products: n, pages: 0, articles: 0, seed: 11 }, file);
+  const stock = join(work, `store-${n}-stock.jsonl`);
+  await writeStockExport(file, stock);
   const emulator = await startEmulator({
     port: 0,
     accounts: [
@@ -72,6 +78,8 @@ async function main() {
           emulator.url,
           "--file",
           file,
+          "--stock",
+          stock,
         ],
         { env: process.env, maxBuffer: 1 << 20 },
         (error, stdout, stderr) =>
@@ -83,6 +91,7 @@ async function main() {
       peakMb: number;
       wallS: number;
       products: number;
+      modelled: number;
     };
     single ??= figures.peakMb;
     const added =
@@ -91,23 +100,27 @@ async function main() {
         : "";
     console.log(
       `  ${String(k).padStart(2)} at once: peak RSS ${figures.peakMb} MB${added}, before syncing ${figures.baseMb} MB, ` +
-        `wall ${figures.wallS.toFixed(1)} s, ${figures.products} products indexed`,
+        `wall ${figures.wallS.toFixed(1)} s, ${figures.products} products indexed, ` +
+        `${figures.modelled} inventory items modelled`,
     );
   }
   console.log("  goal: ten 10,000-product syncs at once under 1,024 MB peak RSS");
   await emulator.close();
 }
 
-async function child(k: number, emulatorUrl: string, file: string) {
+async function child(k: number, emulatorUrl: string, file: string, stock: string) {
   process.env.DATABASE_URL = values["database-url"] ?? `file:${join(work, `concurrent-${k}.db`)}`;
   await migrateDatabase(process.env.DATABASE_URL);
   await prisma.$queryRawUnsafe('SELECT 1 FROM "Shop" LIMIT 1');
   const memory = samplePeakMemory();
   const started = performance.now();
   const run = Date.now().toString(36);
+  let modelled = 0;
   const results = await Promise.all(
-    Array.from({ length: k }, (_, i) => {
+    Array.from({ length: k }, async (_, i) => {
       const domain = `shop-${i}-${run}.example.com`;
+      const fill = await fillStockModelFromExport(domain, fileSource(stock), new Date());
+      modelled += fill.modelled;
       return runFullSync({
         shopDomain: domain,
         workspaceId: domain.replaceAll(".", "-"),
@@ -133,6 +146,7 @@ async function child(k: number, emulatorUrl: string, file: string) {
       peakMb: mb(peak),
       wallS: (performance.now() - started) / 1000,
       products: results.reduce((sum, r) => sum + r.counts.products.sent, 0),
+      modelled,
     }),
   );
   await prisma.$disconnect();

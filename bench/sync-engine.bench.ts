@@ -20,13 +20,12 @@
  */
 import { execFile } from "node:child_process";
 import { Session } from "node:inspector/promises";
-import { createReadStream, createWriteStream, mkdtempSync, rmSync } from "node:fs";
-import { once } from "node:events";
-import { createInterface } from "node:readline";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { describePeak, samplePeakMemory } from "./peak-memory";
+import { writeStockExport } from "./stock-export-file";
 import { migrateDatabase } from "../app/cli/migrate-database";
 import { runFullSync } from "../app/sync/engine/sync-export.server";
 import { IndexServiceClient } from "../app/index-service/client";
@@ -267,50 +266,6 @@ async function memoryChild(n: number, emulatorUrl: string, file: string, stock: 
       `${result.counts.products.sent} sent in ${((performance.now() - started) / 1000).toFixed(1)} s in all; ${describePeak(atPeak)}`,
   );
   if (profiler) console.log(await profiler.stop());
-}
-
-/**
- * The stock export (STOCK_MODEL_BULK_QUERY) of a generated catalogue: each variant's inventory
- * item, its variant and its stock at two locations, items and children in Shopify's order. Written
- * by the driver, as the catalogue is, so that the measured process only reads it.
- */
-async function writeStockExport(catalogue: string, path: string): Promise<void> {
-  const { inventoryItemGidOf, LOCATION_GID } = await import("../dev/fake-shopify/inventory");
-  const out = createWriteStream(path);
-  for await (const text of createInterface({ input: createReadStream(catalogue) })) {
-    const line = JSON.parse(text) as {
-      id?: string;
-      __parentId?: string;
-      inventoryQuantity?: number | null;
-      inventoryPolicy?: string;
-      inventoryItem?: { tracked: boolean };
-    };
-    if (!line.id?.includes("/ProductVariant/") || !line.__parentId) continue;
-    const item = inventoryItemGidOf(line.id);
-    const quantity = line.inventoryQuantity ?? 0;
-    const first = Math.floor(quantity / 2);
-    const lines = [
-      { id: item, tracked: line.inventoryItem?.tracked ?? true },
-      {
-        id: line.id,
-        inventoryQuantity: quantity,
-        inventoryPolicy: line.inventoryPolicy ?? "DENY",
-        product: { id: line.__parentId },
-        __parentId: item,
-      },
-      { location: { id: LOCATION_GID }, quantities: [{ quantity: first }], __parentId: item },
-      {
-        location: { id: "gid://shopify/Location/77000000002" },
-        quantities: [{ quantity: quantity - first }],
-        __parentId: item,
-      },
-    ];
-    if (!out.write(lines.map((l) => JSON.stringify(l)).join("\n") + "\n")) {
-      await once(out, "drain");
-    }
-  }
-  out.end();
-  await once(out, "finish");
 }
 
 interface SampledNode {
