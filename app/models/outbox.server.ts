@@ -370,12 +370,17 @@ export async function mayHaveDueWork(
 
 /**
  * Removes changes the service acknowledged (or that needed nothing sent). Only the very change
- * that was read is removed: a newer one that came in meanwhile stays for the next pass.
+ * that was read is removed: a newer one that came in meanwhile stays for the next pass, and with
+ * `windowFrom` (when the pass read its rows) its coalescing window runs from then, not from the
+ * first receipt of the change just sent. Otherwise, under a steady stream (a sale), a product
+ * bought while a pass ran would be due at once, and a second pass would write again a moment
+ * after the first.
  */
 export async function removeChanges(
   rows: readonly Pick<PendingChange, "shopDomain" | "productId" | "change" | "changedAt">[],
   /** The sender's lease: the rows stay (and LeaseLostError is thrown) once it was taken over. */
   fence?: LeaseFence,
+  options: { windowFrom?: Date } = {},
 ): Promise<void> {
   if (rows.length === 0) return;
   // One condition per row rather than a tuple IN (VALUES …): compared with a column, each
@@ -384,7 +389,7 @@ export async function removeChanges(
     (row) =>
       Prisma.sql`("shopDomain" = ${row.shopDomain} AND "productId" = ${row.productId} AND "change" = ${row.change} AND "changedAt" = ${row.changedAt})`,
   );
-  await fencedWrite(
+  const removed = await fencedWrite(
     fence,
     () =>
       driverExecute(Prisma.sql`
@@ -392,6 +397,14 @@ export async function removeChanges(
         AND ${fence ? fenceCondition(fence) : Prisma.sql`1 = 1`}`),
     (count) => count === 0,
   );
+  const { windowFrom } = options;
+  if (!windowFrom || removed >= rows.length) return;
+  const products = rows.map(
+    (row) => Prisma.sql`("shopDomain" = ${row.shopDomain} AND "productId" = ${row.productId})`,
+  );
+  await driverExecute(Prisma.sql`
+    UPDATE "PendingChange" SET "receivedAt" = ${windowFrom}
+    WHERE (${Prisma.join(products, " OR ")}) AND "receivedAt" < ${windowFrom}`);
 }
 
 /** How many changes of a shop wait in the outbox. */

@@ -56,6 +56,11 @@ export interface ApplyContext {
   quotaReports?: Map<string, string>;
   /** The shop's storefront presences as kept by the worker; read from the database without it. */
   presencesOf?: PresencesReader;
+  /**
+   * When the pass read its rows (at the latest): a change that came in for one of them since
+   * waits a coalescing window from then (removeChanges).
+   */
+  readAt?: Date;
 }
 
 export interface ApplyResult {
@@ -216,6 +221,7 @@ export async function applyChanges(
   await removeChanges(
     done.filter((row) => !domains.failed.has(row.productId)),
     context.fence,
+    { windowFrom: context.readAt },
   );
   for (const [id, reason] of domains.failed) {
     await noteAttempt(shop.shopDomain, [id], reason);

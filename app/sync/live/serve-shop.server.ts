@@ -154,6 +154,8 @@ async function servePasses(
       }
       // On the runs' own clock (not the worker's `now`, which tests may move).
       passStartedAt = new Date();
+      // No later than the pass reads its changes, on the coalescing window's clock.
+      const readAt = now();
       // The shop, its runs, whether lookups wait, the month's quota, the offline session and the
       // next changes: one statement.
       const { shop, runs, offlineSession, changes } = await passStart(
@@ -247,6 +249,7 @@ async function servePasses(
             probeQuota,
             fence: lease.fence,
             presencesOf: (current) => memory.presencesOf(current, readPresences),
+            readAt,
             // A report the same as the quota row read with the runs is not written again.
             quotaReports: quotaStillRead
               ? quotaReportsRead(shopDomain, "product", runs.productQuota)

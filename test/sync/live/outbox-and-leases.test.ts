@@ -139,6 +139,37 @@ describe("the outbox", () => {
     expect(await prisma.pendingChange.count()).toBe(0);
   });
 
+  it("a change that came while its pass ran waits a window from the pass's read, not from its first receipt", async () => {
+    await deliver("v1", "1", "update", "2026-05-01T10:00:00Z");
+    await deliver("v2", "2", "update", "2026-05-01T10:00:00Z");
+    const firstReceipt = (await prisma.pendingChange.findFirstOrThrow()).receivedAt;
+    const taken = await outbox.nextChanges(SHOP, { limit: 10, includeHeld: true });
+    const readAt = new Date(firstReceipt.getTime() + 5_000);
+    // Product 1 sold again while the pass sent: its row stays, first received long ago.
+    await deliver("v3", "1", "update", "2026-05-01T10:00:09Z");
+    await outbox.removeChanges(taken, undefined, { windowFrom: readAt });
+
+    const left = await prisma.pendingChange.findMany();
+    expect(left.map((row) => [row.productId, row.changedAt.toISOString()])).toEqual([
+      ["1", "2026-05-01T10:00:09.000Z"],
+    ]);
+    expect(left[0]!.receivedAt).toEqual(readAt);
+    // So it is not due the moment the pass ends (a second write a moment after the first)...
+    expect(await outbox.mayHaveDueWork(SHOP, new Date(readAt.getTime() - 1), 100)).toBe(false);
+    // ...but a window after the read, like any change that came then.
+    expect(await outbox.mayHaveDueWork(SHOP, readAt, 100)).toBe(true);
+  });
+
+  it("a row received after the pass's read keeps its own receipt", async () => {
+    await deliver("u1", "1", "update", "2026-05-01T10:00:00Z");
+    const taken = await outbox.nextChanges(SHOP, { limit: 10, includeHeld: true });
+    const readAt = new Date(Date.now() - 60_000);
+    await deliver("u2", "1", "update", "2026-05-01T10:00:09Z");
+    const receipt = (await prisma.pendingChange.findFirstOrThrow()).receivedAt;
+    await outbox.removeChanges(taken, undefined, { windowFrom: readAt });
+    expect((await prisma.pendingChange.findFirstOrThrow()).receivedAt).toEqual(receipt);
+  });
+
   it("says whether another pass of a shop could find work: lookups, due changes, a full batch", async () => {
     await prisma.pendingLookup.deleteMany();
     const now = Date.now();
