@@ -140,8 +140,9 @@ export async function recordProductDeliveries(
   if (fresh.length === 0) return outcomes;
 
   const taken = await retryWhileBusy(async () => {
-    // receivedAt stays the first receipt of a pending row: the coalescing window runs from it,
-    // so a product that keeps changing is still sent.
+    // receivedAt stays the first receipt of a pending row (or the read of the pass it came in
+    // during, removeChanges): the coalescing window runs from it, so a product that keeps
+    // changing is still sent.
     const rows = [...changes.values()].map(
       ({ delivery: { shopDomain, signal }, receivedAt }) =>
         Prisma.sql`(${shopDomain}, ${signal.productId}, ${signal.change}, ${signal.changedAt}, ${receivedAt}, 0, ${signal.fingerprint ?? null})`,
@@ -171,7 +172,7 @@ export interface ShopBacklog {
   shopDomain: string;
   /** Changes that may be sent now (not held for the quota). */
   sendable: number;
-  /** First receipt of the oldest of them: the coalescing window runs from it. */
+  /** The oldest one's receivedAt (see recordProductDeliveries): the coalescing window runs from it. */
   oldestSendableAt: Date | null;
   /** Changes held for the quota. */
   held: number;
@@ -392,19 +393,24 @@ export async function removeChanges(
   const removed = await fencedWrite(
     fence,
     () =>
-      driverExecute(Prisma.sql`
+      driverQuery<{ shopDomain: string; productId: string }>(Prisma.sql`
       DELETE FROM "PendingChange" WHERE (${Prisma.join(keys, " OR ")})
-        AND ${fence ? fenceCondition(fence) : Prisma.sql`1 = 1`}`),
-    (count) => count === 0,
+        AND ${fence ? fenceCondition(fence) : Prisma.sql`1 = 1`}
+      RETURNING "shopDomain", "productId"`),
+    (deleted) => deleted.length === 0,
   );
   const { windowFrom } = options;
-  if (!windowFrom || removed >= rows.length) return;
-  const products = rows.map(
-    (row) => Prisma.sql`("shopDomain" = ${row.shopDomain} AND "productId" = ${row.productId})`,
-  );
+  if (!windowFrom || removed.length >= rows.length) return;
+  const gone = new Set(removed.map((row) => `${row.shopDomain}\n${row.productId}`));
+  // Only the rows that stayed: one a lookup put back since the delete keeps its own receipt.
+  const superseded = rows
+    .filter((row) => !gone.has(`${row.shopDomain}\n${row.productId}`))
+    .map(
+      (row) => Prisma.sql`("shopDomain" = ${row.shopDomain} AND "productId" = ${row.productId})`,
+    );
   await driverExecute(Prisma.sql`
     UPDATE "PendingChange" SET "receivedAt" = ${windowFrom}
-    WHERE (${Prisma.join(products, " OR ")}) AND "receivedAt" < ${windowFrom}`);
+    WHERE (${Prisma.join(superseded, " OR ")}) AND "receivedAt" < ${windowFrom}`);
 }
 
 /** How many changes of a shop wait in the outbox. */

@@ -474,19 +474,14 @@ async function exportFromShopify(
  * The stock model's export, beside the products' (decision 0060): recorded as begun just before it
  * was asked, the time its levels are taken as of. Not the run's to fail: without it the model
  * fills as orders come, a read per product. One Shopify does not start is recorded as failed, so
- * the progress bar's count of exports ready reaches its total.
+ * the progress bar's count of exports ready reaches its total, and a resumed run does not ask it
+ * again. One Shopify started is recorded as the products' are (a database error stops the run).
  */
 async function startStockExport(admin: AdminGraphql, run: SyncRun): Promise<void> {
   const readAt = new Date();
+  let id: string;
   try {
-    const id = await startBulkQuery(admin, STOCK_MODEL_BULK_QUERY);
-    await recordExportStarted({
-      id,
-      shopDomain: run.shopDomain,
-      runId: run.id,
-      type: STOCK_EXPORT,
-      createdAt: readAt,
-    });
+    id = await startBulkQuery(admin, STOCK_MODEL_BULK_QUERY);
   } catch (error) {
     log.warn({ err: error }, "the stock model's export was not started");
     await recordExportNotStarted({
@@ -496,8 +491,18 @@ async function startStockExport(admin: AdminGraphql, run: SyncRun): Promise<void
       errorCode:
         (error instanceof BulkOperationRefusedError ? error.userErrors[0]?.code : null) ??
         "NOT_STARTED",
+    }).catch((recordError: unknown) => {
+      log.warn({ err: recordError }, "the stock model's export was not recorded as not started");
     });
+    return;
   }
+  await recordExportStarted({
+    id,
+    shopDomain: run.shopDomain,
+    runId: run.id,
+    type: STOCK_EXPORT,
+    createdAt: readAt,
+  });
 }
 
 async function fillStockModel(shopDomain: string, exports: readonly BulkExport[]): Promise<void> {

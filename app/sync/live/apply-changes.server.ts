@@ -57,8 +57,8 @@ export interface ApplyContext {
   /** The shop's storefront presences as kept by the worker; read from the database without it. */
   presencesOf?: PresencesReader;
   /**
-   * When the pass read its rows (at the latest): a change that came in for one of them since
-   * waits a coalescing window from then (removeChanges).
+   * When the pass read its rows (or a moment before): a change that came in for one of them
+   * since waits a coalescing window from then (removeChanges).
    */
   readAt?: Date;
 }

@@ -154,8 +154,8 @@ async function servePasses(
       }
       // On the runs' own clock (not the worker's `now`, which tests may move).
       passStartedAt = new Date();
-      // No later than the pass reads its changes, on the coalescing window's clock.
-      const readAt = now();
+      // When the pass read its changes (no later), on the coalescing window's clock.
+      let readAt = now();
       // The shop, its runs, whether lookups wait, the month's quota, the offline session and the
       // next changes: one statement.
       const { shop, runs, offlineSession, changes } = await passStart(
@@ -201,13 +201,16 @@ async function servePasses(
       };
       // The changes read with the pass, unless lookups or a full sync's clean-up changed the
       // outbox since, or held changes were read that are not to be sent.
-      const { rows: next, sendable } =
-        (changes && !runs.lookupsWaiting && !covered?.now && dueChangesOf(changes, due)) ||
-        (await nextChangesAndSendable(shopDomain, {
+      let read = changes && !runs.lookupsWaiting && !covered?.now && dueChangesOf(changes, due);
+      if (!read) {
+        readAt = now();
+        read = await nextChangesAndSendable(shopDomain, {
           ...due,
           limit: worker.batchSize,
           except: memory.refusedNow(shopDomain),
-        }));
+        });
+      }
+      const { rows: next, sendable } = read;
       if (worker.backlogResyncAt > 0 && sendable >= worker.backlogResyncAt) {
         await startBacklogResync(worker, shopDomain, sendable);
         return;

@@ -9,7 +9,7 @@ import type { PacerRegistry } from "../engine/pacer-registry.server";
 
 /** What the live worker's parts (scheduling, serving a shop, maintenance) share. */
 export interface WorkerContext {
-  /** Changes wait this long after their first receipt, or until a batch is full. */
+  /** Changes wait this long after their first receipt (the outbox's receivedAt), or until a batch is full. */
   coalesceMs: number;
   batchSize: number;
   quotaProbeEveryMs: number;

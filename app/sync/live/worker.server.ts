@@ -22,7 +22,7 @@ export interface LiveWorkerOptions {
   holder?: string;
   /** How often the outbox is looked at (default 1 s). */
   pollMs?: number;
-  /** Changes wait this long after their first receipt, or until a batch is full (default 3 s). */
+  /** Changes wait this long after their first receipt (the outbox's receivedAt), or until a batch is full (default 3 s). */
   coalesceMs?: number;
   /** Changes per batch (default 100, the service's bulk maximum). */
   batchSize?: number;
