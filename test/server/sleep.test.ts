@@ -7,21 +7,16 @@
  */
 import { describe, expect, it } from "vitest";
 import { countingSleeps, sleep } from "../../app/server/sleep";
+import { burnCpu } from "../../testkit/burn-cpu";
 
 const microsOf = (usage: NodeJS.CpuUsage) => usage.user + usage.system;
-
-/** Keeps the CPU busy until the process has spent `micros` more of it. */
-function burn(micros: number): void {
-  const from = process.cpuUsage();
-  while (microsOf(process.cpuUsage(from)) < micros);
-}
 
 describe("counting sleeps", () => {
   it("counts the process's CPU while the work slept, once for overlapping sleeps", async () => {
     const from = process.cpuUsage();
     const slept = await countingSleeps(async (sleptCpuMicros) => {
       const both = Promise.all([sleep(5), sleep(10)]);
-      burn(60_000);
+      burnCpu(60_000);
       await both;
       return sleptCpuMicros();
     });
@@ -34,9 +29,9 @@ describe("counting sleeps", () => {
   it("leaves out the CPU outside the work's sleeps, and sleeps that are not the work's", async () => {
     const outside = sleep(20);
     const slept = await countingSleeps(async (sleptCpuMicros) => {
-      burn(40_000);
+      burnCpu(40_000);
       await outside;
-      burn(40_000);
+      burnCpu(40_000);
       return sleptCpuMicros();
     });
     expect(slept).toBeLessThan(40_000);
@@ -48,7 +43,7 @@ describe("counting sleeps", () => {
       // The inner work has started its sleep; no macrotask has run since, so it is under way.
       await Promise.resolve();
       await Promise.resolve();
-      burn(30_000);
+      burnCpu(30_000);
       expect(sleptCpuMicros()).toBeGreaterThanOrEqual(30_000);
       await inner;
     });

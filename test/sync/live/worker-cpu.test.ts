@@ -18,6 +18,7 @@ import {
   type LiveEnvironment,
 } from "../../../testkit/live-stack";
 import { appMetrics } from "../../../app/server/metrics";
+import { burnCpu } from "../../../testkit/burn-cpu";
 
 let env: LiveEnvironment;
 
@@ -32,14 +33,6 @@ afterAll(async () => {
 
 const counted = async (metric: { get(): Promise<{ values: { value: number }[] }> }) =>
   (await metric.get()).values.reduce((sum, entry) => sum + entry.value, 0);
-
-function burnCpu(ms: number): void {
-  const from = process.cpuUsage();
-  while (true) {
-    const used = process.cpuUsage(from);
-    if ((used.user + used.system) / 1000 >= ms) return;
-  }
-}
 
 it("a pass that waits out Shopify's bucket is not charged the process's other work meanwhile", async () => {
   const metrics = appMetrics();
@@ -59,7 +52,7 @@ it("a pass that waits out Shopify's bucket is not charged the process's other wo
     countThrottled();
     if (burned) return;
     burned = true;
-    setImmediate(() => burnCpu(1_500));
+    setImmediate(() => burnCpu(1_500_000));
   });
   // The pass's re-read costs more than the bucket holds: it is THROTTLED and waits.
   env.shopify.state.setAvailablePoints(0);
