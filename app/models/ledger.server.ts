@@ -185,7 +185,7 @@ export interface BatchLedger {
 }
 
 /** Scopes per statement of batchLedger (two values each). */
-const SCOPES_PER_STATEMENT = 50;
+export const SCOPES_PER_STATEMENT = 50;
 
 /**
  * A batch's ledger rows in one statement (one more for every 50 further scopes): the live worker's
@@ -202,58 +202,95 @@ export async function batchLedger(
   itemIds: readonly string[],
   modelsOf?: string,
 ): Promise<BatchLedger> {
-  const keyOf = (scope: Omit<LedgerScope, "fence">) => `${scope.shopDomain}\n${scope.workspaceId}`;
-  const hashes = new Map<string, Map<string, string>>(scopes.map((s) => [keyOf(s), new Map()]));
-  const documents = new Map<string, KeptDocument>();
-  const modelRows: ModelRow[] = [];
-  const [first] = scopes;
+  const rows: BatchLedgerRow[] = [];
   for (let start = 0; itemIds.length > 0 && start < scopes.length; start += SCOPES_PER_STATEMENT) {
     const some = scopes.slice(start, start + SCOPES_PER_STATEMENT);
-    const withModels = start === 0 && modelsOf !== undefined;
-    const ledgerRows = Prisma.sql`
+    const models = start === 0 ? modelsOf : undefined;
+    rows.push(
+      ...(await driverQuery<BatchLedgerRow>(
+        batchLedgerSql(scopes[0], some, kind, Prisma.join(itemIds), models),
+      )),
+    );
+  }
+  return batchLedgerOfRows(rows);
+}
+
+/** One row of `batchLedgerSql`: a ledger row (`part` 'ledger') or a stock model's ('model'). */
+export type BatchLedgerRow = {
+  part: string;
+  shopDomain: string;
+  workspaceId: string;
+  itemId: string;
+  contentHash: string;
+  collectionIds: string | null;
+  content: string | null;
+} & ModelRow;
+
+/** The columns of `batchLedgerSql`'s rows, in its order. */
+export const BATCH_LEDGER_COLUMNS = [
+  "part",
+  "shopDomain",
+  "workspaceId",
+  "itemId",
+  "contentHash",
+  "collectionIds",
+  "content",
+  ...MODEL_COLUMNS,
+] as const;
+
+/**
+ * batchLedger's statement for the scopes `some` (at most SCOPES_PER_STATEMENT; the documents
+ * are `first`'s) and the items `itemIds` (a list of values, or a subquery of them), with the
+ * stock model's rows of `modelsOf`'s products when given.
+ */
+export function batchLedgerSql(
+  first: Omit<LedgerScope, "fence">,
+  some: readonly Omit<LedgerScope, "fence">[],
+  kind: ContentKind,
+  itemIds: Prisma.Sql,
+  modelsOf?: string,
+): Prisma.Sql {
+  const ledgerRows = Prisma.sql`
       SELECT 'ledger' AS "part", "shopDomain", "workspaceId", "itemId", "contentHash", "collectionIds",
         CASE WHEN "shopDomain" = ${first.shopDomain} AND "workspaceId" = ${first.workspaceId}
           THEN "content" ELSE NULL END AS "content"
-        ${withModels ? Prisma.raw(MODEL_COLUMNS.map((name) => `, NULL AS "${name}"`).join("")) : Prisma.empty}
+        ${Prisma.raw(MODEL_COLUMNS.map((name) => `, NULL AS "${name}"`).join(""))}
       FROM "IndexedItem"
-      WHERE "kind" = ${kind} AND "itemId" IN (${Prisma.join(itemIds)}) AND (${Prisma.join(
+      WHERE "kind" = ${kind} AND "itemId" IN (${itemIds}) AND (${Prisma.join(
         some.map(
           (scope) =>
             Prisma.sql`("shopDomain" = ${scope.shopDomain} AND "workspaceId" = ${scope.workspaceId})`,
         ),
         " OR ",
       )})`;
-    const rows = await driverQuery<
-      {
-        part: string;
-        shopDomain: string;
-        workspaceId: string;
-        itemId: string;
-        contentHash: string;
-        collectionIds: string | null;
-        content: string | null;
-      } & ModelRow
-    >(
-      withModels
-        ? Prisma.sql`${ledgerRows}
+  return modelsOf === undefined
+    ? ledgerRows
+    : Prisma.sql`${ledgerRows}
       UNION ALL
       SELECT 'model', NULL, NULL, NULL, NULL, NULL, NULL, m.*
-      FROM (${modelRowsSql(modelsOf, itemIds)}) AS m`
-        : ledgerRows,
-    );
-    for (const row of rows) {
-      if (row.part === "model") {
-        modelRows.push(row);
-        continue;
-      }
-      hashes.get(keyOf(row))?.set(row.itemId, row.contentHash);
-      if (row.content !== null) {
-        documents.set(row.itemId, {
-          contentHash: row.contentHash,
-          content: row.content,
-          collectionIds: row.collectionIds,
-        });
-      }
+      FROM (${modelRowsSql(modelsOf, itemIds)}) AS m`;
+}
+
+/** The BatchLedger of `batchLedgerSql`'s rows (the documents are those its `first` scope kept). */
+export function batchLedgerOfRows(rows: readonly BatchLedgerRow[]): BatchLedger {
+  const keyOf = (scope: Omit<LedgerScope, "fence">) => `${scope.shopDomain}\n${scope.workspaceId}`;
+  const hashes = new Map<string, Map<string, string>>();
+  const documents = new Map<string, KeptDocument>();
+  const modelRows: ModelRow[] = [];
+  for (const row of rows) {
+    if (row.part === "model") {
+      modelRows.push(row);
+      continue;
+    }
+    const key = keyOf(row);
+    const inScope = hashes.get(key) ?? new Map<string, string>();
+    hashes.set(key, inScope.set(row.itemId, row.contentHash));
+    if (row.content !== null) {
+      documents.set(row.itemId, {
+        contentHash: row.contentHash,
+        content: row.content,
+        collectionIds: row.collectionIds,
+      });
     }
   }
   return {

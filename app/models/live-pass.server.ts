@@ -1,5 +1,14 @@
 import { Prisma, type PendingChange, type Session, type Shop } from "@prisma/client";
 import { driverQuery, modelRowOf, toDate } from "./db.server";
+import {
+  BATCH_LEDGER_COLUMNS,
+  batchLedgerOfRows,
+  batchLedgerSql,
+  SCOPES_PER_STATEMENT,
+  type BatchLedger,
+  type BatchLedgerRow,
+  type LedgerScope,
+} from "./ledger.server";
 import { nextChangesSql, sendableCountSql, type ChangesRead } from "./outbox.server";
 import { offlineSessionIdOf, sessionReadNow, type SessionRead } from "./session-reads.server";
 import type { LeaseFence } from "./shop-leases.server";
@@ -11,7 +20,8 @@ import type { LeaseFence } from "./shop-leases.server";
  * product export (the first completed one) was made, whether lookups wait, and the month's
  * product quota row (`quotaMonth`, YYYY-MM). And the shop's offline session, which the pass's
  * first request to Shopify would read next (withSessionRead), and when asked its next changes
- * (`dueChangesOf` says whether they stand for `nextChangesAndSendable`'s).
+ * (`dueChangesOf` says whether they stand for `nextChangesAndSendable`'s) with, when asked, what
+ * the ledger holds of their products (batchLedger's read, in the scopes the caller expects).
  */
 export interface PassRuns {
   unfinished: boolean;
@@ -25,15 +35,33 @@ export interface PassRuns {
 export async function passStart(
   shopDomain: string,
   quotaMonth: string,
-  /** Also read the shop's next changes: at most `limit`, none of the products in `except`. */
-  changes?: { limit: number; except: readonly string[] },
+  /**
+   * Also read the shop's next changes: at most `limit`, none of the products in `except`; with
+   * `ledger`, what the ledger holds of their products in those scopes (the documents: the first
+   * scope's) and the stock model of them (batchLedger).
+   */
+  changes?: {
+    limit: number;
+    except: readonly string[];
+    ledger?: { scopes: readonly [LedgerScope, ...LedgerScope[]] };
+  },
 ): Promise<{
   shop: Shop | null;
   runs: PassRuns;
   offlineSession: SessionRead | null;
   /** The oldest changes, held for the quota or not (for `dueChangesOf`). */
   changes: ChangesRead | null;
+  /** What the ledger held of the changes' products, when asked: for `ledgerReadWith`. */
+  ledger: LedgerRead | null;
 }> {
+  // One statement's worth of scopes: more are left to batchLedger.
+  const ledger =
+    changes?.ledger && changes.ledger.scopes.length <= SCOPES_PER_STATEMENT
+      ? changes.ledger
+      : undefined;
+  const nextChanges = changes
+    ? nextChangesSql(shopDomain, { ...changes, includeHeld: true })
+    : Prisma.empty;
   const rows = await driverQuery<{
     shopDomain: string | null;
     unfinished: number | bigint;
@@ -53,6 +81,7 @@ export async function passStart(
         WHERE e."runId" = r."id" AND e."type" = 'product' AND e."status" = 'COMPLETED') AS "productExportAt",
       q."used" AS "quotaUsed", q."limit" AS "quotaLimit", ${columnsOf("Session", "se")},
       ${changes ? Prisma.sql`${columnsOf("PendingChange", "c")}, ${sendableCountSql(shopDomain)} AS "sendableNow",` : Prisma.empty}
+      ${ledger ? Prisma.sql`${columnsOf("BatchLedger", "x")},` : Prisma.empty}
       s.*
     FROM (SELECT 1 AS "one") AS o
     LEFT JOIN "Shop" AS s ON s."shopDomain" = ${shopDomain}
@@ -67,12 +96,18 @@ export async function passStart(
       WHERE "shopDomain" = ${shopDomain} AND "month" = ${quotaMonth} AND "kind" = 'product'
     ) AS q ON 1 = 1
     ${
-      changes
-        ? Prisma.sql`LEFT JOIN (
-      ${nextChangesSql(shopDomain, { ...changes, includeHeld: true })}
-    ) AS c ON 1 = 1
+      changes && ledger
+        ? // A row for each change, then one for each ledger or model row: not their product.
+          Prisma.sql`LEFT JOIN (SELECT 'c' AS "part" UNION ALL SELECT 'x') AS p ON 1 = 1
+    LEFT JOIN (${nextChanges}) AS c ON p."part" = 'c'
+    LEFT JOIN (
+      ${batchLedgerSql(ledger.scopes[0], ledger.scopes, "product", Prisma.sql`SELECT n."productId" FROM (${nextChanges}) AS n`, shopDomain)}
+    ) AS x ON p."part" = 'x'
+    ORDER BY p."part", c."receivedAt", c."productId"`
+        : changes
+          ? Prisma.sql`LEFT JOIN (${nextChanges}) AS c ON 1 = 1
     ORDER BY c."receivedAt", c."productId"`
-        : Prisma.empty
+          : Prisma.empty
     }`);
   const [row] = rows;
   const numberOrNull = (value: number | bigint | null | undefined) =>
@@ -111,15 +146,50 @@ export async function passStart(
           limit: changes.limit,
         }
       : null,
+    ledger: ledger
+      ? {
+          scopes: ledger.scopes,
+          ledger: batchLedgerOfRows(
+            rows
+              .map((one) => prefixed("x", one))
+              .filter((part) => part.part != null) as unknown as BatchLedgerRow[],
+          ),
+        }
+      : null,
   };
 }
 
+/** What a pass's first read found in the ledger: batchLedger's answer for its scopes. */
+export interface LedgerRead {
+  scopes: readonly LedgerScope[];
+  ledger: BatchLedger;
+}
+
+/**
+ * The ledger of a batch as `passStart` read it, when that read stands for batchLedger's: it read
+ * these rows' products (the batch is of the changes it read) in every scope the batch is sent to,
+ * the first one first (its documents). Otherwise undefined: read it then.
+ */
+export function ledgerReadWith(
+  read: LedgerRead | null | undefined,
+  scopes: readonly LedgerScope[],
+): BatchLedger | undefined {
+  if (!read) return undefined;
+  const keyOf = (scope: LedgerScope) => `${scope.shopDomain}\n${scope.workspaceId}`;
+  const known = new Set(read.scopes.map(keyOf));
+  const [first] = read.scopes;
+  if (!first || !scopes[0] || keyOf(first) !== keyOf(scopes[0])) return undefined;
+  return scopes.every((scope) => known.has(keyOf(scope))) ? read.ledger : undefined;
+}
+
 /** A model's columns of the table named `alias` in a statement, each named `alias.column`. */
-function columnsOf(model: "Session" | "PendingChange", alias: string): Prisma.Sql {
-  const fields =
+function columnsOf(model: "Session" | "PendingChange" | "BatchLedger", alias: string): Prisma.Sql {
+  const fields: readonly string[] =
     model === "Session"
       ? Object.values(Prisma.SessionScalarFieldEnum)
-      : Object.values(Prisma.PendingChangeScalarFieldEnum);
+      : model === "PendingChange"
+        ? Object.values(Prisma.PendingChangeScalarFieldEnum)
+        : BATCH_LEDGER_COLUMNS;
   return Prisma.raw(fields.map((name) => `${alias}."${name}" AS "${alias}.${name}"`).join(", "));
 }
 

@@ -108,7 +108,9 @@ export async function modelledProducts(
   if (productIds.length === 0) return new Map();
   // One statement (a pass reads it for every batch, with its ledger: batchLedger). To the driver
   // (decision 0052).
-  return modelsOfRows(await driverQuery<ModelRow>(modelRowsSql(shopDomain, productIds)));
+  return modelsOfRows(
+    await driverQuery<ModelRow>(modelRowsSql(shopDomain, Prisma.join(productIds))),
+  );
 }
 
 /** A row of `modelRowsSql`. */
@@ -136,14 +138,18 @@ export const MODEL_COLUMNS = [
 ] as const satisfies readonly (keyof ModelRow)[];
 
 /** The model's rows of these products: each item with its levels, an item without any level once, with NULLs. */
-export function modelRowsSql(shopDomain: string, productIds: readonly string[]): Prisma.Sql {
+export function modelRowsSql(
+  shopDomain: string,
+  /** The ids as SQL: values joined, or a subquery. */
+  ids: Prisma.Sql,
+): Prisma.Sql {
   return Prisma.sql`
     SELECT i."inventoryItemId", i."productId", i."variantId", i."tracked", i."inventoryPolicy",
       l."locationId", l."available", l."changedAt"
     FROM "StockItem" i
     LEFT JOIN "StockLevel" l
       ON l."shopDomain" = i."shopDomain" AND l."inventoryItemId" = i."inventoryItemId"
-    WHERE i."shopDomain" = ${shopDomain} AND i."productId" IN (${Prisma.join(productIds)})`;
+    WHERE i."shopDomain" = ${shopDomain} AND i."productId" IN (${ids})`;
 }
 
 /** The products of `modelRowsSql`'s rows, each with its variants and their levels. */

@@ -3,13 +3,20 @@
  * products in the shop's workspace and in its storefront domains' workspaces, in as few statements
  * as 50 workspaces a statement allow. Each workspace gets its own hashes (never another's, never
  * another shop's), only the first one its kept documents, and the stock model of the batch comes
- * back with every level of every variant, on its own or in the ledger's first statement. On the run's database (SQLite, or PostgreSQL with
- * TEST_DATABASE=postgresql).
+ * back with every level of every variant, on its own or in the ledger's first statement; or in the
+ * pass's first statement (passStart), for the changes it reads. On the run's database (SQLite, or
+ * PostgreSQL with TEST_DATABASE=postgresql).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prepareAppEnvironment } from "../../testkit/app-environment";
 import prisma from "../../app/models/db.server";
-import { batchLedger, recordDelivered, type LedgerScope } from "../../app/models/ledger.server";
+import {
+  batchLedger,
+  recordDelivered,
+  type BatchLedger,
+  type LedgerScope,
+} from "../../app/models/ledger.server";
+import { ledgerReadWith, passStart } from "../../app/models/live-pass.server";
 import { modelledProducts } from "../../app/models/stock-model.server";
 
 const SHOP = "batch-ledger.myshopify.com";
@@ -176,5 +183,83 @@ describe("modelledProducts", () => {
     );
     expect(Object.fromEntries(withModels.hashesIn(domains[59]!))).toEqual({ "1": "d59-1" });
     expect(withModels.documents).toEqual(without.documents);
+  });
+});
+
+describe("the ledger read with the pass's first statement", () => {
+  const scopes: [LedgerScope, ...LedgerScope[]] = [own, domains[0]!, domains[59]!];
+  const sorted = (ledger: BatchLedger, scope: LedgerScope) =>
+    Object.fromEntries([...ledger.hashesIn(scope)].sort());
+  const changes = async (shopDomain: string, ids: string[]) => {
+    for (const [index, productId] of ids.entries()) {
+      await prisma.pendingChange.create({
+        data: {
+          shopDomain,
+          productId,
+          change: "update",
+          changedAt: new Date(Date.now() - 10_000 + index),
+          receivedAt: new Date(Date.now() - 10_000 + index),
+        },
+      });
+    }
+  };
+  const clearChanges = () =>
+    prisma.pendingChange.deleteMany({ where: { shopDomain: { in: [SHOP, OTHER] } } });
+  afterAll(clearChanges);
+
+  it("is batchLedger's answer for the changes' products, and the changes are as without it", async () => {
+    await clearChanges();
+    await changes(SHOP, ["1", "2", "9"]);
+    await changes(OTHER, ["2"]);
+    const read = await passStart(SHOP, "2026-12", { limit: 100, except: [], ledger: { scopes } });
+    const alone = await batchLedger(scopes, "product", ["1", "2", "9"], SHOP);
+    const ledger = ledgerReadWith(read.ledger, scopes)!;
+    for (const scope of scopes) expect(sorted(ledger, scope)).toEqual(sorted(alone, scope));
+    expect(sorted(ledger, own)).toEqual({ "1": "own-1", "2": "own-2" });
+    expect(ledger.documents).toEqual(alone.documents);
+    expect([...ledger.models.keys()].sort()).toEqual([...alone.models.keys()].sort());
+    expect(ledger.models.get("1")?.length).toBe(2);
+    const without = await passStart(SHOP, "2026-12", { limit: 100, except: [] });
+    expect(read.changes).toEqual(without.changes);
+    expect(read.shop).toEqual(without.shop);
+    expect(without.ledger).toBeNull();
+  });
+
+  it("holds only the products of the changes it read", async () => {
+    await clearChanges();
+    await changes(SHOP, ["2", "1"]);
+    const read = await passStart(SHOP, "2026-12", { limit: 1, except: [], ledger: { scopes } });
+    expect(read.changes!.rows.map((row) => row.productId)).toEqual(["2"]);
+    const ledger = ledgerReadWith(read.ledger, scopes)!;
+    expect(sorted(ledger, own)).toEqual({ "2": "own-2" });
+    expect([...ledger.models.keys()]).toEqual(["2"]);
+    const none = await passStart(SHOP, "2026-12", {
+      limit: 100,
+      except: ["1", "2"],
+      ledger: { scopes },
+    });
+    expect(none.changes!.rows).toEqual([]);
+    expect(ledgerReadWith(none.ledger, scopes)!.hashesIn(own).size).toBe(0);
+  });
+
+  it("stands only for a batch sent to workspaces it read, the shop's own first", async () => {
+    await clearChanges();
+    await changes(SHOP, ["1"]);
+    const read = await passStart(SHOP, "2026-12", { limit: 100, except: [], ledger: { scopes } });
+    expect(ledgerReadWith(read.ledger, [own])).toBeDefined();
+    expect(ledgerReadWith(read.ledger, [own, domains[59]!])).toBeDefined();
+    // A domain it did not read, another workspace of the shop's own, or the own one not first.
+    expect(ledgerReadWith(read.ledger, [own, domains[1]!])).toBeUndefined();
+    expect(
+      ledgerReadWith(read.ledger, [{ shopDomain: SHOP, workspaceId: "batch-ledger-former" }]),
+    ).toBeUndefined();
+    expect(ledgerReadWith(read.ledger, [domains[0]!, own])).toBeUndefined();
+    // More workspaces than one statement reads: left to batchLedger.
+    const many = await passStart(SHOP, "2026-12", {
+      limit: 100,
+      except: [],
+      ledger: { scopes: [own, ...domains] },
+    });
+    expect(many.ledger).toBeNull();
   });
 });

@@ -9,6 +9,7 @@ import { type AdminGraphql } from "../../shopify/admin-graphql";
 import type { IndexServiceClient } from "../../index-service/client";
 import type { Tier } from "../../index-service/tiers";
 import { batchLedger, type LedgerScope } from "../../models/ledger.server";
+import { ledgerReadWith, type LedgerRead } from "../../models/live-pass.server";
 import type { LeaseFence } from "../../models/shop-leases.server";
 import { holdForQuota, noteAttempt, removeChanges } from "../../models/outbox.server";
 import { quotaStanding } from "../../models/quota-usage.server";
@@ -61,6 +62,8 @@ export interface ApplyContext {
    * since waits a coalescing window from then (removeChanges).
    */
   readAt?: Date;
+  /** What the pass's first read found in the ledger for these rows, if it read it (passStart). */
+  ledgerRead?: LedgerRead | null;
 }
 
 export interface ApplyResult {
@@ -72,6 +75,8 @@ export interface ApplyResult {
   heldForQuota: number;
   /** Products the service refused one by one (they stay in the outbox). */
   refused: number;
+  /** The workspaces the batch went to (their ledger scopes), the shop's own first. */
+  ledgerScopes: readonly [LedgerScope, ...LedgerScope[]];
 }
 
 interface Upsert {
@@ -108,6 +113,7 @@ export async function applyChanges(
     unchanged: 0,
     heldForQuota: 0,
     refused: 0,
+    ledgerScopes: [scope],
   };
   const byId = new Map(rows.map((row) => [row.productId, row]));
   const metafields = chosenMetafieldsOf(shop);
@@ -119,19 +125,17 @@ export async function applyChanges(
   };
 
   // The storefront domains that follow the shop's workspace, and what the ledger holds of the
-  // batch in each: one read for the pass.
+  // batch in each: one read for the pass, or none when the pass's first read had it.
   const workspaces = (await filledPresenceWorkspaces(shop, context.presencesOf)).map(
     (workspace) => ({
       ...workspace,
       scope: domainScopeOf(workspace, context.fence),
     }),
   );
-  const ledger = await batchLedger(
-    [scope, ...workspaces.map((workspace) => workspace.scope)],
-    "product",
-    [...byId.keys()],
-    shop.shopDomain,
-  );
+  result.ledgerScopes = [scope, ...workspaces.map((workspace) => workspace.scope)];
+  const ledger =
+    ledgerReadWith(context.ledgerRead, result.ledgerScopes) ??
+    (await batchLedger(result.ledgerScopes, "product", [...byId.keys()], shop.shopDomain));
   // Stock-only changes first: what cannot be sent from the kept document joins the whole re-reads.
   // An order's products/update whose payload matches the kept document is a stock change too;
   // unless metafields are chosen: the payload carries none, so it cannot show that they did not

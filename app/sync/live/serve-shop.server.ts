@@ -156,12 +156,17 @@ async function servePasses(
       passStartedAt = new Date();
       // When the pass read its changes (no later), on the coalescing window's clock.
       let readAt = now();
-      // The shop, its runs, whether lookups wait, the month's quota, the offline session and the
-      // next changes: one statement.
-      const { shop, runs, offlineSession, changes } = await passStart(
+      // The shop, its runs, whether lookups wait, the month's quota, the offline session, the
+      // next changes and what the ledger holds of them where the last batch went: one statement.
+      const ledgerScopes = memory.ledgerScopesOf(shopDomain);
+      const { shop, runs, offlineSession, changes, ledger } = await passStart(
         shopDomain,
         quotaMonthOf(now()),
-        { limit: worker.batchSize, except: memory.refusedNow(shopDomain) },
+        {
+          limit: worker.batchSize,
+          except: memory.refusedNow(shopDomain),
+          ...(ledgerScopes ? { ledger: { scopes: ledgerScopes } } : {}),
+        },
       );
       if (!shop || shop.state === "uninstalled" || !shop.syncProducts) {
         // Nothing will ever be sent for these changes.
@@ -202,6 +207,8 @@ async function servePasses(
       // The changes read with the pass, unless lookups or a full sync's clean-up changed the
       // outbox since, or held changes were read that are not to be sent.
       let read = changes && !runs.lookupsWaiting && !covered?.now && dueChangesOf(changes, due);
+      // The ledger read with the changes stands only for a batch of them.
+      const ledgerRead = read ? ledger : null;
       if (!read) {
         readAt = now();
         read = await nextChangesAndSendable(shopDomain, {
@@ -240,7 +247,7 @@ async function servePasses(
       );
       let refused = 0;
       try {
-        ({ refused } = await applyChanges(
+        const applied = await applyChanges(
           {
             shop,
             tier,
@@ -253,13 +260,16 @@ async function servePasses(
             fence: lease.fence,
             presencesOf: (current) => memory.presencesOf(current, readPresences),
             readAt,
+            ledgerRead,
             // A report the same as the quota row read with the runs is not written again.
             quotaReports: quotaStillRead
               ? quotaReportsRead(shopDomain, "product", runs.productQuota)
               : new Map(),
           },
           rows,
-        ));
+        );
+        refused = applied.refused;
+        memory.noteLedgerScopes(shopDomain, applied.ledgerScopes);
       } finally {
         unsubscribe();
       }

@@ -4,6 +4,7 @@ import type { IndexServiceClient } from "../../index-service/client";
 import type { ShopLeases } from "../engine/process-leases.server";
 import type { KeptLeases } from "./kept-leases";
 import type { PresencesReader, PresencesView } from "./domain-workspaces.server";
+import type { LedgerScope } from "../../models/ledger.server";
 import { backoffCeilingMs, backoffMs, type BackoffSteps } from "../engine/pacer";
 import type { PacerRegistry } from "../engine/pacer-registry.server";
 
@@ -37,7 +38,8 @@ export interface WorkerContext {
 /**
  * What the worker remembers of each shop between passes, in memory: the backoff after failed
  * batches, products the service refused a moment ago, the last quota probe, the storefront
- * presences last read. Maintenance forgets the shops that are gone.
+ * presences last read, the ledger scopes its last batch went to. Maintenance forgets the shops
+ * that are gone.
  */
 export class ShopMemory {
   readonly #failures = new Map<string, { count: number; until: number }>();
@@ -45,6 +47,7 @@ export class ShopMemory {
   readonly #lastQuotaProbe = new Map<string, number>();
   readonly #coveredRunApplied = new Map<string, string>();
   readonly #presences = new Map<string, { as: string; view: PresencesView }>();
+  readonly #ledgerScopes = new Map<string, readonly [LedgerScope, ...LedgerScope[]]>();
 
   constructor(
     private readonly backoff: BackoffSteps,
@@ -123,6 +126,23 @@ export class ShopMemory {
     return view;
   }
 
+  /**
+   * The ledger scopes (workspaces) the shop's last batch was sent to, its own first: the next
+   * pass reads their ledger with its first statement (passStart), and reads it again on its own
+   * when its batch goes elsewhere.
+   */
+  ledgerScopesOf(shopDomain: string): readonly [LedgerScope, ...LedgerScope[]] | undefined {
+    return this.#ledgerScopes.get(shopDomain);
+  }
+
+  noteLedgerScopes(shopDomain: string, scopes: readonly [LedgerScope, ...LedgerScope[]]): void {
+    const [first, ...rest] = scopes.map(({ shopDomain, workspaceId }) => ({
+      shopDomain,
+      workspaceId,
+    }));
+    this.#ledgerScopes.set(shopDomain, [first!, ...rest]);
+  }
+
   /** The shops it remembers anything of. */
   shops(): string[] {
     return [
@@ -131,6 +151,7 @@ export class ShopMemory {
         ...this.#refusedUntil.keys(),
         ...this.#lastQuotaProbe.keys(),
         ...this.#presences.keys(),
+        ...this.#ledgerScopes.keys(),
       ]),
     ];
   }
@@ -141,5 +162,6 @@ export class ShopMemory {
     this.#lastQuotaProbe.delete(shopDomain);
     this.#coveredRunApplied.delete(shopDomain);
     this.#presences.delete(shopDomain);
+    this.#ledgerScopes.delete(shopDomain);
   }
 }
