@@ -269,7 +269,7 @@ async function servePasses(
           rows,
         );
         refused = applied.refused;
-        memory.noteLedgerScopes(shopDomain, applied.ledgerScopes);
+        memory.noteLedgerScopes(shopDomain, applied.ledgerScopes, rows.length);
       } finally {
         unsubscribe();
       }

@@ -35,6 +35,9 @@ export interface WorkerContext {
   launch: (shopDomain: string, work: () => Promise<void>, slot?: string) => void;
 }
 
+/** Up to this many changes in a shop's last batch, its next pass reads its ledger with the shop. */
+export const LEDGER_WITH_PASS_START_MAX = 10;
+
 /**
  * What the worker remembers of each shop between passes, in memory: the backoff after failed
  * batches, products the service refused a moment ago, the last quota probe, the storefront
@@ -47,7 +50,10 @@ export class ShopMemory {
   readonly #lastQuotaProbe = new Map<string, number>();
   readonly #coveredRunApplied = new Map<string, string>();
   readonly #presences = new Map<string, { as: string; view: PresencesView }>();
-  readonly #ledgerScopes = new Map<string, readonly [LedgerScope, ...LedgerScope[]]>();
+  readonly #ledgerScopes = new Map<
+    string,
+    { scopes: readonly [LedgerScope, ...LedgerScope[]]; changes: number }
+  >();
 
   constructor(
     private readonly backoff: BackoffSteps,
@@ -127,20 +133,27 @@ export class ShopMemory {
   }
 
   /**
-   * The ledger scopes (workspaces) the shop's last batch was sent to, its own first: the next
-   * pass reads their ledger with its first statement (passStart), and reads it again on its own
-   * when its batch goes elsewhere.
+   * The ledger scopes (workspaces) the shop's last batch was sent to, its own first, when that
+   * batch was small: the next pass reads their ledger with its first statement (passStart), and
+   * reads it again on its own when its batch goes elsewhere. After a bigger batch, none: each of
+   * that statement's rows carries every column of the shop, its session and its changes, which
+   * for a batch of 100 costs more CPU than the statement it saves.
    */
   ledgerScopesOf(shopDomain: string): readonly [LedgerScope, ...LedgerScope[]] | undefined {
-    return this.#ledgerScopes.get(shopDomain);
+    const last = this.#ledgerScopes.get(shopDomain);
+    return last && last.changes <= LEDGER_WITH_PASS_START_MAX ? last.scopes : undefined;
   }
 
-  noteLedgerScopes(shopDomain: string, scopes: readonly [LedgerScope, ...LedgerScope[]]): void {
+  noteLedgerScopes(
+    shopDomain: string,
+    scopes: readonly [LedgerScope, ...LedgerScope[]],
+    changes: number,
+  ): void {
     const [first, ...rest] = scopes.map(({ shopDomain, workspaceId }) => ({
       shopDomain,
       workspaceId,
     }));
-    this.#ledgerScopes.set(shopDomain, [first!, ...rest]);
+    this.#ledgerScopes.set(shopDomain, { scopes: [first!, ...rest], changes });
   }
 
   /** The shops it remembers anything of. */
