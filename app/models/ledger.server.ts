@@ -271,9 +271,12 @@ export function batchLedgerSql(
       FROM (${modelRowsSql(modelsOf, itemIds)}) AS m`;
 }
 
+/** A scope's key, whatever its lease: the same shop key and workspace are the same ledger. */
+export const ledgerScopeKey = (scope: Omit<LedgerScope, "fence">) =>
+  `${scope.shopDomain}\n${scope.workspaceId}`;
+
 /** The BatchLedger of `batchLedgerSql`'s rows (the documents are those its `first` scope kept). */
 export function batchLedgerOfRows(rows: readonly BatchLedgerRow[]): BatchLedger {
-  const keyOf = (scope: Omit<LedgerScope, "fence">) => `${scope.shopDomain}\n${scope.workspaceId}`;
   const hashes = new Map<string, Map<string, string>>();
   const documents = new Map<string, KeptDocument>();
   const modelRows: ModelRow[] = [];
@@ -282,7 +285,7 @@ export function batchLedgerOfRows(rows: readonly BatchLedgerRow[]): BatchLedger 
       modelRows.push(row);
       continue;
     }
-    const key = keyOf(row);
+    const key = ledgerScopeKey(row);
     const inScope = hashes.get(key) ?? new Map<string, string>();
     hashes.set(key, inScope.set(row.itemId, row.contentHash));
     if (row.content !== null) {
@@ -295,7 +298,7 @@ export function batchLedgerOfRows(rows: readonly BatchLedgerRow[]): BatchLedger 
   }
   return {
     documents,
-    hashesIn: (scope) => hashes.get(keyOf(scope)) ?? new Map(),
+    hashesIn: (scope) => hashes.get(ledgerScopeKey(scope)) ?? new Map(),
     models: modelsOfRows(modelRows),
   };
 }

@@ -4,6 +4,7 @@ import {
   BATCH_LEDGER_COLUMNS,
   batchLedgerOfRows,
   batchLedgerSql,
+  ledgerScopeKey,
   SCOPES_PER_STATEMENT,
   type BatchLedger,
   type BatchLedgerRow,
@@ -175,11 +176,10 @@ export function ledgerReadWith(
   scopes: readonly LedgerScope[],
 ): BatchLedger | undefined {
   if (!read) return undefined;
-  const keyOf = (scope: LedgerScope) => `${scope.shopDomain}\n${scope.workspaceId}`;
-  const known = new Set(read.scopes.map(keyOf));
+  const known = new Set(read.scopes.map(ledgerScopeKey));
   const [first] = read.scopes;
-  if (!first || !scopes[0] || keyOf(first) !== keyOf(scopes[0])) return undefined;
-  return scopes.every((scope) => known.has(keyOf(scope))) ? read.ledger : undefined;
+  if (!first || !scopes[0] || ledgerScopeKey(first) !== ledgerScopeKey(scopes[0])) return undefined;
+  return scopes.every((scope) => known.has(ledgerScopeKey(scope))) ? read.ledger : undefined;
 }
 
 /** A model's columns of the table named `alias` in a statement, each named `alias.column`. */

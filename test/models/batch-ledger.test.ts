@@ -77,6 +77,20 @@ beforeAll(async () => {
 
 afterAll(clear);
 
+/** Every variant with its levels (tracked, policy, available, changedAt), in a fixed order. */
+const ordered = (models: BatchLedger["models"]) =>
+  [...models.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([id, variants]) => [
+      id,
+      [...variants]
+        .sort((a, b) => a.variantId.localeCompare(b.variantId))
+        .map((v) => ({
+          ...v,
+          levels: [...v.levels].sort((a, b) => a.locationId.localeCompare(b.locationId)),
+        })),
+    ]);
+
 describe("batchLedger", () => {
   it("gives each workspace its own hashes and the shop's workspace its documents", async () => {
     const ledger = await batchLedger([own, ...domains], "product", ["1", "2", "3"]);
@@ -162,20 +176,8 @@ describe("modelledProducts", () => {
 
     // Read with the batch's ledger, in the ledger's first statement: the same model, and the
     // same ledger as without it.
-    const sorted = (found: typeof models) =>
-      [...found.entries()]
-        .sort(([a], [b]) => a.localeCompare(b))
-        .map(([id, variants]) => [
-          id,
-          [...variants]
-            .sort((a, b) => a.variantId.localeCompare(b.variantId))
-            .map((v) => ({
-              ...v,
-              levels: [...v.levels].sort((a, b) => a.locationId.localeCompare(b.locationId)),
-            })),
-        ]);
     const withModels = await batchLedger([own, ...domains], "product", ["1", "2", "9"], SHOP);
-    expect(sorted(withModels.models)).toEqual(sorted(models));
+    expect(ordered(withModels.models)).toEqual(ordered(models));
     const without = await batchLedger([own, ...domains], "product", ["1", "2", "9"]);
     expect(without.models.size).toBe(0);
     expect(Object.fromEntries(withModels.hashesIn(own))).toEqual(
@@ -190,19 +192,6 @@ describe("the ledger read with the pass's first statement", () => {
   const scopes: [LedgerScope, ...LedgerScope[]] = [own, domains[0]!, domains[59]!];
   const sorted = (ledger: BatchLedger, scope: LedgerScope) =>
     Object.fromEntries([...ledger.hashesIn(scope)].sort());
-  /** Every variant with its levels (tracked, policy, available, changedAt), in a fixed order. */
-  const ordered = (models: BatchLedger["models"]) =>
-    [...models.entries()]
-      .sort(([a], [b]) => a.localeCompare(b))
-      .map(([id, variants]) => [
-        id,
-        [...variants]
-          .sort((a, b) => a.variantId.localeCompare(b.variantId))
-          .map((v) => ({
-            ...v,
-            levels: [...v.levels].sort((a, b) => a.locationId.localeCompare(b.locationId)),
-          })),
-      ]);
   const changes = async (shopDomain: string, ids: string[]) => {
     for (const [index, productId] of ids.entries()) {
       await prisma.pendingChange.create({
