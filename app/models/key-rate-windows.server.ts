@@ -101,21 +101,27 @@ async function updateWindow<T>(
  * process that uses the database: 0 when taken (send now), else how many milliseconds to wait
  * before asking again. With a `condition` (the sender's check before a request, as SQL), the
  * place is taken in the same statement only if it holds: `conditionHeld` says it did, and the
- * sender need not check again; false, the sender checks on its own.
+ * sender need not check again; false, the sender checks on its own. `places` requests about to
+ * go together take theirs in the same statement, all or none.
  */
 export async function takeKeyPlace(
   keyId: string,
   limits: RateLimits,
   now: () => number = Date.now,
   condition?: Prisma.Sql,
+  places = 1,
 ): Promise<{ waitMs: number; conditionHeld: boolean }> {
   const { result, conditionHeld } = await updateWindow(
     keyId,
     (state) => {
-      const decision = takePlace(state, limits, now());
-      return decision.taken
-        ? { write: decision.state, result: 0 }
-        : { write: null, result: decision.waitMs };
+      const at = now();
+      let taken = state;
+      for (let place = 0; place < places; place++) {
+        const decision = takePlace(taken, limits, at);
+        if (!decision.taken) return { write: null, result: decision.waitMs };
+        taken = decision.state;
+      }
+      return { write: taken, result: 0 };
     },
     condition,
     now,

@@ -16,7 +16,7 @@ export type GateFactory = (keyId: string, limits: RateLimits, now?: () => number
 
 /** The key's windows in the database (`RateWindow`): every process of the app counts there. */
 export const databaseGate: GateFactory = (keyId, limits, now) => ({
-  take: (condition) => takeKeyPlace(keyId, limits, now, condition),
+  take: (condition, places) => takeKeyPlace(keyId, limits, now, condition, places),
   hold: (until) => holdKey(keyId, until),
 });
 

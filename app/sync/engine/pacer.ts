@@ -52,7 +52,10 @@ export interface RateGate {
    * asking again. Given a guard's condition, the place is taken only where it holds and
    * `conditionHeld` says whether it was tested and held (else the guard is called).
    */
-  take(condition?: Prisma.Sql): Promise<{ waitMs: number; conditionHeld: boolean }>;
+  take(
+    condition?: Prisma.Sql,
+    places?: number,
+  ): Promise<{ waitMs: number; conditionHeld: boolean }>;
   /** Nothing is sent on the key before `epochMs`, by any process. */
   hold(epochMs: number): Promise<void>;
 }
@@ -63,6 +66,35 @@ export interface RateGate {
  * takes the request's place, and called only when that statement could not tell.
  */
 export type SendGuard = (() => Promise<void>) & { condition?: () => Prisma.Sql };
+
+/**
+ * Places in the key's windows taken together, in one statement, for requests about to go one
+ * after another (a live pass's to the shop's workspace and then to its storefront domains'),
+ * with the guard's check: each request given them uses one instead of taking its own, and is
+ * not checked again, while they are fresh (PREPAID_FRESH_MS). One not used is a place spent.
+ */
+export interface PrepaidPlaces {
+  left: number;
+  /** When the statement that took them was sent (the pacer's clock). */
+  takenAt: number;
+  /** The guard whose check the statement tested (held or not): only its requests use them. */
+  guard: SendGuard | undefined;
+  /** The check held in the statement: the requests need not check on their own. */
+  checked: boolean;
+  /**
+   * Called once, before a request given these places goes without one (none left, or no longer
+   * fresh) or is tried again: what waited for the requests to go together (their ledger rows)
+   * is done then. The places left are not used after it.
+   */
+  apart?: () => Promise<void>;
+}
+
+/**
+ * How long prepaid places stay usable: as long as a check tested with a place counts as made
+ * right before its request (key-rate-windows.server.ts), so that both the place and the check
+ * are the request's own. Later, a request takes its place and is checked as any other.
+ */
+export const PREPAID_FRESH_MS = 250;
 
 export interface PacerOptions {
   limits: RateLimits;
@@ -130,16 +162,17 @@ export class Pacer {
    * Runs one request to the service under the shop's limits, retrying what can be retried;
    * `guard` is checked right before each attempt.
    */
-  async send<T>(request: () => Promise<T>, guard?: SendGuard): Promise<T> {
+  async send<T>(request: () => Promise<T>, guard?: SendGuard, prepaid?: PrepaidPlaces): Promise<T> {
     const maxServerRetries = this.options.maxServerRetries ?? 6;
     for (let serverFailures = 0; ;) {
       try {
         return await this.perMinute.add(() =>
           this.perHour
-            ? this.perHour.add(() => this.sendNow(request, guard))
-            : this.sendNow(request, guard),
+            ? this.perHour.add(() => this.sendNow(request, guard, prepaid))
+            : this.sendNow(request, guard, prepaid),
         );
       } catch (error) {
+        if (prepaid) await this.goApart(prepaid);
         if (error instanceof RateLimitedError) {
           this.stats.rateLimited += 1;
           const metrics = appMetrics();
@@ -176,6 +209,20 @@ export class Pacer {
     }
   }
 
+  /**
+   * Takes `count` places for requests about to be sent (with `guard`'s check), in one statement,
+   * when the key's windows are shared and have room for all of them now; otherwise none, and
+   * each request takes its own as usual.
+   */
+  async takePlaces(count: number, guard?: SendGuard): Promise<PrepaidPlaces | undefined> {
+    const { gate } = this.options;
+    if (!gate || count < 2 || this.notBefore > this.now()) return undefined;
+    const takenAt = this.now();
+    const taken = await gate.take(guard?.condition?.(), count);
+    if (taken.waitMs > 0) return undefined;
+    return { left: count, takenAt, guard, checked: taken.conditionHeld };
+  }
+
   /** Feeds the remaining counts of a success envelope: at zero, wait for the window's reset. */
   observeUsage(usage: Usage | undefined): void {
     if (!usage) return;
@@ -201,7 +248,24 @@ export class Pacer {
     await this.options.gate?.hold(until).catch(() => undefined);
   }
 
-  private async sendNow<T>(request: () => Promise<T>, guard?: SendGuard): Promise<T> {
+  private async sendNow<T>(
+    request: () => Promise<T>,
+    guard?: SendGuard,
+    prepaid?: PrepaidPlaces,
+  ): Promise<T> {
+    if (
+      prepaid &&
+      prepaid.left > 0 &&
+      prepaid.guard === guard &&
+      this.notBefore <= this.now() &&
+      this.now() - prepaid.takenAt <= PREPAID_FRESH_MS
+    ) {
+      prepaid.left -= 1;
+      if (!prepaid.checked) await guard?.();
+      this.stats.requests += 1;
+      return request();
+    }
+    if (prepaid) await this.goApart(prepaid);
     let checked = false;
     for (const gate = this.options.gate; ;) {
       // Re-check after every wait: a 429 answered meanwhile may have pushed the deadline further.
@@ -219,6 +283,13 @@ export class Pacer {
     if (!checked) await guard?.();
     this.stats.requests += 1;
     return request();
+  }
+
+  private async goApart(prepaid: PrepaidPlaces): Promise<void> {
+    const apart = prepaid.apart;
+    prepaid.apart = undefined;
+    prepaid.left = 0;
+    await apart?.();
   }
 
   private backoff(failures: number): number {

@@ -76,4 +76,16 @@ describe("the key's rate window", () => {
       waitMs: 5_000,
     });
   });
+
+  it("places for requests going together are taken in one statement, all or none", async () => {
+    const limits = { perMinute: 3, perHour: 1_000 };
+    const now = () => 1_800_000_000_000;
+    const take = (places: number) =>
+      windows.takeKeyPlace("together-key", limits, now, undefined, places);
+    expect((await take(2)).waitMs).toBe(0);
+    // One place left: two cannot go, and the one left is not taken by the refusal.
+    expect((await take(2)).waitMs).toBeGreaterThan(0);
+    expect((await take(1)).waitMs).toBe(0);
+    expect((await take(1)).waitMs).toBeGreaterThan(0);
+  });
 });
