@@ -311,29 +311,53 @@ export async function recordDelivered(
   runId: string,
   sentAt: Date,
 ): Promise<void> {
-  if (items.length === 0) return;
-  const { fence } = scope;
+  await recordDeliveredTogether([{ scope, kind, items, runId, sentAt }]);
+}
+
+/** What recordDelivered writes: the items of one scope and kind the service acknowledged. */
+export interface DeliveredWrite {
+  scope: LedgerScope;
+  kind: ContentKind;
+  items: readonly DeliveredItem[];
+  runId: string;
+  sentAt: Date;
+}
+
+/**
+ * Writes the ledger rows of several scopes' acknowledged items in one statement (as many as
+ * their documents' size needs): a live pass's shop workspace and storefront domains'. The
+ * scopes share one fence, or none.
+ */
+export async function recordDeliveredTogether(writes: readonly DeliveredWrite[]): Promise<void> {
+  const rows = writes.flatMap((write) => write.items.map((item) => ({ write, item })));
+  if (rows.length === 0) return;
+  const fence = writes[0]!.scope.fence;
+  const sameFence = (other: LeaseFence | undefined) =>
+    other?.token === fence?.token && other?.shopDomain === fence?.shopDomain;
+  if (!writes.every((write) => sameFence(write.scope.fence))) {
+    throw new Error("The ledger's rows written together must share one lease");
+  }
   // Fenced: the hash is NULL unless the lease is still ours, and the NOT NULL column then
   // refuses the whole statement.
   const hash = (value: string) => (fence ? fencedText(fence, value) : Prisma.sql`${value}`);
   // The document is replaced with its hash, or cleared: a kept document always has the row's hash.
   // Cut by the documents' size (statement-size.ts); each statement is whole rows, so a lease lost
   // between two leaves the rows of the first, which the service did acknowledge.
-  const content = ({ itemId, content }: DeliveredItem) =>
+  const content = ({ kind }: DeliveredWrite, { itemId, content }: DeliveredItem) =>
     typeof content === "object"
       ? Prisma.sql`(SELECT "payload" FROM "SyncItem" WHERE "runId" = ${content.stagedBy} AND "kind" = ${kind} AND "itemId" = ${itemId})`
       : Prisma.sql`${content ?? null}`;
-  const size = (item: DeliveredItem) =>
+  const size = ({ item }: (typeof rows)[number]) =>
     typeof item.content === "string" ? item.content.length : 0;
-  for (const chunk of statementRows(items, size)) {
-    const rows = chunk.map(
-      (item) =>
-        Prisma.sql`(${scope.shopDomain}, ${scope.workspaceId}, ${kind}, ${item.itemId}, ${hash(item.contentHash)}, ${sentAt}, ${runId}, ${item.title ?? null}, ${item.collectionIds ?? null}, ${content(item)})`,
+  for (const chunk of statementRows(rows, size)) {
+    const values = chunk.map(
+      ({ write, item }) =>
+        Prisma.sql`(${write.scope.shopDomain}, ${write.scope.workspaceId}, ${write.kind}, ${item.itemId}, ${hash(item.contentHash)}, ${write.sentAt}, ${write.runId}, ${item.title ?? null}, ${item.collectionIds ?? null}, ${content(write, item)})`,
     );
     await fencedWrite(fence, () =>
       driverExecute(Prisma.sql`
       INSERT INTO "IndexedItem" ("shopDomain", "workspaceId", "kind", "itemId", "contentHash", "sentAt", "seenRunId", "title", "collectionIds", "content")
-      VALUES ${Prisma.join(rows)}
+      VALUES ${Prisma.join(values)}
       ON CONFLICT ("shopDomain", "workspaceId", "kind", "itemId")
       DO UPDATE SET "contentHash" = excluded."contentHash", "sentAt" = excluded."sentAt", "seenRunId" = excluded."seenRunId",
         "title" = excluded."title", "collectionIds" = excluded."collectionIds", "content" = excluded."content"`),
