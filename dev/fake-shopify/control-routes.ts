@@ -219,6 +219,16 @@ async function route(
       else throw new ControlError(400, "Send {drop: true} or {delayMs}");
       return ok(control.faults());
     }
+    case "POST /faults/internal-error": {
+      if (typeof body.operationName !== "string" || body.operationName === "") {
+        throw new ControlError(400, "Send {operationName, count?}");
+      }
+      control.failNextOperation(
+        body.operationName,
+        typeof body.count === "number" ? body.count : 1,
+      );
+      return ok(control.faults());
+    }
     case "POST /faults/throttle":
       control.throttleNextRequests(typeof body.count === "number" ? body.count : 1);
       return ok(control.faults());

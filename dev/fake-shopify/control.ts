@@ -441,6 +441,17 @@ export class FakeShopifyControl {
     this.core.throttleNext += count;
   }
 
+  /**
+   * The next `count` requests of the operation named `operationName` get Shopify's internal
+   * error (HTTP 200, `INTERNAL_SERVER_ERROR`, no data), whatever they ask.
+   */
+  failNextOperation(operationName: string, count = 1): void {
+    this.core.internalErrorsNext.set(
+      operationName,
+      (this.core.internalErrorsNext.get(operationName) ?? 0) + count,
+    );
+  }
+
   // ——— Bulk operations ———
 
   bulkOperations(): BulkOperationRecord[] {
@@ -513,11 +524,16 @@ export class FakeShopifyControl {
   // ——— Faults, waiting, everything ———
 
   faults() {
-    return { throttleNext: this.core.throttleNext, ...this.core.bulk.pendingFaults() };
+    return {
+      throttleNext: this.core.throttleNext,
+      internalErrorsNext: Object.fromEntries(this.core.internalErrorsNext),
+      ...this.core.bulk.pendingFaults(),
+    };
   }
 
   clearFaults(): void {
     this.core.throttleNext = 0;
+    this.core.internalErrorsNext.clear();
     this.core.bulk.clearFaults();
   }
 

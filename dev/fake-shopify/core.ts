@@ -179,6 +179,8 @@ export class FakeShopifyCore {
   requests: RequestLogEntry[] = [];
   /** The next n Admin API requests are answered THROTTLED. */
   throttleNext = 0;
+  /** Operation name → how many of its next requests get Shopify's internal error. */
+  internalErrorsNext = new Map<string, number>();
   baseUrl = "";
 
   constructor(readonly options: FakeShopifyOptions) {

@@ -180,6 +180,21 @@ export async function handleGraphql(
     });
   }
 
+  const failing = core.internalErrorsNext.get(log.operationName ?? "") ?? 0;
+  if (failing > 0) {
+    core.internalErrorsNext.set(log.operationName!, failing - 1);
+    // As Shopify answers an internal error: HTTP 200, no data, the request's id in the message.
+    const requestId = headers["X-Request-Id"];
+    return answer(200, {
+      errors: [
+        {
+          message: `Internal error. Looks like something went wrong on our end.\nRequest ID: ${requestId} (include this in support requests).`,
+          extensions: { code: "INTERNAL_SERVER_ERROR", requestId },
+        },
+      ],
+    });
+  }
+
   const forced = core.throttleNext > 0;
   if (forced) core.throttleNext -= 1;
   if (forced || core.bucket.available() < requested.cost) {

@@ -1,4 +1,7 @@
-/** Cost-based throttling: a leaky bucket per shop, THROTTLED answers that charge nothing. */
+/**
+ * Cost-based throttling: a leaky bucket per shop, THROTTLED answers that charge nothing; and
+ * Shopify's internal error, on demand.
+ */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   PRODUCT_NODES_DEFAULT_PAGE_SIZES,
@@ -91,5 +94,24 @@ describe("cost throttling", () => {
     ];
     expect(answers.map((answer) => answer.body.data === undefined)).toEqual([true, true, false]);
     expect(answers[0]!.body.extensions?.cost.throttleStatus.currentlyAvailable).toBe(400);
+  });
+
+  it("answers one operation's next requests with Shopify's internal error, others as usual", async () => {
+    shop.state.failNextOperation("ProductsByIds", 1);
+    const shopRead = await graphql(shop, SHOP_QUERY);
+    expect(shopRead.body.errors).toBeUndefined();
+    const failed = await productsByIds();
+    // As Shopify answers one: HTTP 200, no data, the request's id in the message and the code.
+    expect(failed.status).toBe(200);
+    expect(failed.body.data).toBeUndefined();
+    const [error] = failed.body.errors as {
+      message: string;
+      extensions: { code: string; requestId: string };
+    }[];
+    expect(error!.extensions.code).toBe("INTERNAL_SERVER_ERROR");
+    expect(error!.message).toBe(
+      `Internal error. Looks like something went wrong on our end.\nRequest ID: ${error!.extensions.requestId} (include this in support requests).`,
+    );
+    expect((await productsByIds()).body.data).toBeDefined();
   });
 });
