@@ -47,6 +47,9 @@ export function chunk<T>(items: readonly T[], size: number): T[][] {
   return batches;
 }
 
+/** How many bulk requests `count` items take (sendInBatches, before any 413 splits one). */
+export const bulkRequestsFor = (count: number): number => Math.ceil(count / BULK_MAX_ITEMS);
+
 export interface BatchOptions<T> {
   /** The id reported in failedItems when a single item is still too large. */
   idOf: (item: T) => string;

@@ -14,6 +14,7 @@ import {
   recordDelivered,
   type ContentKind,
   type DeliveredItem,
+  type DeliveredWrite,
   type LedgerScope,
 } from "../../models/ledger.server";
 import {
@@ -23,7 +24,7 @@ import {
 } from "../../models/quota-usage.server";
 import { appMetrics } from "../../server/metrics";
 import { titleOf } from "./catalogue-entry";
-import type { Pacer, SendGuard } from "./pacer";
+import type { Pacer, PrepaidPlaces, SendGuard } from "./pacer";
 import { overQuotaReason } from "./plan-quota.server";
 
 export type SendAction = "upsert" | "delete";
@@ -69,6 +70,14 @@ export interface SettleJob<T> {
   quotaReports?: Map<string, string>;
   /** Checked right before each request; throws to stop sending (nothing is then written). */
   guard?: SendGuard;
+  /** Places taken for these requests with others of the same pass (Pacer.takePlaces). */
+  prepaid?: PrepaidPlaces;
+  /**
+   * Upserts: when given, their ledger rows are added here instead of written, and the caller
+   * writes them (recordDeliveredTogether) with those of the pass's other sends, before it
+   * settles its own rows.
+   */
+  deferredLedger?: DeliveredWrite[];
   /**
    * The service refused an upsert for a spent quota (already recorded as spent): hold back what
    * must wait, with the reason in the merchant's words. Returns what to send instead (once).
@@ -89,8 +98,9 @@ export interface Settled<T> {
  * and records the quota the service reports, counts what the service acknowledged (deleting what
  * it does not hold counts), collects what it refused, and on a quota refusal records the quota as
  * spent and lets the caller hold new items back. What was acknowledged is written to the ledger
- * before this returns; the caller then marks its own rows, in that order and without a
- * transaction (docs/decisions/0001): a crash in between resends the same content.
+ * before this returns (or handed to the caller to write, `deferredLedger`); the caller then marks
+ * its own rows, in that order and without a transaction (docs/decisions/0001): a crash in between
+ * resends the same content.
  */
 export async function sendAndSettle<T>(job: SettleJob<T>): Promise<Settled<T>> {
   let items = [...job.items];
@@ -133,7 +143,15 @@ export async function sendAndSettle<T>(job: SettleJob<T>): Promise<Settled<T>> {
         ? { content: job.contentOf?.(item) ?? JSON.stringify(job.payloadOf(item)) }
         : {}),
     }));
-    await recordDelivered(job.scope, job.kind, delivered, job.seenMark, job.now());
+    const write = {
+      scope: job.scope,
+      kind: job.kind,
+      items: delivered,
+      runId: job.seenMark,
+      sentAt: job.now(),
+    };
+    if (job.deferredLedger) job.deferredLedger.push(write);
+    else await recordDelivered(write.scope, write.kind, write.items, write.runId, write.sentAt);
   } else {
     await recordDeleted(job.scope, job.kind, acknowledged.map(job.idOf));
   }
@@ -156,7 +174,7 @@ function send<T>(job: SettleJob<T>, items: T[]): Promise<BulkResult> {
   return sendInBatches(
     items,
     async (batch) => {
-      const response = await pacer.send(() => request(job, batch), job.guard);
+      const response = await pacer.send(() => request(job, batch), job.guard, job.prepaid);
       pacer.observeUsage(response.usage);
       if (action === "upsert" && response.usage) await recordReport(job, response.usage.quota);
       return response.data;

@@ -8,7 +8,12 @@ import {
 import { type AdminGraphql } from "../../shopify/admin-graphql";
 import type { IndexServiceClient } from "../../index-service/client";
 import type { Tier } from "../../index-service/tiers";
-import { batchLedger, type LedgerScope } from "../../models/ledger.server";
+import {
+  batchLedger,
+  recordDeliveredTogether,
+  type DeliveredWrite,
+  type LedgerScope,
+} from "../../models/ledger.server";
 import { ledgerReadWith, type LedgerRead } from "../../models/live-pass.server";
 import type { LeaseFence } from "../../models/shop-leases.server";
 import { holdForQuota, noteAttempt, removeChanges } from "../../models/outbox.server";
@@ -17,7 +22,8 @@ import { chosenMetafieldsOf, workspaceOf } from "../../models/shops.server";
 import { catalogueEntry } from "../engine/catalogue-entry";
 import type { Pacer, SendGuard } from "../engine/pacer";
 import { overQuotaReason } from "../engine/plan-quota.server";
-import { sendAndSettle } from "../engine/send-and-settle.server";
+import { sendAndSettle, type SettleJob } from "../engine/send-and-settle.server";
+import { bulkRequestsFor } from "../../index-service/bulk";
 import { rereadProducts } from "./reread-products.server";
 import {
   forgetModelsUnlike,
@@ -29,7 +35,8 @@ import {
   domainScopeOf,
   filledPresenceWorkspaces,
   type PresencesReader,
-  followInDomainWorkspaces,
+  planDomainSends,
+  sendToDomainWorkspaces,
 } from "./domain-workspaces.server";
 
 /** The ledger's "last seen by run" of items live updates sent (a full sync overwrites it). */
@@ -78,6 +85,9 @@ export interface ApplyResult {
   /** The workspaces the batch went to (their ledger scopes), the shop's own first. */
   ledgerScopes: readonly [LedgerScope, ...LedgerScope[]];
 }
+
+/** A pass's context while it sends: places taken for its requests, its ledger rows kept. */
+type Sending = ApplyContext & Pick<SettleJob<unknown>, "prepaid" | "deferredLedger">;
 
 interface Upsert {
   row: PendingChange;
@@ -139,13 +149,15 @@ export async function applyChanges(
   // Stock-only changes first: what cannot be sent from the kept document joins the whole re-reads.
   // An order's products/update whose payload matches the kept document is a stock change too;
   // unless metafields are chosen: the payload carries none, so it cannot show that they did not
-  // change, and the product is read again whole.
+  // change, and the product is read again whole. So is a change tried before: the shop's kept
+  // document may be its new content already while a storefront domain that failed it keeps the
+  // old one, which a stock change would only give the new stock.
   const asStock =
     mapContext.metafields.length > 0
       ? new Set<string>()
       : unchangedBesideStock(
           ledger.documents,
-          rows.filter((row) => row.change === "update"),
+          rows.filter((row) => row.change === "update" && row.attempts === 0),
         );
   const isStock = (row: PendingChange) => row.change === "stock" || asStock.has(row.productId);
   const stockOnly = rows
@@ -203,25 +215,47 @@ export async function applyChanges(
   }
 
   const toSend = await withinQuota(context, upserts, result);
-  // Each settles through the one send-and-settle path, which writes the ledger first; the outbox
-  // rows go after (no transaction, docs/decisions/0001): a crash in between leaves the changes
-  // pending, and their next pass finds the ledger up to date.
-  const upserted = await sendUpserts(context, scope, toSend, result);
-  const deleted = await sendDeletes(context, scope, deletes, result);
-  const done = [...upserted.map((u) => u.row), ...deleted, ...settled];
-  // The storefront domains' workspaces follow what the shop's own settled, after it: one that
-  // fails keeps its changes in the outbox (the shop's ledger then has nothing to send for them).
-  const domains = await followInDomainWorkspaces(context, {
+  // What the storefront domains' workspaces are to get is read and mapped before anything is
+  // sent (decision 0063): the pass's requests then go one after another, their places in the
+  // key's window taken in one statement with the check, and their ledger rows written in one.
+  const domainSends = await planDomainSends(context, {
     workspaces: workspaces.map((workspace) => ({
       ...workspace,
       indexed: ledger.hashesIn(workspace.scope),
     })),
-    settled: done,
+    candidates: [...toSend.map((u) => u.row), ...deletes, ...settled],
     read: read.products,
     gone,
     restocked: new Map([...restocked.entries].map(([id, entry]) => [id, entry.item])),
     mapContext,
   });
+  const requests =
+    bulkRequestsFor(toSend.length) + bulkRequestsFor(deletes.length) + domainSends.requests;
+  const prepaid = await context.pacer.takePlaces(requests, context.guard);
+  // The ledger rows wait for the last request only while the requests go together on those
+  // places: one that waits (a retry, a 429, no place left) has them written first.
+  const deferredLedger: DeliveredWrite[] = [];
+  const writeLedger = () => recordDeliveredTogether(deferredLedger.splice(0));
+  if (prepaid) prepaid.apart = writeLedger;
+  const sending: Sending = { ...context, ...(prepaid ? { prepaid, deferredLedger } : {}) };
+  let upserted: Upsert[] = [];
+  let deleted: PendingChange[] = [];
+  let done: PendingChange[] = [];
+  let domains: Awaited<ReturnType<typeof sendToDomainWorkspaces>>;
+  try {
+    // Each settles through the one send-and-settle path; the ledger rows are written once all
+    // were sent, the outbox rows after them (no transaction, docs/decisions/0001): a crash in
+    // between leaves the changes pending, and their next pass finds the ledger up to date.
+    upserted = await sendUpserts(sending, scope, toSend, result);
+    deleted = await sendDeletes(sending, scope, deletes, result);
+    done = [...upserted.map((u) => u.row), ...deleted, ...settled];
+    // The storefront domains' workspaces follow what the shop's own settled, after it: one that
+    // fails keeps its changes in the outbox (the shop's ledger then has nothing to send for them).
+    domains = await sendToDomainWorkspaces(sending, domainSends, done);
+  } finally {
+    // What the service acknowledged is written even when a later request failed or was stopped.
+    await writeLedger();
+  }
   await removeChanges(
     done.filter((row) => !domains.failed.has(row.productId)),
     context.fence,
@@ -263,7 +297,7 @@ async function withinQuota(
 }
 
 async function sendUpserts(
-  context: ApplyContext,
+  context: Sending,
   scope: LedgerScope,
   upserts: Upsert[],
   result: ApplyResult,
@@ -297,7 +331,7 @@ async function sendUpserts(
 }
 
 async function sendDeletes(
-  context: ApplyContext,
+  context: Sending,
   scope: LedgerScope,
   deletes: PendingChange[],
   result: ApplyResult,

@@ -2,7 +2,8 @@
  * Live changes in the storefront domains' workspaces (decision 0037): after a batch settled in
  * the shop's own workspace, its products go to each domain workspace a full sync filled, in that
  * storefront's language, by the same send-and-settle path, pacer and ledger (the domain's own
- * rows, under `presenceLedgerKey`). A product the primary re-read whole is translated with one
+ * rows, under `presenceLedgerKey`). What they are to get is read and mapped before the shop's own
+ * send (planDomainSends, decision 0063), and sent right after it (sendToDomainWorkspaces). A product the primary re-read whole is translated with one
  * more query for every domain's locale at once (`productTranslationsQuery`), and its chosen
  * variant metafields by their ids (`metafieldTranslationsQuery`, decision 0048); a stock change
  * puts the primary's new stock into the domain's kept document, without reading anything. A
@@ -38,7 +39,8 @@ import { keysWithSucceededRun } from "../../models/sync-runs.server";
 import { LeaseLostError, type LeaseFence } from "../../models/shop-leases.server";
 import { serviceClientForWorkspace } from "../../shop/service-keys.server";
 import { catalogueEntry } from "../engine/catalogue-entry";
-import { sendAndSettle } from "../engine/send-and-settle.server";
+import { sendAndSettle, type SettleJob } from "../engine/send-and-settle.server";
+import { bulkRequestsFor } from "../../index-service/bulk";
 import { referenceNamesByLocale } from "../engine/reference-names.server";
 import { presenceWorkspacesOf, type PresenceWorkspace } from "../full/presence-workspaces.server";
 import { rereadProducts } from "./reread-products.server";
@@ -305,8 +307,8 @@ export interface PrimaryOutcome {
     scope: LedgerScope;
     indexed: ReadonlyMap<string, string>;
   })[];
-  /** Changes the shop's workspace settled (sent, deleted or unchanged). */
-  settled: readonly PendingChange[];
+  /** Changes the shop's workspace is to send or settled as unchanged (none held for quota). */
+  candidates: readonly PendingChange[];
   /** Products read whole from Shopify (primary language). */
   read: readonly ShopifyProduct[];
   /** Products gone or no longer indexable. */
@@ -324,19 +326,74 @@ interface DomainUpsert {
   isNew: boolean;
 }
 
+/** What one domain workspace is to get of a batch: its changed documents and its deletions. */
+interface DomainSend {
+  workspace: PresenceWorkspace & { scope: LedgerScope };
+  upserts: DomainUpsert[];
+  deletes: string[];
+}
+
 /**
- * Sends the settled changes to every filled domain workspace. Returns the changes a domain did
- * not settle (its service failed or refused them): they stay in the outbox, with the reason.
+ * The batch's sends to the storefront domains' workspaces, planned before the shop's own send
+ * (decision 0063): what is read for them (translations, markets, prices) and what they are to
+ * get, so that the pass's requests then go one after another.
  */
-export async function followInDomainWorkspaces(
+export interface DomainSends {
+  sends: DomainSend[];
+  /** Changes whose domain sends could not be planned (a read failed): they stay in the outbox. */
+  failed: Map<string, string>;
+  /** The bulk requests the sends take, if the shop's own settles every candidate. */
+  requests: number;
+}
+
+/** A send stopped on purpose (lease, shop paused, full sync): the pass stops, nothing is noted. */
+function stoppedOnPurpose(error: unknown): boolean {
+  return (
+    error instanceof LeaseLostError ||
+    (error instanceof Error && error.name === "LiveSendInterrupted")
+  );
+}
+
+/**
+ * Reads and maps what each filled domain workspace is to get of the batch's candidates. A domain
+ * whose reads fail keeps the changes in the outbox, with the reason; the shop's own send goes on.
+ */
+export async function planDomainSends(
   context: ApplyContext,
   primary: PrimaryOutcome,
-): Promise<{ failed: Map<string, string>; upserted: number; deleted: number }> {
-  const failed = new Map<string, string>();
-  const counts = { failed, upserted: 0, deleted: 0 };
+): Promise<DomainSends> {
+  const planned: DomainSends = { sends: [], failed: new Map(), requests: 0 };
   const { workspaces } = primary;
-  if (primary.settled.length === 0 || workspaces.length === 0) return counts;
-  const ids = primary.settled.map((row) => row.productId);
+  if (primary.candidates.length === 0 || workspaces.length === 0) return planned;
+  const ids = primary.candidates.map((row) => row.productId);
+  try {
+    await planInto(planned, context, primary, ids);
+  } catch (error) {
+    if (stoppedOnPurpose(error)) throw error;
+    const hosts = workspaces.map((workspace) => workspace.host).join(", ");
+    const reason = error instanceof Error ? error.message : String(error);
+    log.warn(
+      { err: error, shop: context.shop.shopDomain },
+      `${hosts}: live changes not read; they are tried again`,
+    );
+    for (const id of ids) planned.failed.set(id, `${hosts}: ${reason}`);
+    planned.sends = [];
+  }
+  planned.requests = planned.sends.reduce(
+    (sum, send) =>
+      sum + bulkRequestsFor(send.upserts.length) + bulkRequestsFor(send.deletes.length),
+    0,
+  );
+  return planned;
+}
+
+async function planInto(
+  planned: DomainSends,
+  context: ApplyContext,
+  primary: PrimaryOutcome,
+  ids: readonly string[],
+): Promise<void> {
+  const { workspaces } = primary;
   const readById = new Map(primary.read.map((product) => [numericId(product.id), product]));
 
   // Stock changes whose domain document cannot take the primary's stock are read whole, once;
@@ -422,8 +479,8 @@ export async function followInDomainWorkspaces(
     primaryContext.referenceNames,
   );
   for (const workspace of workspaces) {
-    const planned = byWorkspace.get(workspace.workspaceId)!;
-    const { scope, indexed } = workspace;
+    const { whole, stock } = byWorkspace.get(workspace.workspaceId)!;
+    const { indexed } = workspace;
     try {
       const plan = plans.get(workspace.workspaceId);
       const mapContext: MapContext = {
@@ -432,11 +489,11 @@ export async function followInDomainWorkspaces(
         referenceNames: referenceNamesOf(workspace.locale),
         ...(plan?.currency ? { currency: plan.currency } : {}),
       };
-      await mapContext.referenceNames?.learn(planned.whole.flatMap((id) => readById.get(id) ?? []));
+      await mapContext.referenceNames?.learn(whole.flatMap((id) => readById.get(id) ?? []));
       const report: MarketLinesReport = { unshowable: 0, unpublished: 0 };
       const upserts: DomainUpsert[] = [];
       const deletes = new Set<string>();
-      for (const id of planned.whole) {
+      for (const id of whole) {
         const product = readById.get(id);
         if (!product) continue;
         const translated = translatedProduct(
@@ -458,19 +515,61 @@ export async function followInDomainWorkspaces(
           isNew: !indexed.has(id),
         });
       }
-      for (const upsert of planned.stock) {
-        if (indexed.get(upsert.id) !== upsert.hash) upserts.push(upsert);
-      }
+      upserts.push(...stock);
       for (const id of primary.gone) if (ids.includes(id) && indexed.has(id)) deletes.add(id);
-      const changed = upserts.filter((upsert) => indexed.get(upsert.id) !== upsert.hash);
+      planned.sends.push({
+        workspace,
+        upserts: upserts.filter((upsert) => indexed.get(upsert.id) !== upsert.hash),
+        deletes: [...deletes],
+      });
+    } catch (error) {
+      if (stoppedOnPurpose(error)) throw error;
+      noteDomainFailure(planned.failed, context, workspace, ids, error);
+    }
+  }
+}
+
+/** The domain's changes stay in the outbox with the reason; logged once per batch. */
+function noteDomainFailure(
+  failed: Map<string, string>,
+  context: ApplyContext,
+  workspace: PresenceWorkspace,
+  ids: readonly string[],
+  error: unknown,
+): void {
+  const reason = error instanceof Error ? error.message : String(error);
+  log.warn(
+    { err: error, shop: context.shop.shopDomain, workspaceId: workspace.workspaceId },
+    `${workspace.host}: live changes not sent; they are tried again`,
+  );
+  for (const id of ids) if (!failed.has(id)) failed.set(id, `${workspace.host}: ${reason}`);
+}
+
+/**
+ * Sends the planned documents of the changes the shop's own workspace settled to every filled
+ * domain workspace. Returns the changes a domain did not settle (its reads or service failed,
+ * or it refused them): they stay in the outbox, with the reason.
+ */
+export async function sendToDomainWorkspaces(
+  context: ApplyContext & Pick<SettleJob<unknown>, "prepaid" | "deferredLedger">,
+  planned: DomainSends,
+  settled: readonly PendingChange[],
+): Promise<{ failed: Map<string, string>; upserted: number; deleted: number }> {
+  const ids = settled.map((row) => row.productId);
+  const failed = new Map([...planned.failed].filter(([id]) => ids.includes(id)));
+  const counts = { failed, upserted: 0, deleted: 0 };
+  if (settled.length === 0) return counts;
+  const isSettled = new Set(ids);
+  for (const { workspace, upserts, deletes } of planned.sends) {
+    try {
       const client = serviceClientForWorkspace(context.shop, workspace.workspaceId);
       const sent = await sendAndSettle({
         ...context,
         client,
-        scope,
+        scope: workspace.scope,
         kind: "product",
         action: "upsert",
-        items: changed,
+        items: upserts.filter((upsert) => isSettled.has(upsert.id)),
         idOf: (u) => u.id,
         payloadOf: (u) => u.item,
         hashOf: (u) => u.hash,
@@ -488,10 +587,10 @@ export async function followInDomainWorkspaces(
       const removed = await sendAndSettle({
         ...context,
         client,
-        scope,
+        scope: workspace.scope,
         kind: "product",
         action: "delete",
-        items: [...deletes],
+        items: deletes.filter((id) => isSettled.has(id)),
         idOf: (id) => id,
         payloadOf: () => null,
         hashOf: () => "",
@@ -506,15 +605,8 @@ export async function followInDomainWorkspaces(
       counts.upserted += sent.acknowledged.length;
       counts.deleted += removed.acknowledged.length;
     } catch (error) {
-      // Sending was stopped on purpose (lease, shop paused, full sync): the pass stops.
-      if (error instanceof LeaseLostError) throw error;
-      if (error instanceof Error && error.name === "LiveSendInterrupted") throw error;
-      const reason = error instanceof Error ? error.message : String(error);
-      log.warn(
-        { err: error, shop: context.shop.shopDomain, workspaceId: workspace.workspaceId },
-        `${workspace.host}: live changes not sent; they are tried again`,
-      );
-      for (const id of ids) if (!failed.has(id)) failed.set(id, `${workspace.host}: ${reason}`);
+      if (stoppedOnPurpose(error)) throw error;
+      noteDomainFailure(failed, context, workspace, ids, error);
     }
   }
   return counts;

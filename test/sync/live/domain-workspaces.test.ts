@@ -415,6 +415,32 @@ describe("live changes in a storefront domain's workspace", () => {
     expect(writesOf(FRENCH, product.id, since)).toHaveLength(1);
   });
 
+  it("the French domain's reads failing at Shopify hold up nothing of the primary, and the change reaches French once they work", async () => {
+    const product = sellableProducts(env)[4]!;
+    const since = env.emulator.state.requests().length;
+    const brands = (gid: string, workspaceId: string) =>
+      indexedItem(env, gid, workspaceId)?.brands as unknown;
+    // Shopify's internal error for every translations query: the French workspace cannot be mapped.
+    env.shopify.state.failNextOperation("ProductTranslations", 10_000);
+    env.shopify.state.updateProduct(product.id, { vendor: "Kettle Works" }, { webhook: true });
+    await waitFor("the primary's change", () =>
+      JSON.stringify(brands(product.id, WORKSPACE)).includes("Kettle Works"),
+    );
+    // The change waits in the outbox for the French workspace, with Shopify's reason.
+    await waitFor(
+      "the French workspace's reason",
+      async () =>
+        (await env.prisma.pendingChange.findFirst())?.lastError?.includes("Internal error") ===
+        true,
+    );
+    expect(JSON.stringify(brands(product.id, FRENCH))).not.toContain("Kettle Works");
+    env.shopify.state.clearFaults();
+    await settled();
+    expect(JSON.stringify(brands(product.id, FRENCH))).toContain("Kettle Works");
+    expect(writesOf(WORKSPACE, product.id, since)).toHaveLength(1);
+    expect(writesOf(FRENCH, product.id, since)).toHaveLength(1);
+  });
+
   it("the French domain unticked in Settings while the worker runs: emptied, then no edit reaches it; ticked again: filled, and the next edit reaches it", async () => {
     const host = env.shopify.state
       .presences()
