@@ -42,13 +42,15 @@ const CONDITION_FRESH_MS = 250;
  * write happens only if it holds. When that write changes nothing, the window may have moved or
  * the condition failed: the row is read again and the change made without it, and the caller
  * checks on its own (`conditionHeld` false), as it does when the write took longer than
- * CONDITION_FRESH_MS.
+ * CONDITION_FRESH_MS. With `untested`, such a write is not made again without the condition:
+ * `untested` is returned instead, nothing changed.
  */
 async function updateWindow<T>(
   keyId: string,
   change: (state: KeyWindowState) => { write: KeyWindowState | null; result: T },
   condition?: Prisma.Sql,
   now: () => number = Date.now,
+  untested?: T,
 ): Promise<{ result: T; conditionHeld: boolean }> {
   let known = lastSeen.get(keyId);
   let tested = condition;
@@ -90,9 +92,11 @@ async function updateWindow<T>(
       const prompt = now() - sentAt <= CONDITION_FRESH_MS;
       return { result, conditionHeld: also !== Prisma.empty && prompt };
     }
+    lastSeen.delete(keyId);
+    if (also !== Prisma.empty && untested !== undefined)
+      return { result: untested, conditionHeld: false };
     known = undefined;
     tested = undefined;
-    lastSeen.delete(keyId);
   }
 }
 
@@ -102,7 +106,9 @@ async function updateWindow<T>(
  * before asking again. With a `condition` (the sender's check before a request, as SQL), the
  * place is taken in the same statement only if it holds: `conditionHeld` says it did, and the
  * sender need not check again; false, the sender checks on its own. `places` requests about to
- * go together take theirs in the same statement, all or none.
+ * go together take theirs in the same statement, all or none; and only where the condition held
+ * in it (else `waitMs` 1, nothing taken: places taken for requests a failed check stops would be
+ * spent for nothing, and a window another process moved meanwhile is left to each request).
  */
 export async function takeKeyPlace(
   keyId: string,
@@ -125,6 +131,7 @@ export async function takeKeyPlace(
     },
     condition,
     now,
+    places > 1 && condition ? 1 : undefined,
   );
   return { waitMs: result, conditionHeld };
 }

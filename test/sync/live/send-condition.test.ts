@@ -143,4 +143,17 @@ describe("the check before a request, in the statement that takes its place", ()
       expect(await bothWays(), name).toEqual({ alone: false, inPlace: false, placeTaken: true });
     }
   });
+
+  it("takes no place for requests going together where the check fails: none is spent for nothing", async () => {
+    const limits = { perMinute: 4, perHour: 1_000 };
+    const together = () =>
+      takeKeyPlace(KEY, limits, Date.now, sendCondition(fence, MIN_REMAINING_MS, passStartedAt), 2);
+    expect(await together()).toEqual({ waitMs: 0, conditionHeld: true });
+    await prisma.shop.update({ where: { shopDomain: SHOP }, data: { state: "paused" } });
+    expect(await together()).toMatchObject({ conditionHeld: false });
+    expect((await together()).waitMs).toBeGreaterThan(0);
+    // 1 place taken at the start and 2 together: one is left of the 4, as before the refusals.
+    expect((await takeKeyPlace(KEY, limits)).waitMs).toBe(0);
+    expect((await takeKeyPlace(KEY, limits)).waitMs).toBeGreaterThan(0);
+  });
 });
