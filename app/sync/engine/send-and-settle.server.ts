@@ -73,9 +73,9 @@ export interface SettleJob<T> {
   /** Places taken for these requests with others of the same pass (Pacer.takePlaces). */
   prepaid?: PrepaidPlaces;
   /**
-   * Upserts: when given, their ledger rows are added here instead of written, and the caller
-   * writes them (recordDeliveredTogether) with those of the pass's other sends, before it
-   * settles its own rows.
+   * Upserts: when given, and while `prepaid`'s requests still go together, their ledger rows are
+   * added here instead of written, and the caller writes them (recordDeliveredTogether) with those
+   * of the pass's other sends, before it settles its own rows.
    */
   deferredLedger?: DeliveredWrite[];
   /**
@@ -150,7 +150,9 @@ export async function sendAndSettle<T>(job: SettleJob<T>): Promise<Settled<T>> {
       runId: job.seenMark,
       sentAt: job.now(),
     };
-    if (job.deferredLedger) job.deferredLedger.push(write);
+    // Left to the caller only while the pass's requests still go together on their places: once
+    // one went apart (a retry, a wait), what is acknowledged is written at once.
+    if (job.deferredLedger && job.prepaid?.apart) job.deferredLedger.push(write);
     else await recordDelivered(write.scope, write.kind, write.items, write.runId, write.sentAt);
   } else {
     await recordDeleted(job.scope, job.kind, acknowledged.map(job.idOf));
