@@ -149,15 +149,17 @@ export async function applyChanges(
   // Stock-only changes first: what cannot be sent from the kept document joins the whole re-reads.
   // An order's products/update whose payload matches the kept document is a stock change too;
   // unless metafields are chosen: the payload carries none, so it cannot show that they did not
-  // change, and the product is read again whole. So is a change tried before: the shop's kept
-  // document may be its new content already while a storefront domain that failed it keeps the
-  // old one, which a stock change would only give the new stock.
+  // change, and the product is read again whole. So is a change tried before where storefront
+  // domains follow: the shop's kept document may be its new content already while a domain that
+  // failed it keeps the old one, which a stock change would only give the new stock.
   const asStock =
     mapContext.metafields.length > 0
       ? new Set<string>()
       : unchangedBesideStock(
           ledger.documents,
-          rows.filter((row) => row.change === "update" && row.attempts === 0),
+          rows.filter(
+            (row) => row.change === "update" && (workspaces.length === 0 || row.attempts === 0),
+          ),
         );
   const isStock = (row: PendingChange) => row.change === "stock" || asStock.has(row.productId);
   const stockOnly = rows
