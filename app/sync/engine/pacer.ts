@@ -253,6 +253,7 @@ export class Pacer {
     guard?: SendGuard,
     prepaid?: PrepaidPlaces,
   ): Promise<T> {
+    let checked: boolean;
     if (
       prepaid &&
       prepaid.left > 0 &&
@@ -261,28 +262,28 @@ export class Pacer {
       this.now() - prepaid.takenAt <= PREPAID_FRESH_MS
     ) {
       prepaid.left -= 1;
-      if (!prepaid.checked) await guard?.();
-      this.stats.requests += 1;
-      return request();
+      checked = prepaid.checked;
+    } else {
+      if (prepaid) await this.goApart(prepaid);
+      checked = await this.takePlace(guard);
     }
-    if (prepaid) await this.goApart(prepaid);
-    let checked = false;
+    if (!checked) await guard?.();
+    this.stats.requests += 1;
+    return request();
+  }
+
+  /** Takes the request's place (with the guard's check where the gate can test it): was it checked? */
+  private async takePlace(guard: SendGuard | undefined): Promise<boolean> {
     for (const gate = this.options.gate; ;) {
       // Re-check after every wait: a 429 answered meanwhile may have pushed the deadline further.
       for (let wait = this.notBefore - this.now(); wait > 0; wait = this.notBefore - this.now()) {
         await this.sleep(wait);
       }
-      if (!gate) break;
+      if (!gate) return false;
       const taken = await gate.take(guard?.condition?.());
-      if (taken.waitMs <= 0) {
-        checked = taken.conditionHeld;
-        break;
-      }
+      if (taken.waitMs <= 0) return taken.conditionHeld;
       await this.sleep(taken.waitMs);
     }
-    if (!checked) await guard?.();
-    this.stats.requests += 1;
-    return request();
   }
 
   private async goApart(prepaid: PrepaidPlaces): Promise<void> {

@@ -11,7 +11,7 @@ import type {
 } from "../../index-service/types";
 import {
   recordDeleted,
-  recordDelivered,
+  recordDeliveredTogether,
   type ContentKind,
   type DeliveredItem,
   type DeliveredWrite,
@@ -153,7 +153,7 @@ export async function sendAndSettle<T>(job: SettleJob<T>): Promise<Settled<T>> {
     // Left to the caller only while the pass's requests still go together on their places: once
     // one went apart (a retry, a wait), what is acknowledged is written at once.
     if (job.deferredLedger && job.prepaid?.apart) job.deferredLedger.push(write);
-    else await recordDelivered(write.scope, write.kind, write.items, write.runId, write.sentAt);
+    else await recordDeliveredTogether([write]);
   } else {
     await recordDeleted(job.scope, job.kind, acknowledged.map(job.idOf));
   }

@@ -240,9 +240,9 @@ export async function applyChanges(
   const writeLedger = () => recordDeliveredTogether(deferredLedger.splice(0));
   if (prepaid) prepaid.apart = writeLedger;
   const sending: Sending = { ...context, ...(prepaid ? { prepaid, deferredLedger } : {}) };
-  let upserted: Upsert[] = [];
-  let deleted: PendingChange[] = [];
-  let done: PendingChange[] = [];
+  let upserted: Upsert[];
+  let deleted: PendingChange[];
+  let done: PendingChange[];
   let domains: Awaited<ReturnType<typeof sendToDomainWorkspaces>>;
   try {
     // Each settles through the one send-and-settle path; the ledger rows are written once all

@@ -3,12 +3,13 @@
  * the shop's own workspace, its products go to each domain workspace a full sync filled, in that
  * storefront's language, by the same send-and-settle path, pacer and ledger (the domain's own
  * rows, under `presenceLedgerKey`). What they are to get is read and mapped before the shop's own
- * send (planDomainSends, decision 0063), and sent right after it (sendToDomainWorkspaces). A product the primary re-read whole is translated with one
- * more query for every domain's locale at once (`productTranslationsQuery`), and its chosen
- * variant metafields by their ids (`metafieldTranslationsQuery`, decision 0048); a stock change
- * puts the primary's new stock into the domain's kept document, without reading anything. A
- * domain that fails keeps the change in the outbox (the primary's ledger then says "nothing to
- * send" for it); the worker tries it again later, like a product the service refused.
+ * send (planDomainSends, decision 0063), and sent right after it (sendToDomainWorkspaces). A
+ * product the primary re-read whole is translated with one more query for every domain's locale
+ * at once (`productTranslationsQuery`), and its chosen variant metafields by their ids
+ * (`metafieldTranslationsQuery`, decision 0048); a stock change puts the primary's new stock into
+ * the domain's kept document, without reading anything. A domain that fails keeps the change in
+ * the outbox (the primary's ledger then says "nothing to send" for it); the worker tries it again
+ * later, like a product the service refused.
  */
 import type { PendingChange, Shop } from "@prisma/client";
 import {
@@ -377,7 +378,6 @@ export async function planDomainSends(
       `${hosts}: live changes not read; they are tried again`,
     );
     for (const id of ids) planned.failed.set(id, `${hosts}: ${reason}`);
-    planned.sends = [];
   }
   planned.requests = planned.sends.reduce(
     (sum, send) =>
