@@ -34,6 +34,7 @@ import { referenceNamesFor } from "../engine/reference-names.server";
 import {
   domainScopeOf,
   filledPresenceWorkspaces,
+  type MarketPlanKeeper,
   type PresencesReader,
   planDomainSends,
   sendToDomainWorkspaces,
@@ -64,6 +65,8 @@ export interface ApplyContext {
   quotaReports?: Map<string, string>;
   /** The shop's storefront presences as kept by the worker; read from the database without it. */
   presencesOf?: PresencesReader;
+  /** A storefront domain's market as kept by the worker (`read` asks Shopify); asked without it. */
+  marketPlanOf?: MarketPlanKeeper;
   /**
    * When the pass read its rows (or a moment before): a change that came in for one of them
    * since waits a coalescing window from then (removeChanges).

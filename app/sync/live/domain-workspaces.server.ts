@@ -270,6 +270,15 @@ function translatedProduct(
   };
 }
 
+/**
+ * A storefront domain's market (its country, currency, prices), kept between passes; `read` asks
+ * Shopify when none is kept (ShopMemory.marketPlanOf).
+ */
+export type MarketPlanKeeper = (
+  webPresenceId: string,
+  read: () => Promise<PresenceMarketPlan>,
+) => Promise<PresenceMarketPlan>;
+
 /** The shop's storefront presences, and the domain workspaces known to have been filled. */
 export interface PresencesView {
   presences: StorefrontPresence[];
@@ -459,9 +468,11 @@ async function planInto(
   const plans = new Map<string, PresenceMarketPlan>();
   if (toTranslate.length > 0) {
     for (const workspace of workspaces) {
+      const read = () =>
+        presenceMarketPlan(context.admin, workspace.webPresenceId, context.shop.currencyCode);
       plans.set(
         workspace.workspaceId,
-        await presenceMarketPlan(context.admin, workspace.webPresenceId, context.shop.currencyCode),
+        await (context.marketPlanOf ? context.marketPlanOf(workspace.webPresenceId, read) : read()),
       );
     }
   }

@@ -259,6 +259,7 @@ async function servePasses(
             probeQuota,
             fence: lease.fence,
             presencesOf: (current) => memory.presencesOf(current, readPresences),
+            marketPlanOf: (webPresenceId, read) => memory.marketPlanOf(shop, webPresenceId, read),
             readAt,
             ledgerRead,
             // A report the same as the quota row read with the runs is not written again.

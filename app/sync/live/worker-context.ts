@@ -4,6 +4,7 @@ import type { IndexServiceClient } from "../../index-service/client";
 import type { ShopLeases } from "../engine/process-leases.server";
 import type { KeptLeases } from "./kept-leases";
 import type { PresencesReader, PresencesView } from "./domain-workspaces.server";
+import type { PresenceMarketPlan } from "../full/presence-market.server";
 import type { LedgerScope } from "../../models/ledger.server";
 import { backoffCeilingMs, backoffMs, type BackoffSteps } from "../engine/pacer";
 import type { PacerRegistry } from "../engine/pacer-registry.server";
@@ -41,8 +42,8 @@ export const LEDGER_WITH_PASS_START_MAX = 10;
 /**
  * What the worker remembers of each shop between passes, in memory: the backoff after failed
  * batches, products the service refused a moment ago, the last quota probe, the storefront
- * presences last read, the ledger scopes its last batch went to. Maintenance forgets the shops
- * that are gone.
+ * presences last read and their markets, the ledger scopes its last batch went to. Maintenance
+ * forgets the shops that are gone.
  */
 export class ShopMemory {
   readonly #failures = new Map<string, { count: number; until: number }>();
@@ -50,6 +51,7 @@ export class ShopMemory {
   readonly #lastQuotaProbe = new Map<string, number>();
   readonly #coveredRunApplied = new Map<string, string>();
   readonly #presences = new Map<string, { as: string; view: PresencesView }>();
+  readonly #marketPlans = new Map<string, { as: string; plans: Map<string, PresenceMarketPlan> }>();
   readonly #ledgerScopes = new Map<
     string,
     { scopes: readonly [LedgerScope, ...LedgerScope[]]; changes: number }
@@ -124,12 +126,34 @@ export class ShopMemory {
    * (forgetDomainRuns). Any other write of the row reads them again too.
    */
   async presencesOf(shop: Shop, read: PresencesReader): Promise<PresencesView> {
-    const as = `${shop.presencesReadAt?.getTime() ?? "never"} ${shop.updatedAt.getTime()}`;
+    const as = presencesVersionOf(shop);
     const kept = this.#presences.get(shop.shopDomain);
     if (kept?.as === as) return kept.view;
     const view = await read(shop);
     this.#presences.set(shop.shopDomain, { as, view });
     return view;
+  }
+
+  /**
+   * A storefront domain's market plan (its market's country and currency, whether its prices are
+   * read), kept as long as the shop's presences are (presencesOf): a market changed in Shopify
+   * sends `markets/*`, whose read of the presences writes the row, and every installed shop's
+   * presences are read hourly besides. `read` asks Shopify (presenceMarketPlan).
+   */
+  async marketPlanOf(
+    shop: Shop,
+    webPresenceId: string,
+    read: () => Promise<PresenceMarketPlan>,
+  ): Promise<PresenceMarketPlan> {
+    const as = presencesVersionOf(shop);
+    let kept = this.#marketPlans.get(shop.shopDomain);
+    if (kept?.as !== as) {
+      kept = { as, plans: new Map() };
+      this.#marketPlans.set(shop.shopDomain, kept);
+    }
+    const plan = kept.plans.get(webPresenceId) ?? (await read());
+    kept.plans.set(webPresenceId, plan);
+    return plan;
   }
 
   /**
@@ -164,6 +188,7 @@ export class ShopMemory {
         ...this.#refusedUntil.keys(),
         ...this.#lastQuotaProbe.keys(),
         ...this.#presences.keys(),
+        ...this.#marketPlans.keys(),
         ...this.#ledgerScopes.keys(),
       ]),
     ];
@@ -175,6 +200,12 @@ export class ShopMemory {
     this.#lastQuotaProbe.delete(shopDomain);
     this.#coveredRunApplied.delete(shopDomain);
     this.#presences.delete(shopDomain);
+    this.#marketPlans.delete(shopDomain);
     this.#ledgerScopes.delete(shopDomain);
   }
+}
+
+/** The shop row's version of its presences: written whenever they are read or a fill forgotten. */
+function presencesVersionOf(shop: Shop): string {
+  return `${shop.presencesReadAt?.getTime() ?? "never"} ${shop.updatedAt.getTime()}`;
 }

@@ -527,6 +527,49 @@ describe("live changes in a storefront domain's workspace", () => {
     await env.prisma.pendingChange.deleteMany({});
   });
 
+  // The worker keeps each storefront domain's market between passes (ShopMemory.marketPlanOf) as
+  // long as it keeps the shop's presences: a market changed in Shopify must reach its next pass.
+  it("the France market's currency changed to Swiss francs: the next edit reaches the French workspace in francs; edits before it ask Shopify for the market once", async () => {
+    const product = sellableProducts(env)
+      .filter((p) => french(p.id) !== undefined)
+      .at(-1)!;
+    const edit = async (title: string) => {
+      await env.shopify.state.sendWebhook(
+        "products/update",
+        env.shopify.state.updateProduct(product.id, { title }).id,
+      );
+      await settled();
+      expect(french(product.id)?.name).toBe(title);
+    };
+    const marketReads = () => operations().filter((name) => name === "PresenceMarket").length;
+    await edit("Trail lantern");
+    const before = marketReads();
+    await edit("Trail lantern, brass");
+    await edit("Trail lantern, copper");
+    expect(marketReads()).toBe(before);
+    expect(french(product.id)?.currency).toBe("EUR");
+
+    const market = env.shopify.state.presences().webPresences.find((p) => p.host?.endsWith(".fr"))!
+      .markets[0]!;
+    const setCurrency = async (code: string) => {
+      await asMerchant(
+        `mutation Currency($id: ID!, $input: MarketUpdateInput!) { marketUpdate(id: $id, input: $input) { market { id } userErrors { message } } }`,
+        { id: market.id, input: { currencySettings: { baseCurrency: code } } },
+      );
+      // What the app does on Shopify's `markets/update` (route /webhooks/presences).
+      await refreshStorefrontPresencesSoon(SHOP, adminFor);
+    };
+    try {
+      await setCurrency("CHF");
+      await edit("Trail lantern, steel");
+      expect(french(product.id)?.currency).toBe("CHF");
+      expect(english(product.id)?.currency).not.toBe("CHF");
+      expect(marketReads()).toBe(before + 1);
+    } finally {
+      await setCurrency("EUR");
+    }
+  });
+
   it("a deleted product leaves both workspaces", async () => {
     const product = sellableProducts(env)[4]!;
     expect(french(product.id)).toBeDefined();

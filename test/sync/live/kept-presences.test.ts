@@ -1,7 +1,7 @@
 /**
- * What the live worker keeps of a shop's storefront domains between passes (decision 0057): the
- * presences and the domain workspaces found filled, read again when the Shop row its pass reads
- * says they may have changed. Each step reads the shop as a pass does (`passStart`) and asks
+ * What the live worker keeps of a shop's storefront domains between passes (decisions 0057 and
+ * 0064): the presences, the domain workspaces found filled and each domain's market, read again
+ * when the Shop row its pass reads says they may have changed. Each step reads the shop as a pass does (`passStart`) and asks
  * which domain workspaces its live changes follow, on the run's database.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -92,5 +92,31 @@ describe("the domain workspaces the worker keeps for a shop", () => {
     // Emptied because its storefront is gone, while the row the kept view was read with stayed.
     await forgetDomainRuns(SHOP, FRENCH_KEY);
     expect(await followedNow()).toEqual([]);
+  });
+
+  it("keeps a domain's market until the shop's presences are read again, and nothing of a read that failed", async () => {
+    const reads: string[] = [];
+    const plan = async (currency: string) => {
+      const { shop } = await passStart(SHOP, "2026-12");
+      return memory.marketPlanOf(shop!, "gid://shopify/MarketWebPresence/2", async () => {
+        reads.push(currency);
+        if (currency === "fails") throw new Error("Shopify Admin API error: Internal error");
+        return { country: "FR", prices: true, currency };
+      });
+    };
+    expect((await plan("EUR")).currency).toBe("EUR");
+    expect((await plan("CHF")).currency).toBe("EUR");
+    expect(reads).toEqual(["EUR"]);
+
+    // What following `markets/update` does: the presences read again.
+    await replaceStorefrontPresences(
+      SHOP,
+      [presence("kept-presences.com", "en", true), presence("kept-presences.fr", "fr", false)],
+      new Date(Date.now() + 1_000),
+    );
+    await expect(plan("fails")).rejects.toThrow("Internal error");
+    expect((await plan("CHF")).currency).toBe("CHF");
+    expect((await plan("GBP")).currency).toBe("CHF");
+    expect(reads).toEqual(["EUR", "fails", "CHF"]);
   });
 });
