@@ -36,7 +36,9 @@
  * depend on timing. Printed per change: the intake's statements (the shop check, the change, the
  * receipt), the worker's (everything else), and apart what the worker does by the clock whatever
  * the changes (the outbox polled every second, the worker's beat every 10 s), which grows with the
- * time a phase takes, not with its changes. `--show` prints every statement's count per phase.
+ * time a phase takes, not with its changes. Also per change, counted by this process's fakes: the
+ * app's requests to Shopify (by operation) and to the service, most of a lone change's CPU
+ * (bench/request-cpu.bench.ts). `--show` prints every statement's count per phase.
  * `CPU_PROF=<dir>` makes each app process write a CPU profile there (Node's `--cpu-prof`).
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -227,6 +229,9 @@ interface PhaseFigures {
   seconds: number;
   load: number;
   byText: Map<string, number>;
+  /** The app's requests over the phase: Shopify's by operation, the service's by method and path. */
+  shopifyRequests: Map<string, number>;
+  serviceRequests: Map<string, number>;
 }
 
 async function drive() {
@@ -278,6 +283,12 @@ async function drive() {
       `the store sells on ${values.presences === "primary-only" ? "its primary domain only" : "its primary domain and a French market's domain"}); ` +
       `statements counted in the app's process, CPU its user + system time`,
   );
+  const sum = (counts: Map<string, number>) => [...counts.values()].reduce((a, b) => a + b, 0);
+  const listed = (counts: Map<string, number>) =>
+    [...counts]
+      .sort(([, a], [, b]) => b - a)
+      .map(([name, n]) => `${name} ${n}`)
+      .join(", ");
   for (const result of results) {
     for (const phase of result.phases) {
       const name = phase.batch === 1 ? "one at a time" : `batches of ${BATCH}`;
@@ -295,7 +306,9 @@ async function drive() {
                   ? `, ${(phase.servedLater.cpuMs / phase.servedLater.changes).toFixed(1)} ms after the first ${phase.batch === 1 ? "change" : "batch"}`
                   : "")
           }; ` +
-          `by the clock ${phase.clock} statements in ${phase.seconds.toFixed(0)} s`,
+          `by the clock ${phase.clock} statements in ${phase.seconds.toFixed(0)} s; ` +
+          `requests per change: Shopify ${per(sum(phase.shopifyRequests))} (${listed(phase.shopifyRequests)}), ` +
+          `the service ${per(sum(phase.serviceRequests))}`,
       );
       if (values.show) {
         const sorted = [...phase.byText].sort((a, b) => b[1] - a[1]);
@@ -414,6 +427,8 @@ async function runBuild(root: string, databaseUrl: string): Promise<PhaseFigures
         const loads: number[] = [];
         const loadTimer = setInterval(() => loads.push(loadavg()[0]!), 2_000);
         const before = await app.counts();
+        const shopifyFrom = shopify.state.requests().length;
+        const serviceFrom = emulator.state.requests().length;
         const cpuBefore = cpuTimeMs(app.child.pid!);
         const started = Date.now();
         let afterFirst: Served | undefined;
@@ -430,6 +445,23 @@ async function runBuild(root: string, databaseUrl: string): Promise<PhaseFigures
         const cpuMs = cpuTimeMs(app.child.pid!) - cpuBefore;
         const seconds = (Date.now() - started) / 1000;
         const after = await app.counts();
+        const tally = (names: string[]) => {
+          const counts = new Map<string, number>();
+          for (const name of names) counts.set(name, (counts.get(name) ?? 0) + 1);
+          return counts;
+        };
+        const shopifyRequests = tally(
+          shopify.state
+            .requests()
+            .slice(shopifyFrom)
+            .map((request) => request.operationName ?? "(unnamed)"),
+        );
+        const serviceRequests = tally(
+          emulator.state
+            .requests()
+            .slice(serviceFrom)
+            .map((request) => `${request.method} ${request.path}`),
+        );
         clearInterval(loadTimer);
         loads.push(loadavg()[0]!);
         const byText = new Map<string, number>();
@@ -477,6 +509,8 @@ async function runBuild(root: string, databaseUrl: string): Promise<PhaseFigures
           seconds,
           load: loads.reduce((a, b) => a + b, 0) / loads.length,
           byText,
+          shopifyRequests,
+          serviceRequests,
         });
       } finally {
         await app.stop();
