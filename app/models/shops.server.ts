@@ -361,6 +361,16 @@ export function pausedShopsWith(pauseCodes: readonly string[]): Promise<Shop[]> 
   });
 }
 
+/**
+ * Notes that a storefront domain's market was found to show the shop's products otherwise than
+ * its workspace holds them (the hourly check): writing the row makes a live worker read the
+ * presences and markets it keeps again at its next pass (decisions 0057 and 0064), so that what
+ * the check queues is sent with the market as it is now.
+ */
+export async function noteDomainMarketsChanged(shopDomain: string): Promise<void> {
+  await prisma.shop.updateMany({ where: { shopDomain }, data: { updatedAt: new Date() } });
+}
+
 /** The plan the service named for the shop's key (it can change between runs). */
 export async function recordShopTier(shopDomain: string, tier: string): Promise<void> {
   await prisma.$executeRaw`

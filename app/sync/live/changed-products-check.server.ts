@@ -25,6 +25,7 @@ import { urlSource } from "../../shopify/bulk-source";
 import {
   chosenMetafieldsOf,
   findShop,
+  noteDomainMarketsChanged,
   productSyncingShops,
   workspaceOf,
 } from "../../models/shops.server";
@@ -166,6 +167,8 @@ export async function checkChangedProducts(
       urlSource,
     );
     for (const item of marketChanged) if (!repaired.has(item.id)) repaired.set(item.id, item);
+    // The worker may keep a market older than the one this check read (decision 0064).
+    if (marketChanged.length > 0) await noteDomainMarketsChanged(shopDomain);
     const items = [...repaired.values()];
     const at = now();
     const ids = items.map((item) => item.id);

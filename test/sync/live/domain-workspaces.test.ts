@@ -570,6 +570,47 @@ describe("live changes in a storefront domain's workspace", () => {
     }
   });
 
+  it("the France market's currency changed while Shopify's webhook was lost: the hourly check finds it, and the French workspace gets francs although the worker kept the euro market", async () => {
+    const product = sellableProducts(env)
+      .filter((p) => french(p.id) !== undefined)
+      .at(-2)!;
+    await env.shopify.state.sendWebhook(
+      "products/update",
+      env.shopify.state.updateProduct(product.id, { title: "Bivouac pot" }).id,
+    );
+    await settled();
+    expect(french(product.id)).toMatchObject({ name: "Bivouac pot", currency: "EUR" });
+
+    const market = env.shopify.state.presences().webPresences.find((p) => p.host?.endsWith(".fr"))!
+      .markets[0]!;
+    const setCurrency = (code: string) =>
+      asMerchant(
+        `mutation Currency($id: ID!, $input: MarketUpdateInput!) { marketUpdate(id: $id, input: $input) { market { id } userErrors { message } } }`,
+        { id: market.id, input: { currencySettings: { baseCurrency: code } } },
+      );
+    // Shopify's markets/update never reaches the app.
+    env.shopify.state.setApp({ appUrl: null });
+    try {
+      await setCurrency("CHF");
+    } finally {
+      env.shopify.state.setApp({ appUrl: env.app.url });
+    }
+    try {
+      // The check looks back from the previous one: moved ahead, only the market names products.
+      await env.prisma.reconcileCheck.updateMany({
+        where: { shopDomain: SHOP },
+        data: { startedAt: new Date(Date.now() + 10 * 60_000) },
+      });
+      await checkChangedProducts({ shopDomain: SHOP, admin: await adminFor(SHOP), pollMs: 50 });
+      await settled();
+      expect(french(product.id)).toMatchObject({ name: "Bivouac pot", currency: "CHF" });
+    } finally {
+      await setCurrency("EUR");
+      await refreshStorefrontPresencesSoon(SHOP, adminFor);
+      await settled();
+    }
+  });
+
   it("a deleted product leaves both workspaces", async () => {
     const product = sellableProducts(env)[4]!;
     expect(french(product.id)).toBeDefined();
