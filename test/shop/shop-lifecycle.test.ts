@@ -131,6 +131,12 @@ describe("shop/update", () => {
       return (old?.products.length ?? 0) === 0 && (old?.posts.length ?? 0) === 0;
     });
     await waitForIndexToEqualStore(env, 30_000, "www-renamed-store-example");
+    // The ledger forgets the old workspace's items once the service answered their removal: a
+    // moment after the emulator is empty (the dashboard's "still being removed" until then).
+    await waitFor(
+      "the move to leave nothing in the old workspace",
+      async () => (await latestWorkspaceMove(SHOP))?.leftInOldWorkspace === 0,
+    );
     expect(await latestWorkspaceMove(SHOP)).toMatchObject({
       from: WORKSPACE,
       to: "www-renamed-store-example",
