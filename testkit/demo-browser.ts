@@ -1,7 +1,7 @@
 /**
- * The demo for tests, on this run's database: a fresh database in the run's PostgreSQL cluster in
- * the PostgreSQL pass (`TEST_DATABASE=postgresql`, testkit/postgres-setup.ts), else the
- * demo's own SQLite file. Browser tests take `useDemoInBrowser`: the demo and Chromium started
+ * The demo for tests, on this run's database: a copy of the run's migrated template, in the run's
+ * PostgreSQL cluster in the `postgresql` project (testkit/test-database.ts), else a SQLite file.
+ * Browser tests take `useDemoInBrowser`: the demo and Chromium started
  * before the file's tests and stopped after, with the screenshots and Settings steps they share.
  */
 import { afterAll, beforeAll } from "vitest";
@@ -14,23 +14,27 @@ import {
   type RunningDemo,
 } from "../dev/demo/admin-demo";
 import { artifactsDir, launchChromium } from "./chromium";
+import { createMigratedDatabase, testPostgresUrl } from "./test-database";
 
-/** The PostgreSQL server the demo makes its database in, in the PostgreSQL pass. */
-export const demoPostgresUrl = (): string | undefined => process.env.TEST_POSTGRES_URL;
+/** The PostgreSQL server a demo started as a command makes its database in, in the PostgreSQL pass. */
+export const demoPostgresUrl = (): string | undefined => testPostgresUrl();
 
-/** `startDemo` on this run's database. */
 /**
  * The demo for one test file. One storefront unless `presences: "sample"` is asked: every full
  * sync of the sample's three then goes on to fill the French domain's workspace after the shop's
  * run has finished, with bulk operations of its own that a test's faults and counts would meet.
  */
-export function startTestDemo(
-  options: Omit<DemoOptions, "postgresUrl"> = {},
+export async function startTestDemo(
+  options: Omit<DemoOptions, "postgresUrl" | "migratedDatabaseUrl"> = {},
 ): Promise<RunningDemo> {
-  return startDemo({ presences: "primary-only", ...options, postgresUrl: demoPostgresUrl() });
+  const { url } = await createMigratedDatabase();
+  return startDemo({ presences: "primary-only", ...options, migratedDatabaseUrl: url });
 }
 
-export interface DemoInBrowserOptions extends Omit<DemoOptions, "postgresUrl"> {
+export interface DemoInBrowserOptions extends Omit<
+  DemoOptions,
+  "postgresUrl" | "migratedDatabaseUrl"
+> {
   /** Waits for the first full sync before the tests (with the demo's keys saved). */
   waitForFirstSync?: boolean;
   /** Environment the app reads when it loads, set before the demo starts and removed after. */

@@ -1,13 +1,15 @@
 import { startPostgresCluster } from "./postgres-cluster";
+import { preparePostgresTemplate } from "./test-database";
 
 /**
- * Vitest global set-up: with TEST_DATABASE=postgresql, one throwaway cluster for the whole run;
- * each test's database is created in it (testkit/test-database.ts). Workers are forked
- * after this runs, so they inherit TEST_POSTGRES_URL.
+ * Vitest global set-up of the `postgresql` project: one throwaway cluster for the whole run, with
+ * one migrated template database that each test's database copies (testkit/test-database.ts).
+ * Workers are forked after this runs, so they inherit TEST_POSTGRES_URL; only the workers of the
+ * project that sets TEST_DATABASE=postgresql use it.
  */
-export default async function setup(): Promise<(() => Promise<void>) | void> {
-  if (process.env.TEST_DATABASE !== "postgresql") return;
+export default async function setup(): Promise<() => Promise<void>> {
   const cluster = await startPostgresCluster();
   process.env.TEST_POSTGRES_URL = cluster.url;
+  await preparePostgresTemplate(cluster.url);
   return () => cluster.stop();
 }

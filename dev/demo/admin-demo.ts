@@ -70,6 +70,11 @@ export interface DemoOptions {
    */
   postgresUrl?: string;
   /**
+   * A database already made and migrated by the caller (a test run's copy of its template): the
+   * demo neither migrates nor drops it. Takes the place of `postgresUrl`.
+   */
+  migratedDatabaseUrl?: string;
+  /**
    * Saves the demo keys through the app's Settings code (what `npm run demo` does). Browser tests
    * pass false and type the keys into the Settings form, as a merchant does.
    */
@@ -152,9 +157,11 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
   process.once("exit", removeFolder);
   // The demo's database and store live here (or its database in PostgreSQL); they go when the
   // demo stops (close, or a failed start).
-  const database = options.postgresUrl
-    ? await createPostgresDatabase(options.postgresUrl, "catalog_chat_demo")
-    : { url: `file:${join(work, "demo.db")}`, drop: async () => undefined };
+  const database = options.migratedDatabaseUrl
+    ? { url: options.migratedDatabaseUrl, drop: async () => undefined }
+    : options.postgresUrl
+      ? await createPostgresDatabase(options.postgresUrl, "catalog_chat_demo")
+      : { url: `file:${join(work, "demo.db")}`, drop: async () => undefined };
   const removeWork = async () => {
     process.off("exit", removeFolder);
     removeFolder();
@@ -208,7 +215,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
 
   let app: RunningAppServer | undefined;
   try {
-    await migrateDatabase(database.url);
+    if (!options.migratedDatabaseUrl) await migrateDatabase(database.url);
     app = await startAppServer({ host, port: appPort, background: true });
     shopify.state.setApp({ appUrl: app.url });
     const workspaceId = await installDemoShop(options.saveKeys ?? true, keys);

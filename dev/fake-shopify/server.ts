@@ -7,6 +7,7 @@
  */
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
+import { pipeline } from "node:stream/promises";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { CONTROL_PREFIX, handleControl } from "./control-routes";
 import { FakeShopifyControl } from "./control";
@@ -50,7 +51,9 @@ async function serveResult(core: FakeShopifyCore, res: ServerResponse, url: URL)
   }
   const { size } = await stat(found.path);
   res.writeHead(200, { "Content-Type": "application/jsonl", "Content-Length": String(size) });
-  createReadStream(found.path).pipe(res);
+  // The file can go between stat and open when the fake closes mid-download: the download fails,
+  // as a cut connection would, and the process goes on.
+  await pipeline(createReadStream(found.path), res).catch(() => res.destroy());
 }
 
 async function handle(

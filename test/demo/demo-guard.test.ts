@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { DemoRefusedError, startDemo } from "../../dev/demo/admin-demo";
-import { startTestDemo } from "../../testkit/demo-browser";
+import { testPostgresUrl } from "../../testkit/test-database";
 
 const nodeEnv = process.env.NODE_ENV;
 afterEach(() => {
@@ -22,7 +22,13 @@ describe("the demo refuses to start where it could be reached or deployed", () =
 
 describe("the demo cleans up after itself", () => {
   it("removes its temporary folder and its database when it stops", async () => {
-    const demo = await startTestDemo({ products: 3, saveKeys: false });
+    // The demo's own database, as `npm run demo` makes it (tests' demos get a copy of the run's).
+    const demo = await startDemo({
+      products: 3,
+      saveKeys: false,
+      presences: "primary-only",
+      postgresUrl: testPostgresUrl(),
+    });
     expect(existsSync(demo.workDir)).toBe(true);
     expect(await databaseAnswers(demo.databaseUrl)).toBe(true);
     await demo.close();
