@@ -165,3 +165,10 @@ export const BULK_DELETE_NOT_FOUND_CODE = "NOT_FOUND";
  */
 export const WRITE_VISIBLE_SEARCH_ATTEMPTS = 4;
 export const WRITE_VISIBLE_SEARCH_EVERY_MS = 500;
+
+/**
+ * The shape of an API key, checked before the key is sent: not shown (spec §5 gives only the
+ * prefixes). A bearer token of printable ASCII without spaces (RFC 6750), at most 256 characters.
+ */
+export const API_KEY_MAX_LENGTH = 256;
+export const API_KEY_CHARACTERS = /^[\x21-\x7e]+$/;

@@ -18,6 +18,7 @@ import type { ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
 import type { Readiness } from "./health.server";
+import { refuseCrossSiteWrite } from "./cross-site-writes";
 import { healthRoutes } from "./health-routes";
 import { logFor, withLogContext } from "./log";
 import { metricsRoute, type MetricsEndpoint } from "./metrics-route";
@@ -132,6 +133,7 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ru
     res.setHeader("X-Request-Id", requestId);
     withLogContext({ requestId }, () => {
       if (health(req, res) || metrics(req, res) || webhooks(req, res)) return;
+      if (refuseCrossSiteWrite(req, res)) return;
       if (options.logRequests) logWhenAnswered(req, res, requestId);
       app(req, res);
     });

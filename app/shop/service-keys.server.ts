@@ -20,6 +20,7 @@ import {
   UnauthorizedError,
 } from "../index-service/errors";
 import { PUBLISHABLE_KEY_PREFIX, SECRET_KEY_PREFIX } from "../index-service/protocol";
+import { API_KEY_CHARACTERS, API_KEY_MAX_LENGTH } from "../index-service/assumptions";
 import type { Tier } from "../index-service/tiers";
 import type { ServiceResponse } from "../index-service/types";
 import { rateKeyId } from "../index-service/key-request-counts";
@@ -317,6 +318,12 @@ function shapeProblem(field: KeyProblem["field"], key: string): KeyProblem | und
       field,
       message: `This is not a key of the search service: the ${name} starts with ${wanted}.`,
     };
+  if (key.length > API_KEY_MAX_LENGTH || !API_KEY_CHARACTERS.test(key)) {
+    return {
+      field,
+      message: `This ${name} is malformed: a key is one line of at most ${API_KEY_MAX_LENGTH} letters, digits and signs, without spaces or line breaks. Copy it again from your service account.`,
+    };
+  }
   return undefined;
 }
 

@@ -168,11 +168,14 @@ export async function startStorefrontPreview(
   };
   // As the theme's embed does: a storefront domain's own workspace by the request's host
   // (`config.workspaces[request.host]`, decision 0032), else the configuration's workspace.
+  // The host as the app names storefront domains: no port, no trailing dot, lower case.
   const hostOf = (req: IncomingMessage) =>
-    (req.headers.host ?? "").replace(/:\d+$/, "").toLowerCase();
+    (req.headers.host ?? "").replace(/:\d+$/, "").replace(/\.$/, "").toLowerCase();
   const current = (req: IncomingMessage) => {
     const { workspaces, ...saved } = options.savedConfig?.() ?? {};
-    const own = workspaces?.[hostOf(req)];
+    // Own keys only: a Host of `__proto__` or `constructor` names no storefront.
+    const host = hostOf(req);
+    const own = workspaces && Object.hasOwn(workspaces, host) ? workspaces[host] : undefined;
     return { ...service, ...saved, ...(own ? { workspaceId: own } : {}) };
   };
   const cart = new FakeCart(options.cart);

@@ -13,6 +13,7 @@
  * where the French storefront stands at each step.
  */
 import { createHash } from "node:crypto";
+import { get as httpGet } from "node:http";
 import type { Browser } from "playwright-core";
 import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -281,6 +282,20 @@ describe("the chat on each storefront domain", () => {
     await page.close();
   });
 
+  it("the preview takes the storefront from the Host as the app names domains: a trailing dot or capitals find the French workspace, `__proto__` or `constructor` the primary one", async () => {
+    const served = async (host: string) => {
+      const answer = await requestWithHost(demo.storefrontUrl, host);
+      expect(answer.status, `Host: ${host}`).toBe(200);
+      return /data-workspace-id="([^"]*)"/.exec(answer.body)?.[1];
+    };
+    expect(await served(FRENCH_HOST)).toBe("demo-store-fr");
+    expect(await served(`${FRENCH_HOST}.`)).toBe("demo-store-fr");
+    expect(await served("Demo-Store.FR")).toBe("demo-store-fr");
+    for (const hostile of ["__proto__", "constructor", "hasOwnProperty", "toString"]) {
+      expect(await served(hostile)).toBe(demo.workspaceId);
+    }
+  });
+
   it("shows a product's new French title and a sale's stock on the French domain within 2 minutes, without a resync", async () => {
     const runs = () => demo.shopify.state.bulkOperations().length;
     const exportsBefore = runs();
@@ -515,3 +530,20 @@ describe("the chat on each storefront domain", () => {
     await page.close();
   }, 240_000);
 });
+
+/** A GET of the preview's home page with the Host header a client chose (fetch cannot set it). */
+function requestWithHost(base: string, host: string): Promise<{ status: number; body: string }> {
+  const url = new URL(base);
+  return new Promise((resolve, reject) => {
+    const request = httpGet(
+      { hostname: url.hostname, port: url.port, path: "/", headers: { host } },
+      (response) => {
+        let body = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk: string) => (body += chunk));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, body }));
+      },
+    );
+    request.on("error", reject);
+  });
+}

@@ -257,6 +257,12 @@ describe("receiving the service's events", () => {
       const response = await post(url, body, signWebhookBody(secret, body));
       expect(response.status, body).toBe(400);
     }
+    // Nested 100,000 levels deep in 200 KB: refused as malformed on every retry, never a 500.
+    const deep = `{"id":"evt_deep","event_type":"chat.message_sent","created_at":"${new Date().toISOString()}","data":{"thread_id":"web_deep","message":${"[".repeat(100_000)}${"]".repeat(100_000)}}}`;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const response = await post(url, deep, signWebhookBody(secret, deep));
+      expect(response.status).toBe(400);
+    }
     const huge = JSON.stringify(
       event("chat.message_sent", { thread_id: "web_big", message: "x".repeat(300_000) }),
     );

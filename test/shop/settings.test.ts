@@ -66,6 +66,19 @@ describe("Settings: the service's keys", () => {
     expect(await problemsOf("sk_live_123")).toEqual([
       "secretKey: This is not a key of the search service: the secret key starts with svc_sk_.",
     ]);
+    // Malformed keys are named as such, and never sent: no request reaches the service.
+    const requestsBefore = demo.emulator.state.requests().length;
+    const malformed = (name: string) =>
+      `This ${name} is malformed: a key is one line of at most 256 letters, digits and signs, without spaces or line breaks. Copy it again from your service account.`;
+    expect(await problemsOf(`svc_sk_${"a".repeat(200_000)}`, "svc_pk_test starter")).toEqual([
+      `secretKey: ${malformed("secret key")}`,
+      `publishableKey: ${malformed("publishable key")}`,
+    ]);
+    expect(await problemsOf("svc_sk_test_\r\nstarter", `svc_pk_${"b".repeat(300)}`)).toEqual([
+      `secretKey: ${malformed("secret key")}`,
+      `publishableKey: ${malformed("publishable key")}`,
+    ]);
+    expect(demo.emulator.state.requests().length).toBe(requestsBefore);
     expect(await problemsOf("svc_sk_test_starter", "svc_sk_test_starter")).toEqual([
       "publishableKey: This is a secret key (svc_sk_…); the publishable key starts with svc_pk_.",
     ]);
