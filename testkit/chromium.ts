@@ -13,6 +13,10 @@ export const CHROMIUM_ARGS = [
   "--disable-sync",
   "--no-first-run",
   "--disable-quic",
+  "--disable-extensions",
+  "--mute-audio",
+  "--disable-breakpad",
+  "--disable-features=Translate,MediaRouter,OptimizationHints,PaintHolding,BackForwardCache",
 ];
 
 export function launchChromium(): Promise<Browser> {
