@@ -14,10 +14,7 @@ import {
   type RunningDemo,
 } from "../dev/demo/admin-demo";
 import { artifactsDir, launchChromium } from "./chromium";
-import { createMigratedDatabase, testPostgresUrl } from "./test-database";
-
-/** The PostgreSQL server a demo started as a command makes its database in, in the PostgreSQL pass. */
-export const demoPostgresUrl = (): string | undefined => testPostgresUrl();
+import { createMigratedDatabase } from "./test-database";
 
 /**
  * The demo for one test file. One storefront unless `presences: "sample"` is asked: every full

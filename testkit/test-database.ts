@@ -25,11 +25,8 @@ const POSTGRES_TEMPLATE = "TEST_POSTGRES_TEMPLATE";
  * A new empty database of the run's provider: a database in the run's PostgreSQL cluster, else a
  * new SQLite file.
  */
-export async function createEmptyDatabase(): Promise<{ url: string; path: string | undefined }> {
-  const cluster = testPostgresUrl();
-  if (cluster) return { url: (await createPostgresDatabase(cluster, "test")).url, path: undefined };
-  const path = join(mkdtempSync(join(tmpdir(), "catalog-chat-db-")), "test.db");
-  return { url: `file:${path}`, path };
+export function createEmptyDatabase(): Promise<{ url: string; path: string | undefined }> {
+  return createDatabase(undefined);
 }
 
 /**
@@ -37,21 +34,24 @@ export async function createEmptyDatabase(): Promise<{ url: string; path: string
  * where the global set-up made one, else migrated by Prisma's own CLI.
  */
 export async function createMigratedDatabase(): Promise<{ url: string; path: string | undefined }> {
-  const cluster = testPostgresUrl();
-  const postgresTemplate = process.env[POSTGRES_TEMPLATE];
-  if (cluster && postgresTemplate) {
-    const copy = await createPostgresDatabase(cluster, "test", postgresTemplate);
-    return { url: copy.url, path: undefined };
-  }
-  const sqliteTemplate = process.env[SQLITE_TEMPLATE];
-  if (!cluster && sqliteTemplate) {
-    const path = join(mkdtempSync(join(tmpdir(), "catalog-chat-db-")), "test.db");
-    copyFileSync(sqliteTemplate, path);
-    return { url: `file:${path}`, path };
-  }
+  const template = process.env[testPostgresUrl() ? POSTGRES_TEMPLATE : SQLITE_TEMPLATE];
+  if (template) return createDatabase(template);
   const db = await createEmptyDatabase();
   await migrateDatabase(db.url);
   return db;
+}
+
+/** A new database of the run's provider, empty or a copy of `template` (a file, or a database name). */
+async function createDatabase(
+  template: string | undefined,
+): Promise<{ url: string; path: string | undefined }> {
+  const cluster = testPostgresUrl();
+  if (cluster) {
+    return { url: (await createPostgresDatabase(cluster, "test", template)).url, path: undefined };
+  }
+  const path = join(mkdtempSync(join(tmpdir(), "catalog-chat-db-")), "test.db");
+  if (template) copyFileSync(template, path);
+  return { url: `file:${path}`, path };
 }
 
 /** Global set-up: one migrated SQLite file for the run, copied by `createMigratedDatabase`. */

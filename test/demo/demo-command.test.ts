@@ -10,7 +10,7 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { demoPostgresUrl } from "../../testkit/demo-browser";
+import { testPostgresUrl } from "../../testkit/test-database";
 import { freePort } from "../../testkit/free-port";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
@@ -22,7 +22,7 @@ function runDemo(env: Record<string, string>) {
   const inherited: Record<string, string | undefined> = { ...process.env };
   delete inherited.NODE_ENV;
   delete inherited.DATABASE_URL;
-  const postgres = demoPostgresUrl();
+  const postgres = testPostgresUrl();
   if (postgres) inherited.DATABASE_URL = postgres;
   const child = spawn(TSX, ["dev/demo/main.ts"], {
     cwd: ROOT,
@@ -99,7 +99,7 @@ describe("npm run demo", () => {
       const out = await demo.until("Press Ctrl-C to stop.");
       expect(out, demo.errors()).toContain("First full sync finished");
       expect(out).toMatch(
-        demoPostgresUrl()
+        testPostgresUrl()
           ? /^Database: postgresql:\/\/\*\*\*@127\.0\.0\.1:\d+\/catalog_chat_demo_\w+ /m
           : /^Database: file:\S+demo\.db /m,
       );

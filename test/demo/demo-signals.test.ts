@@ -10,7 +10,7 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { demoPostgresUrl } from "../../testkit/demo-browser";
+import { testPostgresUrl } from "../../testkit/test-database";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 const EXIT_WITHIN_MS = 10_000;
@@ -27,7 +27,7 @@ function runDemo() {
   const inherited: Record<string, string | undefined> = { ...process.env };
   delete inherited.NODE_ENV;
   delete inherited.DATABASE_URL;
-  const postgres = demoPostgresUrl();
+  const postgres = testPostgresUrl();
   if (postgres) inherited.DATABASE_URL = postgres;
   const ports = ["PORT", "EMULATOR_PORT", "FAKE_SHOPIFY_PORT", "SMTP_PORT", "STOREFRONT_PORT"];
   const child = spawn("npm", ["run", "demo"], {

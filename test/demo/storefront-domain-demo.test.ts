@@ -13,13 +13,13 @@
  * where the French storefront stands at each step.
  */
 import { createHash } from "node:crypto";
-import { get as httpGet } from "node:http";
 import type { Browser } from "playwright-core";
 import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { DEMO_SHOP, type RunningDemo } from "../../dev/demo/admin-demo";
 import { artifactsDir, CHROMIUM_ARGS, CHROMIUM_PATH } from "../../testkit/chromium";
 import { startTestDemo } from "../../testkit/demo-browser";
+import { rawRequest } from "../../testkit/raw-request";
 import { ask, askForProductCard, openChat, ui } from "../../testkit/widget-stack";
 import { DEFAULT_MERCHANT_ACCESS_TOKEN } from "../../dev/fake-shopify/server";
 import { graphql } from "../fake-shopify/helpers";
@@ -284,7 +284,7 @@ describe("the chat on each storefront domain", () => {
 
   it("the preview takes the storefront from the Host as the app names domains: a trailing dot or capitals find the French workspace, `__proto__` or `constructor` the primary one", async () => {
     const served = async (host: string) => {
-      const answer = await requestWithHost(demo.storefrontUrl, host);
+      const answer = await rawRequest(demo.storefrontUrl, { headers: { host } });
       expect(answer.status, `Host: ${host}`).toBe(200);
       return /data-workspace-id="([^"]*)"/.exec(answer.body)?.[1];
     };
@@ -530,20 +530,3 @@ describe("the chat on each storefront domain", () => {
     await page.close();
   }, 240_000);
 });
-
-/** A GET of the preview's home page with the Host header a client chose (fetch cannot set it). */
-function requestWithHost(base: string, host: string): Promise<{ status: number; body: string }> {
-  const url = new URL(base);
-  return new Promise((resolve, reject) => {
-    const request = httpGet(
-      { hostname: url.hostname, port: url.port, path: "/", headers: { host } },
-      (response) => {
-        let body = "";
-        response.setEncoding("utf8");
-        response.on("data", (chunk: string) => (body += chunk));
-        response.on("end", () => resolve({ status: response.statusCode ?? 0, body }));
-      },
-    );
-    request.on("error", reject);
-  });
-}

@@ -5,12 +5,12 @@
  * checks nothing); the same requests from the app's own origin, reads, and deliveries without an
  * `Origin` (Shopify's webhooks, the service's events) are not refused.
  */
-import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningAppServer } from "../../app/server/app-server";
 import { prepareAppEnvironment } from "../../testkit/app-environment";
 import { captureLogs, type CapturedLogs } from "../../testkit/capture-logs";
 import { requireCurrentBuild } from "../../testkit/live-stack";
+import { rawRequest } from "../../testkit/raw-request";
 import { startAppServer } from "../../app/server/app-server";
 
 let app: RunningAppServer;
@@ -28,32 +28,12 @@ afterAll(async () => {
   logs?.restore();
 });
 
-function send(
-  method: string,
-  path: string,
-  headers: Record<string, string>,
-): Promise<{ status: number; body: string }> {
-  const url = new URL(path, app.url);
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(
-      {
-        hostname: url.hostname,
-        port: url.port,
-        path: url.pathname,
-        method,
-        headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers },
-      },
-      (response) => {
-        let body = "";
-        response.setEncoding("utf8");
-        response.on("data", (chunk: string) => (body += chunk));
-        response.on("end", () => resolve({ status: response.statusCode ?? 0, body }));
-      },
-    );
-    request.on("error", reject);
-    request.end(method === "GET" ? undefined : "intent=save");
+const send = (method: string, path: string, headers: Record<string, string>) =>
+  rawRequest(new URL(path, app.url).href, {
+    method,
+    headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers },
+    body: method === "GET" ? undefined : "intent=save",
   });
-}
 
 describe("writes from another site", () => {
   it("are answered 403 with one info line, on a page's action and on a resource route's", async () => {
