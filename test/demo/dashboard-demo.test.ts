@@ -255,6 +255,28 @@ describe("Recent syncs", () => {
     await shot(page, "recent-syncs");
     await page.close();
   });
+
+  it("reads at 375 px as the server sends it, before any script runs: one block per run, no table", async () => {
+    const context = await session.browser.newContext({
+      viewport: { width: 375, height: 900 },
+      javaScriptEnabled: false,
+    });
+    const page = await context.newPage();
+    await page.goto(session.demo.adminUrl);
+    await expect
+      .poll(() => page.getByText("Started", { exact: false }).first().isVisible())
+      .toBe(true);
+    const runsTable = page
+      .getByRole("table")
+      .filter({ has: page.getByRole("columnheader", { name: "Kind" }) });
+    expect(await runsTable.count()).toBe(0);
+    expect(
+      await page.evaluate(
+        () => document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1,
+      ),
+    ).toBe(true);
+    await context.close();
+  });
 });
 
 describe("live changes left out", () => {
