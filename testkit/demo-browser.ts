@@ -25,6 +25,10 @@ export async function startTestDemo(
   options: Omit<DemoOptions, "postgresUrl" | "migratedDatabaseUrl"> = {},
 ): Promise<RunningDemo> {
   const { url } = await createMigratedDatabase();
+  // The in-app live worker takes a change within a fraction of a second instead of waiting the
+  // production window (3 s) and poll (1 s): a file that tests the window sets its own.
+  process.env.LIVE_COALESCE_MS ??= "200";
+  process.env.LIVE_POLL_MS ??= "100";
   return startDemo({ presences: "primary-only", ...options, migratedDatabaseUrl: url });
 }
 

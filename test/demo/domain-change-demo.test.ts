@@ -9,6 +9,7 @@ import type { Page } from "playwright-core";
 import { DEMO_PROMPTS } from "../../dev/demo/admin-demo";
 import { escapeRegExp, reloadUntil, useDemoInBrowser } from "../../testkit/demo-browser";
 import { ask, openChat, ui } from "../../testkit/widget-stack";
+import { runningBackgroundWork } from "../../app/background.server";
 
 vi.setConfig({ testTimeout: 300_000 });
 
@@ -80,7 +81,9 @@ describe("the storefront's primary domain changes", () => {
     await admin.getByText(`Storefront domain: ${NEW_DOMAIN}`).waitFor();
     expect(await admin.getByText("storefront empty", { exact: true }).count()).toBe(0);
 
-    // The old workspace is emptied only now, by the live worker's next chores.
+    // The old workspace is emptied only now, by the live worker's chores (every minute), here
+    // asked for at its next round.
+    runningBackgroundWork()!.worker!.maintainAtNextRound();
     await expect
       .poll(
         () =>

@@ -26,6 +26,7 @@ import { graphql } from "../fake-shopify/helpers";
 import prisma from "../../app/models/db.server";
 import { refreshStorefrontPresencesSoon } from "../../app/shop/follow-storefront-presences.server";
 import { adminFor } from "../../app/shopify/admin-auth.server";
+import { checkChangedProducts } from "../../app/sync/live/changed-products-check.server";
 
 vi.setConfig({ testTimeout: 180_000 });
 
@@ -41,8 +42,8 @@ function configuredWorkspace(host: string): string | undefined {
 }
 
 beforeAll(async () => {
-  // The changed-products check every 30 s instead of hourly: a translation has no webhook.
-  process.env.RECONCILE_CHECK_EVERY_MINUTES = "0.5";
+  // The hourly checks are run as steps here (a translation has no webhook), not on a schedule.
+  process.env.RECONCILE_CHECK_EVERY_MINUTES = "0";
   demo = await startTestDemo({ products: 20, presences: "sample" });
   await demo.firstSync;
   // The French domain's workspace is filled right after the shop's first sync.
@@ -349,7 +350,13 @@ describe("the chat on each storefront domain", () => {
       if (variant.inventoryQuantity > 0)
         demo.shopify.state.purchase(variant.id, variant.inventoryQuantity);
     }
+    // The hourly check of changed products (what finds the translation), as a step.
     const started = Date.now();
+    await checkChangedProducts({
+      shopDomain: DEMO_SHOP,
+      admin: await adminFor(DEMO_SHOP),
+      pollMs: 50,
+    });
     await until(
       "the French title and stock in the French workspace",
       () =>

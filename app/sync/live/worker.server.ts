@@ -63,6 +63,8 @@ export interface LiveWorker {
    * app/server/health.server.ts).
    */
   lastLoopAt(): number;
+  /** Runs the chores at the next round instead of when `maintenanceEveryMs` has passed (a test's step). */
+  maintainAtNextRound(): void;
   /** Stops taking work; resolves when the shops being served stopped (or after `timeoutMs`). */
   stop(timeoutMs?: number): Promise<void>;
 }
@@ -169,6 +171,9 @@ export function startLiveWorker(options: LiveWorkerOptions = {}): LiveWorker {
   return {
     holder: leases.holder,
     lastLoopAt: () => lastLoopAt,
+    maintainAtNextRound: () => {
+      lastMaintenance = Number.NEGATIVE_INFINITY;
+    },
     async stop(timeoutMs = 10_000) {
       stopped = true;
       clearTimeout(timer);
