@@ -2,7 +2,8 @@
  * Bulk query operations: CREATED, then RUNNING while the export is written, then COMPLETED (or
  * FAILED, EXPIRED, CANCELED) no sooner than `delayMs` after creation, then the
  * bulk_operations/finish webhook. Up to 5 run at once per shop (API 2026-01 and later). Faults:
- * the next operations can be made to fail or expire, and finish webhooks dropped or delayed.
+ * the next operations can be made to fail or expire, and finish webhooks dropped, delayed or held
+ * until released.
  */
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
@@ -93,6 +94,8 @@ export class BulkOperations {
   #webhookFaults: FinishWebhookFault[] = [];
   /** Texts whose next bulk query is refused as if five were running. */
   #refusals: string[] = [];
+  /** While finish webhooks are held: resolves when they are released. */
+  #hold: { released: Promise<void>; release: () => void } | null = null;
   #next: number;
 
   constructor(private readonly options: BulkOperationsOptions) {
@@ -206,14 +209,30 @@ export class BulkOperations {
     this.#webhookFaults.push(fault);
   }
 
+  /** Finish webhooks wait, from now on, until releaseWebhooks(). */
+  holdWebhooks(): void {
+    if (this.#hold) return;
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    this.#hold = { released, release };
+  }
+
+  /** The held finish webhooks are sent, and the next ones go as they come. */
+  releaseWebhooks(): void {
+    this.#hold?.release();
+    this.#hold = null;
+  }
+
   pendingFaults(): {
     operations: BulkFault[];
     finishWebhooks: FinishWebhookFault[];
+    finishWebhooksHeld: boolean;
     refusedQueries: string[];
   } {
     return {
       operations: [...this.#faults],
       finishWebhooks: [...this.#webhookFaults],
+      finishWebhooksHeld: this.#hold !== null,
       refusedQueries: [...this.#refusals],
     };
   }
@@ -222,6 +241,7 @@ export class BulkOperations {
     this.#faults = [];
     this.#refusals = [];
     this.#webhookFaults = [];
+    this.releaseWebhooks();
   }
 
   /** The result URL has expired (Shopify's are valid for 7 days): status EXPIRED, url null. */
@@ -258,6 +278,20 @@ export class BulkOperations {
     for (const files of this.#files.values()) {
       for (const path of [files.result, files.partial]) if (path) rmSync(path, { force: true });
     }
+  }
+
+  /** Resolves when the hold is released; throws (as an aborted sleep does) when the fake closes. */
+  #released(released: Promise<void>): Promise<void> {
+    const signal = this.#abort.signal;
+    if (signal.aborted) return Promise.reject(signal.reason);
+    return new Promise((resolve, reject) => {
+      const abort = () => reject(signal.reason);
+      signal.addEventListener("abort", abort, { once: true });
+      void released.then(() => {
+        signal.removeEventListener("abort", abort);
+        resolve();
+      });
+    });
   }
 
   #url(number: number, suffix: string): string {
@@ -335,6 +369,7 @@ export class BulkOperations {
       return;
     }
     if (fault) await sleep(fault.delayMs, undefined, { signal: this.#abort.signal });
+    if (this.#hold) await this.#released(this.#hold.released);
     await this.options.notify(operation);
     operation.finishWebhook = "sent";
   }

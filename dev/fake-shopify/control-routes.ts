@@ -49,7 +49,7 @@ const ENDPOINTS = [
   "GET    /__fake/faults                      pending faults",
   "POST   /__fake/faults/bulk                 {status: FAILED, errorCode, partialData?} | {status: EXPIRED}",
   "POST   /__fake/faults/bulk-refusal         {text}: the next bulk query holding it is refused (OPERATION_IN_PROGRESS)",
-  "POST   /__fake/faults/finish-webhook       {drop: true, count?} | {delayMs, count?}",
+  "POST   /__fake/faults/finish-webhook       {drop: true, count?} | {delayMs, count?} | {hold: true} | {hold: false} (release)",
   "POST   /__fake/faults/throttle             {count}: the next requests are THROTTLED",
   "DELETE /__fake/faults                      clear faults",
   "POST   /__fake/settled                     answers when no bulk operation or webhook is under way",
@@ -216,7 +216,9 @@ async function route(
       const count = typeof body.count === "number" ? body.count : 1;
       if (body.drop === true) control.dropFinishWebhooks(count);
       else if (typeof body.delayMs === "number") control.delayFinishWebhooks(body.delayMs, count);
-      else throw new ControlError(400, "Send {drop: true} or {delayMs}");
+      else if (body.hold === true) control.holdFinishWebhooks();
+      else if (body.hold === false) control.releaseFinishWebhooks();
+      else throw new ControlError(400, "Send {drop: true}, {delayMs} or {hold: true|false}");
       return ok(control.faults());
     }
     case "POST /faults/internal-error": {

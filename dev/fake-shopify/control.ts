@@ -501,6 +501,19 @@ export class FakeShopifyControl {
     for (let i = 0; i < count; i++) this.core.bulk.failNextWebhook({ delayMs });
   }
 
+  /**
+   * bulk_operations/finish webhooks wait until releaseFinishWebhooks(): the operations end as
+   * usual, their notices come when the test says.
+   */
+  holdFinishWebhooks(): void {
+    this.core.bulk.holdWebhooks();
+  }
+
+  /** The held bulk_operations/finish webhooks are sent, and the next ones are not held. */
+  releaseFinishWebhooks(): void {
+    this.core.bulk.releaseWebhooks();
+  }
+
   // ——— Metafields ———
 
   metafields(): (MetafieldRecord & { publicNamespace: string })[] {

@@ -29,9 +29,9 @@ describe("the offline demo in a browser", () => {
       .filter((p) => p.status === "ACTIVE" && p.onlineStoreUrl);
     session.demo.shopify.state.updateProduct(product!.id, { title: "Edited while the demo ran" });
 
-    // Shopify's finish webhooks get lost this time: the export waits for the polling fallback,
-    // long enough to see the progress and to press Resync a second time.
-    session.demo.shopify.state.dropFinishWebhooks(4);
+    // Shopify's finish webhooks wait until released: the export is seen in progress, and Resync
+    // is pressed a second time meanwhile.
+    session.demo.shopify.state.holdFinishWebhooks();
     await page.getByRole("button", { name: "Resync" }).click();
     await page.getByText("Resync started.").waitFor();
     await page.getByText("Exporting from Shopify").waitFor();
@@ -44,6 +44,7 @@ describe("the offline demo in a browser", () => {
     await page
       .getByText("A sync is already in progress for this shop; its progress is shown below.")
       .waitFor();
+    session.demo.shopify.state.releaseFinishWebhooks();
 
     await page.getByText("Last sync: Resync, finished").waitFor({ timeout: 90_000 });
     expect(await sentCount(page, "product")).toBe(1);
@@ -61,13 +62,14 @@ describe("the offline demo in a browser", () => {
   it("a stock export Shopify refuses to start counts as over: the bar moves on, and the resync finishes", async () => {
     await session.demo.firstSync;
     session.demo.shopify.state.refuseNextBulkQuery("inventoryItems");
-    // The three others wait for the polling fallback, so the bar is seen while they run.
-    session.demo.shopify.state.dropFinishWebhooks(3);
+    // The three others' finish webhooks wait until released, so the bar is seen while they run.
+    session.demo.shopify.state.holdFinishWebhooks();
     const page = await session.browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(session.demo.adminUrl);
     await page.getByRole("button", { name: "Resync" }).click();
     await page.getByText("Resync started.").waitFor();
     await page.getByText("Exporting from Shopify: 1 of 4 exports ready").waitFor();
+    session.demo.shopify.state.releaseFinishWebhooks();
     await page.getByTestId("sync-phase").waitFor({ state: "detached", timeout: 90_000 });
     await page.getByText("Last sync: Resync, finished").waitFor();
   });

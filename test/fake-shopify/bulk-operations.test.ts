@@ -197,6 +197,22 @@ describe("the bulk_operations/finish webhook", () => {
     await shop.state.settled();
     expect(receiver.received).toHaveLength(1);
   });
+
+  it("can be held until the test releases it, the operation COMPLETED meanwhile", async () => {
+    receiver.received.length = 0;
+    shop.state.holdFinishWebhooks();
+    const { bulkOperation } = await runBulk(shop, PAGES_BULK_QUERY);
+    const { final } = await pollBulk(shop, bulkOperation!.id);
+    expect(final.status).toBe("COMPLETED");
+    expect(shop.state.faults().finishWebhooksHeld).toBe(true);
+    expect(shop.state.bulkOperation(final.id)?.finishWebhook).toBe("pending");
+    expect(receiver.received).toEqual([]);
+    shop.state.releaseFinishWebhooks();
+    await shop.state.settled();
+    expect(receiver.received).toHaveLength(1);
+    expect(shop.state.bulkOperation(final.id)?.finishWebhook).toBe("sent");
+    expect(shop.state.faults().finishWebhooksHeld).toBe(false);
+  });
 });
 
 describe("failures and expiry", () => {

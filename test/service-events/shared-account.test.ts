@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signWebhookBody } from "../../app/index-service/webhook-signature";
 import { startFakeShopify } from "../../dev/fake-shopify/server";
 import { startMailSink, type RunningMailSink } from "../../dev/mail-sink/server";
+import { TEST_API_SECRET } from "../../testkit/app-environment";
 import { waitFor } from "../../testkit/live-stack";
 import {
   KEYS,
@@ -50,6 +51,8 @@ beforeAll(async () => {
     DEMO_SHOP: SHOP_B,
     DEMO_ADMIN_GRAPHQL_URL: shopify.graphqlUrl,
   });
+  // Shopify's finish webhooks reach the app, so a sync's exports end as they come.
+  shopify.state.setApp({ appUrl: env.appUrl, apiSecret: TEST_API_SECRET });
   sender = startMailSender();
   await connectShop(SHOP_A, SHARED_KEY, MERCHANT[SHOP_A]);
   await connectShop(SHOP_B, SHARED_KEY, MERCHANT[SHOP_B]);

@@ -216,7 +216,8 @@ describe("Settings: product metafields", () => {
 
   it("a definition deleted after a running sync asked Shopify for the export still leaves the index once that run ends", async () => {
     const exports = demo.shopify.state.bulkOperations().length;
-    demo.shopify.state.delayFinishWebhooks(3_000);
+    // The Settings run's exports end, but their finish notices wait: the run stays under way.
+    demo.shopify.state.holdFinishWebhooks();
     expect((await save(["specs.waterproof", "specs.features"])).ok).toBe(true);
     // The Settings run has asked for its export, with Features in it, before the delete.
     await expect
@@ -234,6 +235,8 @@ describe("Settings: product metafields", () => {
         timeout: 60_000,
       })
       .toEqual(["specs.waterproof"]);
+    expect(await unfinishedRuns()).toHaveLength(1);
+    demo.shopify.state.releaseFinishWebhooks();
     await expect
       .poll(() => attributesOf("IPod Nano - 8GB")?.Waterproof, { timeout: 60_000 })
       .toEqual(["No"]);

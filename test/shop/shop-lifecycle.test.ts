@@ -34,6 +34,8 @@ beforeAll(async () => {
 }, 120_000);
 
 afterEach(async () => {
+  // A test that failed while holding finish webhooks does not stall the next one's runs.
+  env.shopify.state.releaseFinishWebhooks();
   await worker?.stop();
   worker = undefined;
 });
@@ -46,8 +48,8 @@ const shop = () => env.prisma.shop.findUnique({ where: { shopDomain: SHOP } });
 
 describe("while a full sync runs", () => {
   it("live changes wait, and are applied after it", async () => {
-    // The export's finish notice comes late, so the run is still under way when the change comes.
-    env.shopify.state.delayFinishWebhooks(1_500, 3);
+    // The exports' finish notices wait, so the run is still under way when the change comes.
+    env.shopify.state.holdFinishWebhooks();
     const earlierExports = env.shopify.state.bulkOperations().length;
     const run = await startShopSync(SHOP, "resync");
     await waitFor(
@@ -71,11 +73,20 @@ describe("while a full sync runs", () => {
       "running",
     );
     const product = indexableProduct(env, 0);
+    const changes = env.shopify.state.webhookDeliveries("products/update").length;
     env.shopify.state.updateProduct(
       product.id,
       { title: "Changed during the resync" },
       { webhook: true },
     );
+    await waitFor(
+      "the change's webhook to be answered",
+      () => env.shopify.state.webhookDeliveries("products/update")[changes]?.status === 200,
+    );
+    expect((await env.prisma.syncRun.findUniqueOrThrow({ where: { id: run.id } })).state).toBe(
+      "running",
+    );
+    env.shopify.state.releaseFinishWebhooks();
     await env.shopify.state.settled();
     const shopifyCalls = env.shopify.state.requests().length;
     worker = await startTestWorker();

@@ -9,7 +9,7 @@ import {
   type CollectionProductIdsData,
   type InventoryItemProductsData,
 } from "../../catalogue";
-import { queryAdmin, type AdminGraphql } from "../../shopify/admin-graphql";
+import { queryAdmin, type AdminGraphql, type QueryOptions } from "../../shopify/admin-graphql";
 import { noteLookupAttempt, pendingLookups, removeLookups } from "../../models/lookups.server";
 import { indexedMembersOf, ledgerKnowsCollections } from "../../models/ledger.server";
 import { enqueueProductUpdates } from "../../models/outbox.server";
@@ -28,6 +28,8 @@ export interface SettleLookupsOptions {
    * Returns whether one is under way now.
    */
   startFullSync: () => Promise<boolean>;
+  /** How Shopify's throttling is waited out (default: real time; a test steps its fake's clock). */
+  sleep?: QueryOptions["sleep"];
 }
 
 export interface SettledLookups {
@@ -86,7 +88,7 @@ export async function settleLookups(options: SettleLookupsOptions): Promise<Sett
     }
     for (let start = 0; start < items.length; start += INVENTORY_ITEMS_PER_QUERY) {
       const batch = items.slice(start, start + INVENTORY_ITEMS_PER_QUERY);
-      const products = await productsOfItems(options.admin, batch);
+      const products = await productsOfItems(options.admin, batch, options.sleep);
       // Kept: the item's next payload names its product without asking again, even before the
       // product's levels are read (a sale's next order may come first).
       await rememberItemProducts(
@@ -113,7 +115,7 @@ export async function settleLookups(options: SettleLookupsOptions): Promise<Sett
       // out on the collection's page): the products the index has in it are re-read too.
       const members =
         row.kind === "collection"
-          ? await productsOfCollection(options.admin, row.resourceId)
+          ? await productsOfCollection(options.admin, row.resourceId, options.sleep)
           : null;
       if (members === null && !(await ledgerKnowsCollections(row.shopDomain))) {
         needFullSync.push(row);
@@ -146,11 +148,17 @@ export async function settleLookups(options: SettleLookupsOptions): Promise<Sett
 async function productsOfItems(
   admin: AdminGraphql,
   rows: readonly PendingLookup[],
+  sleep: QueryOptions["sleep"],
 ): Promise<Map<string, string[]>> {
-  const data = await queryAdmin<InventoryItemProductsData>(admin, INVENTORY_ITEM_PRODUCTS_QUERY, {
-    ids: rows.map((row) => gidOf("InventoryItem", row.resourceId)),
-    variantsFirst: INVENTORY_ITEM_VARIANTS_FIRST,
-  });
+  const data = await queryAdmin<InventoryItemProductsData>(
+    admin,
+    INVENTORY_ITEM_PRODUCTS_QUERY,
+    {
+      ids: rows.map((row) => gidOf("InventoryItem", row.resourceId)),
+      variantsFirst: INVENTORY_ITEM_VARIANTS_FIRST,
+    },
+    { sleep },
+  );
   const products = new Map<string, string[]>();
   for (const node of data.nodes) {
     if (!node?.id) continue;
@@ -167,6 +175,7 @@ async function productsOfItems(
 async function productsOfCollection(
   admin: AdminGraphql,
   collectionId: string,
+  sleep: QueryOptions["sleep"],
 ): Promise<string[] | null> {
   const ids: string[] = [];
   let after: string | null = null;
@@ -175,6 +184,7 @@ async function productsOfCollection(
       admin,
       COLLECTION_PRODUCT_IDS_QUERY,
       { id: gidOf("Collection", collectionId), first: COLLECTION_PRODUCTS_PAGE_SIZE, after },
+      { sleep },
     );
     if (!data.collection) return null;
     const page = data.collection.products;

@@ -11,19 +11,20 @@ import {
   numericId,
   sellableProducts,
   SHOP,
-  startLiveServices,
+  startLiveEnvironment,
   WORKSPACE,
-  type LiveServices,
+  type LiveEnvironment,
 } from "../../../testkit/live-stack";
 import { indexedIds } from "../../../testkit/emulator";
 import { adminFor } from "../../../app/shopify/admin-auth.server";
 import { retryRefusedItems } from "../../../app/sync/full/retry-refused-items.server";
 import { retryMessage } from "../../../app/admin/dashboard-actions.server";
 
-let env: LiveServices;
+let env: LiveEnvironment;
 
 beforeAll(async () => {
-  env = await startLiveServices({ products: 12, pages: 3, articles: 3 });
+  // With the app's server, Shopify's finish webhooks end the first sync's exports as they come.
+  env = await startLiveEnvironment({ products: 12, pages: 3, articles: 3 });
 }, 120_000);
 
 afterAll(async () => {

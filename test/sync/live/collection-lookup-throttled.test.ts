@@ -3,7 +3,8 @@
  * as the live worker does (collections/update names only the collection), through the Admin API
  * client the app uses for every shop: Shopify's own, its transport pointed at the fake Admin API
  * (the demo shop's, see adminFor). The fake's bucket is Shopify's standard one (2,000 points,
- * 100 a second) on the real clock; the lookup needs about 2,300.
+ * 100 a second); the lookup needs about 2,300. Its clock stands still but for the app's waits:
+ * each wait for the bucket moves it on by what the app waited, instead of sleeping.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startFakeShopify } from "../../../dev/fake-shopify/server";
@@ -20,9 +21,11 @@ const PAGES = Math.ceil(PRODUCTS / 250);
 
 let shopify: Awaited<ReturnType<typeof startFakeShopify>>;
 const members: string[] = [];
+let clock = Date.now();
+const waits: number[] = [];
 
 beforeAll(async () => {
-  shopify = await startFakeShopify({ port: 0, shopDomain: SHOP });
+  shopify = await startFakeShopify({ port: 0, shopDomain: SHOP, now: () => clock });
   for (let index = 0; index < PRODUCTS; index++) {
     const product = shopify.state.createProduct({
       title: `Everyday item ${index}`,
@@ -58,6 +61,10 @@ it("a collection of 2,100 products is read to its end: THROTTLED pages are waite
     shopDomain: SHOP,
     admin: await adminFor(SHOP),
     startFullSync: async () => false,
+    sleep: async (ms) => {
+      waits.push(ms);
+      clock += ms;
+    },
   });
 
   expect(settled).toEqual({ resolved: 1, products: PRODUCTS, fullSync: false });
@@ -72,4 +79,6 @@ it("a collection of 2,100 products is read to its end: THROTTLED pages are waite
   // the cursor it had reached instead of starting over.
   expect(pages.some((entry) => entry.throttled)).toBe(true);
   expect(pages.filter((entry) => !entry.throttled)).toHaveLength(PAGES);
+  // Each THROTTLED answer was waited out once before its page was asked again.
+  expect(waits).toHaveLength(pages.filter((entry) => entry.throttled).length);
 }, 60_000);
