@@ -55,6 +55,7 @@ export async function inboxPage(shopDomain: string, state: string | null, locale
       handoffState: item.handoffState as HandoffState,
       handled: item.handledAt !== null,
       when: f.moment(item.lastAt),
+      storefront: item.storefront,
       replyUrl: replyUrlOf(item),
     })),
   };

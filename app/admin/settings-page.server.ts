@@ -39,6 +39,8 @@ export async function settingsPageOf(shopDomain: string, admin: AdminGraphql, st
   const markets = await marketsOf(shop, presences.presences, storefrontsPage);
   return {
     derivedWorkspaceId: shop?.workspaceId ?? null,
+    /** The workspace the primary domain names, another store's (so not this one's). */
+    workspaceTakenFrom: shop?.workspaceTakenFrom ?? null,
     primaryDomain: shop?.primaryDomain ?? null,
     workspaceOverride: shop?.workspaceOverride ?? "",
     workspaceId: shop ? workspaceOf(shop) : null,

@@ -71,23 +71,24 @@ export async function setInboxHandled(
 export async function writeFoldedInboxEntry(
   shopDomain: string,
   threadId: string,
-  entry: InboxEntry,
+  entry: InboxEntry & { storefront: string | null },
   eventCount: number,
 ): Promise<boolean> {
   return retryWhileBusy(async () => {
     const created = await prisma.$executeRaw`
       INSERT INTO "InboxItem" ("shopDomain", "threadId", "name", "email", "phone", "message",
-        "handoffState", "contactSubmitted", "firstAt", "lastAt", "eventCount")
+        "handoffState", "contactSubmitted", "firstAt", "lastAt", "eventCount", "storefront")
       VALUES (${shopDomain}, ${threadId}, ${entry.name}, ${entry.email}, ${entry.phone},
         ${entry.message}, ${entry.handoffState}, ${entry.contactSubmitted}, ${entry.firstAt},
-        ${entry.lastAt}, ${eventCount})
+        ${entry.lastAt}, ${eventCount}, ${entry.storefront})
       ON CONFLICT ("shopDomain", "threadId") DO NOTHING`;
     if (created > 0) return true;
     await prisma.$executeRaw`
       UPDATE "InboxItem" SET "name" = ${entry.name}, "email" = ${entry.email},
         "phone" = ${entry.phone}, "message" = ${entry.message},
         "handoffState" = ${entry.handoffState}, "contactSubmitted" = ${entry.contactSubmitted},
-        "firstAt" = ${entry.firstAt}, "lastAt" = ${entry.lastAt}, "eventCount" = ${eventCount}
+        "firstAt" = ${entry.firstAt}, "lastAt" = ${entry.lastAt}, "eventCount" = ${eventCount},
+        "storefront" = ${entry.storefront}
       WHERE "shopDomain" = ${shopDomain} AND "threadId" = ${threadId}
         AND "eventCount" <= ${eventCount}`;
     return false;

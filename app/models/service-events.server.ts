@@ -16,6 +16,8 @@ interface StoredEvent {
   receivedAt: Date;
   threadId: string | null;
   test: boolean;
+  /** The storefront domain whose workspace the event names (null: none, or not known). */
+  storefront: string | null;
   /** The event's data as JSON. */
   data: string;
 }
@@ -24,9 +26,9 @@ interface StoredEvent {
 export async function storeServiceEvent(event: StoredEvent): Promise<boolean> {
   const stored = await retryWhileBusy(
     () => prisma.$executeRaw`
-      INSERT INTO "ServiceEvent" ("shopDomain", "eventId", "eventType", "occurredAt", "receivedAt", "threadId", "test", "data")
+      INSERT INTO "ServiceEvent" ("shopDomain", "eventId", "eventType", "occurredAt", "receivedAt", "threadId", "test", "storefront", "data")
       VALUES (${event.shopDomain}, ${event.eventId}, ${event.eventType}, ${event.occurredAt}, ${event.receivedAt},
-        ${event.threadId}, ${event.test}, ${event.data})
+        ${event.threadId}, ${event.test}, ${event.storefront}, ${event.data})
       ON CONFLICT ("shopDomain", "eventId") DO NOTHING`,
   );
   return stored > 0;
@@ -47,6 +49,18 @@ export async function threadEventsOf(
   return rows.map((row) => ({ ...row, occurredAt: toDate(row.occurredAt) }));
 }
 
+/** The storefront the thread's earliest event naming one came from (null: none did). */
+export async function threadStorefrontOf(
+  shopDomain: string,
+  threadId: string,
+): Promise<string | null> {
+  const [row] = await prisma.$queryRaw<{ storefront: string }[]>`
+    SELECT "storefront" FROM "ServiceEvent"
+    WHERE "shopDomain" = ${shopDomain} AND "threadId" = ${threadId} AND "storefront" IS NOT NULL
+    ORDER BY "occurredAt", "eventId" LIMIT 1`;
+  return row?.storefront ?? null;
+}
+
 /**
  * The shop's events of these types since `from` (tests left out), with the data of
  * feedback.submitted only (Insights counts the others).
@@ -55,9 +69,11 @@ export async function eventsSince(
   shopDomain: string,
   from: Date,
   eventTypes: readonly string[],
-): Promise<{ eventType: string; occurredAt: Date; data: string }[]> {
-  const rows = await prisma.$queryRaw<{ eventType: string; occurredAt: unknown; data: string }[]>`
-    SELECT "eventType", "occurredAt",
+): Promise<{ eventType: string; occurredAt: Date; storefront: string | null; data: string }[]> {
+  const rows = await prisma.$queryRaw<
+    { eventType: string; occurredAt: unknown; storefront: string | null; data: string }[]
+  >`
+    SELECT "eventType", "occurredAt", "storefront",
       CASE WHEN "eventType" = 'feedback.submitted' THEN "data" ELSE '' END AS "data"
     FROM "ServiceEvent"
     WHERE "shopDomain" = ${shopDomain} AND "test" = false AND "occurredAt" >= ${from}

@@ -2,6 +2,7 @@ import type { Prisma, Shop } from "@prisma/client";
 import prisma from "./db.server";
 import { noteSessionsWritten } from "./session-reads.server";
 import { workspaceIdFromDomain } from "../index-service/workspace-id";
+import { claimWorkspace } from "./workspace-claims.server";
 import type { ChosenMetafield } from "../catalogue/metafield-text";
 import type { ChosenMetaobject } from "../catalogue/map-metaobject";
 
@@ -13,16 +14,21 @@ export interface InstalledShop {
   scopes?: string;
 }
 
-/** Creates or refreshes a shop's record after Shopify authenticates it (install or re-auth). */
+/**
+ * Creates or refreshes a shop's record after Shopify authenticates it (install or re-auth). Its
+ * workspace is named after its primary domain unless another shop holds that one
+ * (`ownWorkspace`).
+ */
 export async function recordInstalledShop(shop: InstalledShop): Promise<Shop> {
+  const existing = await prisma.shop.findUnique({ where: { shopDomain: shop.shopDomain } });
+  const own = await ownWorkspace(shop.shopDomain, shop.primaryDomain, existing?.workspaceId);
   const fields = {
     primaryDomain: shop.primaryDomain,
-    workspaceId: workspaceIdFromDomain(shop.primaryDomain),
+    ...own,
     currencyCode: shop.currencyCode ?? null,
     contactEmail: shop.contactEmail ?? null,
     scopes: shop.scopes ?? null,
   } satisfies Prisma.ShopUpdateInput;
-  const existing = await prisma.shop.findUnique({ where: { shopDomain: shop.shopDomain } });
   // A reinstall brings back a shop that was uninstalled; a pause for any other reason stays.
   const reinstalled =
     existing?.state === "uninstalled"
@@ -33,6 +39,30 @@ export async function recordInstalledShop(shop: InstalledShop): Promise<Shop> {
     create: { shopDomain: shop.shopDomain, ...fields },
     update: { ...fields, ...reinstalled },
   });
+}
+
+/**
+ * The workspace a shop writes to by default, claimed for it: the one its primary domain names
+ * (spec §5.6); when another shop holds that one, the shop keeps the one it had (`current`), or
+ * else takes the one its myshopify.com domain names, which no other shop's domain can name
+ * (`workspaceTakenFrom` says which it could not have). Null only when that is held too (by
+ * another shop's override): Settings then asks for one.
+ */
+async function ownWorkspace(
+  shopDomain: string,
+  primaryDomain: string,
+  current: string | null | undefined,
+): Promise<{ workspaceId: string | null; workspaceTakenFrom: string | null }> {
+  const named = workspaceIdFromDomain(primaryDomain);
+  if (await claimWorkspace(shopDomain, named, primaryDomain)) {
+    return { workspaceId: named, workspaceTakenFrom: null };
+  }
+  if (current && (await claimWorkspace(shopDomain, current, primaryDomain))) {
+    return { workspaceId: current, workspaceTakenFrom: named };
+  }
+  const fallback = workspaceIdFromDomain(shopDomain);
+  const claimed = await claimWorkspace(shopDomain, fallback, primaryDomain);
+  return { workspaceId: claimed ? fallback : null, workspaceTakenFrom: named };
 }
 
 export function findShop(shopDomain: string): Promise<Shop | null> {
@@ -92,21 +122,23 @@ export function storefrontWorkspaceOf(
 }
 
 /**
- * A new primary domain read from Shopify: the shop's workspace becomes the one named after it,
- * while the storefront keeps the workspace it names (recorded now if it never was).
+ * A new primary domain read from Shopify: the shop's workspace becomes the one named after it
+ * (unless another shop holds it: `ownWorkspace`), while the storefront keeps the workspace it
+ * names (recorded now if it never was).
  */
-export function recordPrimaryDomain(
+export async function recordPrimaryDomain(
   shop: Pick<
     Shop,
     "shopDomain" | "workspaceId" | "workspaceOverride" | "storefrontWorkspaceId" | "publishableKey"
   >,
   primaryDomain: string,
 ): Promise<Shop> {
+  const own = await ownWorkspace(shop.shopDomain, primaryDomain, shop.workspaceId);
   return prisma.shop.update({
     where: { shopDomain: shop.shopDomain },
     data: {
       primaryDomain,
-      workspaceId: workspaceIdFromDomain(primaryDomain),
+      ...own,
       // Only Settings writes a storefront configuration (with the publishable key).
       storefrontWorkspaceId: shop.publishableKey ? storefrontWorkspaceOf(shop) : null,
     },
@@ -174,6 +206,7 @@ export async function deleteAllShopData(shopDomain: string): Promise<void> {
     prisma.heldServiceEvent.deleteMany({ where: { shopDomain } }),
     prisma.redactedShopper.deleteMany({ where: { shopDomain } }),
     prisma.storefrontPresence.deleteMany({ where: { shopDomain } }),
+    prisma.workspaceClaim.deleteMany({ where: { shopDomain } }),
     // A storefront domain's own workspace keeps its runs and ledger under "<shop>#<workspace>"
     // (app/sync/full/presence-workspaces.server.ts); counts were kept there before decision 0053.
     prisma.syncRun.deleteMany({ where: { shopDomain: { startsWith: `${shopDomain}#` } } }),

@@ -113,7 +113,9 @@ export default function Inbox() {
                           </Text>
                           {entry.message && <Text as="p">“{entry.message}”</Text>}
                           <Text as="p" tone="subdued">
-                            {entry.when}
+                            {entry.storefront
+                              ? `${entry.when} · on ${entry.storefront}`
+                              : entry.when}
                           </Text>
                           <InlineStack gap="200">
                             {entry.replyUrl && <Button url={entry.replyUrl}>Reply by email</Button>}

@@ -103,6 +103,23 @@ export default function Insights() {
                 </Text>
               </BlockStack>
             </Card>
+            {data.byStorefront.length > 0 && (
+              <Card>
+                <BlockStack gap="200">
+                  <Text as="h2" variant="headingMd">
+                    By storefront
+                  </Text>
+                  <ul aria-label="By storefront">
+                    {data.byStorefront.map((row) => (
+                      <li key={row.storefront} data-storefront={row.storefront}>
+                        {row.storefront}: {f.count(row.conversations, "conversation")},{" "}
+                        {f.count(row.messages, "message")}, {f.count(row.handoffs, "handoff")}
+                      </li>
+                    ))}
+                  </ul>
+                </BlockStack>
+              </Card>
+            )}
           </BlockStack>
         </Layout.Section>
       </Layout>

@@ -272,10 +272,18 @@ export default function Settings() {
                   </Text>
                   <Text as="p">
                     Workspace id in use: <b>{data.workspaceId ?? "not set yet"}</b>
-                    {data.derivedWorkspaceId && data.primaryDomain
+                    {data.derivedWorkspaceId && data.primaryDomain && !data.workspaceTakenFrom
                       ? ` (made from your storefront domain, ${data.primaryDomain})`
                       : ""}
                   </Text>
+                  {data.workspaceTakenFrom && (
+                    <Text as="p" id="workspace-taken">
+                      Your storefront domain{data.primaryDomain ? `, ${data.primaryDomain},` : ""}{" "}
+                      names workspace {data.workspaceTakenFrom}, which belongs to another store
+                      connected to this app, so this store uses{" "}
+                      {data.workspaceId ?? "none yet: enter one below"}.
+                    </Text>
+                  )}
                   <TextField
                     label="Use another workspace id"
                     id="workspaceOverride"

@@ -1,9 +1,11 @@
 /**
  * Whose event is it? The service sends every event of an account to every webhook of the account
- * (spec §6.1), and one account's keys may serve several shops, each in its own workspace. Chat,
- * handoff and feedback events name their workspace (`data.workspace_id`); `contact.submitted`
- * names only its thread, so it is the shop's when the shop has seen that thread in its own
- * workspace. Pure.
+ * (spec §6.1), and one account's keys may serve several shops, each in workspaces of its own: its
+ * primary one, one per storefront domain, and those it wrote to before a domain or key change.
+ * Chat, handoff and feedback events name their workspace (`data.workspace_id`): the event is the
+ * shop's when the shop holds that workspace (app/models/workspace-claims.server.ts), or, for a
+ * workspace no shop holds, when it is the shop's own. `contact.submitted` names only its thread,
+ * so it is the shop's when the shop has seen that thread. Pure.
  */
 
 type Attribution =
@@ -14,17 +16,25 @@ type Attribution =
   /** Names no workspace: the shop's if its thread is. */
   | "by-thread";
 
+/** The workspace the event names, as the app stores ids (spec §5.6: dots become hyphens). */
+export function namedWorkspaceOf(event: { data: Record<string, unknown> }): string | null {
+  const named = event.data.workspace_id;
+  if (typeof named !== "string" || named.trim() === "") return null;
+  return named.trim().replace(/\.$/, "").toLowerCase().replaceAll(".", "-");
+}
+
 export function attributionOf(
   event: { data: Record<string, unknown> },
-  shopWorkspace: string | null,
+  shop: { shopDomain: string; workspace: string | null },
+  /** The shop holding the workspace the event names (null: none does). */
+  holder: string | null,
   test: boolean,
 ): Attribution {
   if (test) return "this-shop";
-  const named = event.data.workspace_id;
-  if (typeof named !== "string" || named.trim() === "") return "by-thread";
-  // The service turns dots into hyphens itself (spec §5.6); the app stores the hyphenated form.
-  const workspace = named.trim().toLowerCase().replaceAll(".", "-");
-  return shopWorkspace !== null && workspace === shopWorkspace.toLowerCase()
+  const workspace = namedWorkspaceOf(event);
+  if (workspace === null) return "by-thread";
+  if (holder !== null) return holder === shop.shopDomain ? "this-shop" : "another-workspace";
+  return shop.workspace !== null && workspace === shop.workspace.toLowerCase()
     ? "this-shop"
     : "another-workspace";
 }

@@ -17,8 +17,13 @@ import {
 } from "../models/held-service-events.server";
 import { writeFoldedInboxEntry } from "../models/inbox.server";
 import { redactedSince } from "./redaction-hashes.server";
-import { storeServiceEvent, threadEventsOf } from "../models/service-events.server";
-import { attributionOf } from "./attribution";
+import {
+  storeServiceEvent,
+  threadEventsOf,
+  threadStorefrontOf,
+} from "../models/service-events.server";
+import { claimOf } from "../models/workspace-claims.server";
+import { attributionOf, namedWorkspaceOf } from "./attribution";
 import type { ServiceEventBody } from "./event-body";
 import { foldThread, INBOX_EVENT_TYPES } from "./inbox-fold";
 import { oweInboxNotification } from "./notify.server";
@@ -63,7 +68,14 @@ export async function fillInbox({
 }: ArrivedEvent): Promise<FillOutcome> {
   // Attributed to the shop, and not of a shopper redacted since.
   const test = typeof event.data[TEST_MARKER_FIELD] === "string";
-  const attribution = attributionOf(event, shopWorkspace, test);
+  const named = namedWorkspaceOf(event);
+  const claim = named === null ? null : await claimOf(named);
+  const attribution = attributionOf(
+    event,
+    { shopDomain, workspace: shopWorkspace },
+    claim?.shopDomain ?? null,
+    test,
+  );
   if (attribution === "another-workspace" || (attribution === "by-thread" && !event.threadId)) {
     return { reason: "not-this-shop", newInboxEntry: false };
   }
@@ -85,6 +97,8 @@ export async function fillInbox({
     receivedAt,
     data: JSON.stringify(event.data),
   };
+  // Which storefront it came from, as the Inbox and Insights say.
+  const storefront = test || claim?.shopDomain !== shopDomain ? null : claim.host;
   const threadId = event.threadId;
   if (attribution === "by-thread" && threadId !== null) {
     if (!(await shopHasThread(shopDomain, threadId))) {
@@ -103,7 +117,7 @@ export async function fillInbox({
       return { reason: own?.stored ? "stored" : "duplicate", newInboxEntry };
     }
   }
-  const stored = await storeServiceEvent({ ...record, threadId, test });
+  const stored = await storeServiceEvent({ ...record, threadId, test, storefront });
   const reason = stored ? ("stored" as const) : ("duplicate" as const);
   if (test || threadId === null) return { reason, newInboxEntry: false };
 
@@ -167,5 +181,6 @@ async function foldIntoInboxItem(shopDomain: string, threadId: string): Promise<
     })),
   );
   if (!entry) return false;
-  return writeFoldedInboxEntry(shopDomain, threadId, entry, events.length);
+  const storefront = await threadStorefrontOf(shopDomain, threadId);
+  return writeFoldedInboxEntry(shopDomain, threadId, { ...entry, storefront }, events.length);
 }

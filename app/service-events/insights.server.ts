@@ -45,6 +45,11 @@ interface DailyInsights {
     negative: number;
   };
   topQuestions: { question: string; count: number }[];
+  /**
+   * The period's conversations, messages and handoffs by the storefront domain they were on,
+   * most conversations first (events naming no workspace the shop holds are left out).
+   */
+  byStorefront: { storefront: string; conversations: number; messages: number; handoffs: number }[];
 }
 
 /** The way a question is compared: case, spacing and trailing punctuation do not matter. */
@@ -77,9 +82,24 @@ export async function dailyInsights(
     positive: zeros(),
     negative: zeros(),
   };
+  const storefronts = new Map<
+    string,
+    { conversations: number; messages: number; handoffs: number }
+  >();
   for (const row of await eventsSince(shopDomain, from, COUNTED)) {
     const i = index.get(row.occurredAt.toISOString().slice(0, 10));
     if (i === undefined) continue;
+    if (row.storefront !== null && row.eventType !== "feedback.submitted") {
+      const counts = storefronts.get(row.storefront) ?? {
+        conversations: 0,
+        messages: 0,
+        handoffs: 0,
+      };
+      if (row.eventType === "chat.conversation_started") counts.conversations += 1;
+      else if (row.eventType === "chat.message_sent") counts.messages += 1;
+      else counts.handoffs += 1;
+      storefronts.set(row.storefront, counts);
+    }
     if (row.eventType === "chat.conversation_started") series.conversations[i]! += 1;
     else if (row.eventType === "chat.message_sent") series.messages[i]! += 1;
     else if (row.eventType === "handoff.requested") series.handoffs[i]! += 1;
@@ -107,6 +127,11 @@ export async function dailyInsights(
       handoffRate: totals.conversations > 0 ? totals.handoffs / totals.conversations : null,
     },
     topQuestions: await topQuestions(shopDomain, from),
+    byStorefront: [...storefronts]
+      .map(([storefront, counts]) => ({ storefront, ...counts }))
+      .sort(
+        (a, b) => b.conversations - a.conversations || a.storefront.localeCompare(b.storefront),
+      ),
   };
 }
 

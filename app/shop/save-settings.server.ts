@@ -29,6 +29,8 @@ import {
   SyncPausedByMerchantError,
 } from "../sync/full/run-full-sync.server";
 import { checkServiceKeys, type KeyProblem } from "./service-keys.server";
+import { claimWorkspace, heldByOtherShops } from "../models/workspace-claims.server";
+import { workspaceHeldProblem } from "./workspace-held";
 import { choiceOf, chosenFromOffers, productMetafieldOffers } from "./product-metafields.server";
 import { chosenMetaobjectsFromOffers, metaobjectOffers } from "./metaobject-definitions.server";
 import {
@@ -142,6 +144,9 @@ export async function saveSettings(
     return { ok: false, problems: [], confirm: { token: removal.token, message: removal.message } };
   }
 
+  const workspaceProblem = await heldWorkspaceProblem(shop, change.after.workspaceId);
+  if (workspaceProblem) return { ok: false, problems: [workspaceProblem] };
+
   const publishableKey = form.publishableKey.trim();
   const check = await checkServiceKeys({
     baseUrl: env.indexApiUrl,
@@ -168,6 +173,10 @@ export async function saveSettings(
     return { ok: false, problems: check.problems };
   }
 
+  const host = shop.primaryDomain ?? shopDomain;
+  if (!(await claimWorkspace(shopDomain, change.after.workspaceId, host))) {
+    return { ok: false, problems: [(await heldWorkspaceProblem(shop, change.after.workspaceId))!] };
+  }
   await saveSyncChoices(shopDomain, { syncProducts, syncPages, syncArticles });
   const metafieldsChanged = await saveMetafieldChoice(shop, admin, form.metafields);
   const metaobjects = await saveMetaobjectChoice(shop, admin, form.metaobjects);
@@ -336,6 +345,17 @@ function inWords(parts: readonly string[]): string {
     ? (parts[0] ?? "")
     : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;
 }
+/** The problem to show when the workspace the form names is another shop's (null when not). */
+async function heldWorkspaceProblem(
+  shop: Shop,
+  workspaceId: string,
+): Promise<{ field: "workspaceOverride"; message: string } | null> {
+  const held = await heldByOtherShops(shop.shopDomain, [workspaceId]);
+  if (held.size === 0) return null;
+  const own = workspaceIdFromDomain(shop.shopDomain);
+  return { field: "workspaceOverride", message: workspaceHeldProblem(workspaceId, own) };
+}
+
 type EnteredForm =
   | {
       ok: true;

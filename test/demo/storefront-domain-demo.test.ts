@@ -20,7 +20,7 @@ import { DEMO_SHOP, type RunningDemo } from "../../dev/demo/admin-demo";
 import { artifactsDir, CHROMIUM_ARGS, CHROMIUM_PATH } from "../../testkit/chromium";
 import { startTestDemo } from "../../testkit/demo-browser";
 import { rawRequest } from "../../testkit/raw-request";
-import { ask, askForProductCard, openChat, ui } from "../../testkit/widget-stack";
+import { ask, askForProductCard, openChat, ui, waitIdle } from "../../testkit/widget-stack";
 import { DEFAULT_MERCHANT_ACCESS_TOKEN } from "../../dev/fake-shopify/server";
 import { graphql } from "../fake-shopify/helpers";
 import prisma from "../../app/models/db.server";
@@ -180,6 +180,45 @@ describe("the chat on each storefront domain", () => {
     expect(await shownPrice(english)).toMatch(amount(prices(product).shop));
     expect(await shownPrice(english)).toContain("€");
     await page.close();
+  });
+
+  it("a shopper on the French domain who asks for a person reaches the merchant: the Inbox and Insights name the French domain", async () => {
+    const port = new URL(demo.storefrontUrl).port;
+    const shopper = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await shopper.goto(`http://${FRENCH_HOST}:${port}/`);
+    expect(await ui(shopper).host.getAttribute("data-workspace-id")).toBe("demo-store-fr");
+    await openChat(shopper);
+    await ask(shopper, "Can I talk to a person?");
+    const form = ui(shopper).dialog.locator(".offer form");
+    await form.getByRole("textbox", { name: "Name" }).fill("Camille Durand");
+    await form.getByRole("textbox", { name: "Email" }).fill("camille.durand@example.fr");
+    await form.getByRole("textbox", { name: "Message" }).fill("Livrez-vous en Belgique ?");
+    await form.getByRole("button", { name: /Send|Envoyer/ }).click();
+    await waitIdle(shopper);
+    await shopper.close();
+
+    const admin = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const entry = admin.getByRole("listitem").filter({ hasText: "Camille Durand" });
+    // The service's webhooks are delivered as the shopper sends; the merchant opens the Inbox.
+    await expect
+      .poll(
+        async () => {
+          await admin.goto(`${demo.adminUrl}/inbox`);
+          return entry.count();
+        },
+        { timeout: 30_000, interval: 500 },
+      )
+      .toBe(1);
+    expect(await entry.innerText()).toContain(`on ${FRENCH_HOST}`);
+    expect(await entry.innerText()).toContain("Livrez-vous en Belgique ?");
+    await admin.goto(`${demo.adminUrl}/insights`);
+    const french = admin.locator(`[data-storefront="${FRENCH_HOST}"]`);
+    expect(await french.innerText()).toMatch(/1 conversation, \d+ messages?, 1 handoff/);
+    await admin.screenshot({
+      path: `${await artifactsDir("storefront-domain")}/insights-by-storefront.png`,
+      fullPage: true,
+    });
+    await admin.close();
   });
 
   it("on the primary domain's German subfolder (/de), the chat's cards and the search box's suggestions show the German names, links under /de/ and the storefront's prices, and the chat is told the shopper's language", async () => {

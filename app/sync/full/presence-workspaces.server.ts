@@ -62,6 +62,8 @@ import { referenceNamesByLocale } from "../engine/reference-names.server";
 import { runFullSync, type FullSyncResult } from "../engine/sync-export.server";
 import { logFor } from "../../server/log";
 import { presenceMarketPlan } from "./presence-market.server";
+import { claimWorkspace } from "../../models/workspace-claims.server";
+import { workspaceHeldMessage } from "../../shop/workspace-held";
 
 const log = logFor("sync");
 
@@ -211,6 +213,15 @@ async function fillPresenceWorkspaces(
   const namesIn = referenceNamesByLocale(admin, sending.metafields, sending.referenceNames);
   for (const workspace of workspaces) {
     if (sending.only && !sending.only.includes(workspace.workspaceId)) continue;
+    // Never into another shop's workspace: its shoppers' chats would show this catalogue.
+    if (!(await claimWorkspace(shop.shopDomain, workspace.workspaceId, workspace.host))) {
+      log.warn(
+        { shop: shop.shopDomain, workspaceId: workspace.workspaceId },
+        `the storefront ${workspace.host} is not filled: another store holds its workspace`,
+      );
+      await fillStopped(workspace, chosen, sending, workspaceHeldMessage(workspace.workspaceId));
+      continue;
+    }
     try {
       const result = await fillOne(shop, admin, workspace, chosen, sending, namesIn);
       if (result) results.set(workspace.workspaceId, result);
