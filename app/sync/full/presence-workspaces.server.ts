@@ -62,7 +62,7 @@ import { referenceNamesByLocale } from "../engine/reference-names.server";
 import { runFullSync, type FullSyncResult } from "../engine/sync-export.server";
 import { logFor } from "../../server/log";
 import { presenceMarketPlan } from "./presence-market.server";
-import { claimWorkspace } from "../../models/workspace-claims.server";
+import { claimWorkspace, heldByOtherShops } from "../../models/workspace-claims.server";
 import { workspaceHeldMessage } from "../../shop/workspace-held";
 
 const log = logFor("sync");
@@ -183,8 +183,9 @@ export async function fillStorefrontDomains(
   sending: PresenceSending,
 ): Promise<void> {
   try {
-    const filled = await fillPresenceWorkspaces(shop, admin, types, sending);
-    if (filled.size > 0) await pointDomainsAtTheirWorkspaces(shop.shopDomain, admin);
+    const { filled, refused } = await fillPresenceWorkspaces(shop, admin, types, sending);
+    // A domain refused (another store's workspace) may have been named before: named no more.
+    if (filled.size > 0 || refused > 0) await pointDomainsAtTheirWorkspaces(shop.shopDomain, admin);
   } catch (error) {
     if (error instanceof Error && error.name === "LeaseLostError") throw error;
     log.error(
@@ -203,10 +204,11 @@ async function fillPresenceWorkspaces(
   admin: AdminGraphql,
   types: readonly CatalogueType[],
   sending: PresenceSending,
-): Promise<Map<string, FullSyncResult>> {
+): Promise<{ filled: Map<string, FullSyncResult>; refused: number }> {
   const results = new Map<string, FullSyncResult>();
+  let refused = 0;
   const chosen = TRANSLATED_TYPES.filter((type) => types.includes(type));
-  if (chosen.length === 0) return results;
+  if (chosen.length === 0) return { filled: results, refused };
   const { presences } = await storefrontPresencesOf(shop.shopDomain);
   const { workspaces, problems } = presenceWorkspacesOf(shop, presences);
   for (const problem of problems) log.warn({ shop: shop.shopDomain }, problem);
@@ -220,6 +222,7 @@ async function fillPresenceWorkspaces(
         `the storefront ${workspace.host} is not filled: another store holds its workspace`,
       );
       await fillStopped(workspace, chosen, sending, workspaceHeldMessage(workspace.workspaceId));
+      refused += 1;
       continue;
     }
     try {
@@ -234,7 +237,7 @@ async function fillPresenceWorkspaces(
       await fillStopped(workspace, chosen, sending, error instanceof Error ? error.message : null);
     }
   }
-  return results;
+  return { filled: results, refused };
 }
 
 async function fillOne(
@@ -366,9 +369,15 @@ export async function filledDomainWorkspaces(shopDomain: string): Promise<Record
   const { presences } = await storefrontPresencesOf(shopDomain);
   const { workspaces } = presenceWorkspacesOf(shop, presences);
   const filledKeys = await filledWorkspaceKeys(workspaces.map((workspace) => workspace.ledgerKey));
+  // Filled before another store was found to hold it (two shops that shared one before claims).
+  const held = await heldByOtherShops(
+    shopDomain,
+    workspaces.map((workspace) => workspace.workspaceId),
+  );
   const filled: Record<string, string> = {};
   for (const workspace of workspaces) {
-    if (filledKeys.has(workspace.ledgerKey)) filled[workspace.host] = workspace.workspaceId;
+    if (filledKeys.has(workspace.ledgerKey) && !held.has(workspace.workspaceId))
+      filled[workspace.host] = workspace.workspaceId;
   }
   return filled;
 }

@@ -11,6 +11,7 @@
  * the outbox (the primary's ledger then says "nothing to send" for it); the worker tries it again
  * later, like a product the service refused.
  */
+import { heldByOtherShops } from "../../models/workspace-claims.server";
 import type { PendingChange, Shop } from "@prisma/client";
 import {
   applyTranslations,
@@ -307,7 +308,13 @@ export async function filledPresenceWorkspaces(
   const { workspaces } = presenceWorkspacesOf(shop, presences);
   const unknown = workspaces.map((w) => w.ledgerKey).filter((key) => !filled.has(key));
   for (const key of await keysWithSucceededRun(unknown)) filled.add(key);
-  return workspaces.filter((workspace) => filled.has(workspace.ledgerKey));
+  const ours = workspaces.filter((workspace) => filled.has(workspace.ledgerKey));
+  // Never into another store's workspace (one filled before claims found it was another's).
+  const held = await heldByOtherShops(
+    shop.shopDomain,
+    ours.map((workspace) => workspace.workspaceId),
+  );
+  return ours.filter((workspace) => !held.has(workspace.workspaceId));
 }
 
 /** What the primary's pass learnt of the batch, for the domains to reuse. */

@@ -729,6 +729,39 @@ describe("a storefront domain's own workspace", () => {
     }, 180_000);
   });
 
+  it("does not fill a storefront domain whose workspace another store holds: its run says why, its shoppers get the primary workspace, and nothing is written there", async () => {
+    const other = "another-store.myshopify.com";
+    await prisma.workspaceClaim.update({
+      where: { workspaceId: FRENCH_WORKSPACE },
+      data: { shopDomain: other },
+    });
+    demo.emulator.state.clearRequests();
+    const { primary, french } = await resync();
+    expect(primary.state).toBe("succeeded");
+    expect(french.state).toBe("failed");
+    expect(french.errorMessage).toBe(
+      "workspace demo-store-fr belongs to another store connected to this app",
+    );
+    const writes = demo.emulator.state
+      .requests()
+      .filter((r) => r.workspaceId === FRENCH_WORKSPACE && r.method !== "GET");
+    expect(writes).toEqual([]);
+    // The storefront configuration, rewritten once the domains' turn ends, names it no more.
+    const named = () =>
+      (
+        JSON.parse(demo.shopify.state.metafields().find((m) => m.key === "config")!.value) as {
+          workspaces?: Record<string, string>;
+        }
+      ).workspaces?.["demo-store.fr"];
+    await expect.poll(named, { timeout: 30_000, interval: 50 }).toBeUndefined();
+    // Held by this shop again, the next full sync fills it.
+    await prisma.workspaceClaim.update({
+      where: { workspaceId: FRENCH_WORKSPACE },
+      data: { shopDomain: DEMO_SHOP },
+    });
+    expect((await resync()).french.state).toBe("succeeded");
+  }, 150_000);
+
   it("the primary domain moved to the French domain's host: no workspace a storefront asks is emptied, the shop's move fills it and the French ledger is forgotten", async () => {
     const french = () => productsIn(FRENCH_WORKSPACE).length;
     const catalogue = productsIn(demo.workspaceId).length;
@@ -786,5 +819,6 @@ describe("a storefront domain's own workspace", () => {
     expect(await prisma.indexedItem.count({ where: mine })).toBe(0);
     expect(await prisma.syncRun.count({ where: mine })).toBe(0);
     expect(await prisma.quotaUsage.count({ where: quotas })).toBe(0);
+    expect(await prisma.workspaceClaim.count({ where: { shopDomain: DEMO_SHOP } })).toBe(0);
   });
 });
