@@ -1,8 +1,68 @@
 import { PrismaLibSQL } from "@prisma/adapter-libsql";
 import { heldWhileConnected, type ConnectedDriver } from "./driver-adapters.server";
 
-/** How long a connection waits for another process's commit before SQLite reports it busy. */
-export const BUSY_TIMEOUT_MS = 5_000;
+/**
+ * How long a statement waits, in all, for another process's lock before it fails as busy: short
+ * enough that a webhook is answered (503, retried by Shopify) within Shopify's 5 s.
+ */
+export const BUSY_TIMEOUT_MS = 3_000;
+/**
+ * SQLite's own busy wait blocks the thread, and libSQL runs statements on the event loop's: so it
+ * waits this little per try, and between tries the process waits with a timer, free to answer
+ * /healthz, /readyz and whatever does not need the lock.
+ */
+const BUSY_TRY_MS = 20;
+const BUSY_PAUSE_MS = [10, 25, 50, 100];
+
+declare global {
+  var sqliteLockWaits: Set<number> | undefined;
+}
+
+/**
+ * When each statement now waiting for another process's lock began waiting: on globalThis, like
+ * the client (app/models/db.server.ts), which a second copy of this module (the build's, beside
+ * the source's in a test) may be using.
+ */
+const waitingSince = (globalThis.sqliteLockWaits ??= new Set<number>());
+
+/** Since when the longest-waiting statement waits for another process's lock (null: none waits). */
+export function lockWaitingSince(): number | null {
+  return waitingSince.size === 0 ? null : Math.min(...waitingSince);
+}
+
+/** SQLITE_BUSY, as Prisma's libSQL adapter reports it. */
+function isBusy(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    error.name === "DriverAdapterError" &&
+    (error.cause as { kind?: string } | undefined)?.kind === "SocketTimeout"
+  );
+}
+
+/**
+ * Runs `attempt` again while another process holds the lock, for up to BUSY_TIMEOUT_MS. Between
+ * tries the adapter's lock is free (it serialises every statement of the process), so reads and
+ * other writes of the process go on meanwhile.
+ */
+async function whileLocked<T>(attempt: () => Promise<T>): Promise<T> {
+  const started = Date.now();
+  let tries = 0;
+  try {
+    for (;;) {
+      try {
+        return await attempt();
+      } catch (error) {
+        if (!isBusy(error) || Date.now() - started >= BUSY_TIMEOUT_MS) throw error;
+        if (tries === 0) waitingSince.add(started);
+        const pause = BUSY_PAUSE_MS[Math.min(tries, BUSY_PAUSE_MS.length - 1)]!;
+        tries += 1;
+        await new Promise((resolve) => setTimeout(resolve, pause));
+      }
+    }
+  } finally {
+    if (tries > 0) waitingSince.delete(started);
+  }
+}
 
 type Config = ConstructorParameters<typeof PrismaLibSQL>[0];
 type Client = ReturnType<PrismaLibSQL["createClient"]>;
@@ -14,7 +74,7 @@ type ResultSet = Awaited<ReturnType<Client["execute"]>>;
 async function openConnection(create: () => Client): Promise<Client> {
   const connection = create();
   try {
-    await connection.execute(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    await connection.execute(`PRAGMA busy_timeout = ${BUSY_TRY_MS}`);
   } catch (error) {
     connection.close();
     throw error;
@@ -194,6 +254,13 @@ export class SqliteAdapter extends PrismaLibSQL {
   }
 
   override async connect() {
-    return heldWhileConnected(await super.connect(), this.#connected);
+    const adapter = await super.connect();
+    // A statement (or a transaction's BEGIN IMMEDIATE) refused as busy did nothing: its
+    // connection is closed and the next try opens another.
+    const { queryRaw, executeRaw, startTransaction } = adapter;
+    adapter.queryRaw = (query) => whileLocked(() => queryRaw.call(adapter, query));
+    adapter.executeRaw = (query) => whileLocked(() => executeRaw.call(adapter, query));
+    adapter.startTransaction = (level) => whileLocked(() => startTransaction.call(adapter, level));
+    return heldWhileConnected(adapter, this.#connected);
   }
 }

@@ -1,7 +1,8 @@
 import { updateShopScopes } from "../models/shops.server";
 import { authenticateShopifyWebhook, type WebhookActionArgs } from "../shopify/webhooks.server";
+import { answeredBusyForRetry } from "../server/busy-answer";
 
-export const action = async ({ request }: WebhookActionArgs) => {
+const deliver = async ({ request }: WebhookActionArgs) => {
   const { shop, payload } = await authenticateShopifyWebhook(request);
   const current = (payload as { current?: unknown }).current;
   if (!Array.isArray(current) || !current.every((s) => typeof s === "string")) {
@@ -10,3 +11,5 @@ export const action = async ({ request }: WebhookActionArgs) => {
   await updateShopScopes(shop, current);
   return new Response();
 };
+
+export const action = answeredBusyForRetry(deliver);

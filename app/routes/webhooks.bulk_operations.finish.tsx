@@ -1,7 +1,8 @@
 import { noteBulkOperationFinished } from "../models/bulk-exports.server";
 import { authenticateShopifyWebhook, type WebhookActionArgs } from "../shopify/webhooks.server";
+import { answeredBusyForRetry } from "../server/busy-answer";
 
-export const action = async ({ request }: WebhookActionArgs) => {
+const deliver = async ({ request }: WebhookActionArgs) => {
   const { shop, payload } = await authenticateShopifyWebhook(request);
   const operationId = (payload as { admin_graphql_api_id?: unknown }).admin_graphql_api_id;
   if (typeof operationId !== "string") {
@@ -12,3 +13,5 @@ export const action = async ({ request }: WebhookActionArgs) => {
   await noteBulkOperationFinished(shop, operationId);
   return new Response();
 };
+
+export const action = answeredBusyForRetry(deliver);

@@ -1,8 +1,9 @@
 import { MalformedProductWebhookError, receiveProductWebhook } from "../sync/live/intake.server";
 import { authenticateShopifyWebhook, type WebhookActionArgs } from "../shopify/webhooks.server";
+import { answeredBusyForRetry } from "../server/busy-answer";
 
 /** products/create, products/update, products/delete: answered once recorded in the outbox. */
-export const action = async ({ request }: WebhookActionArgs) => {
+const deliver = async ({ request }: WebhookActionArgs) => {
   const { shop, topic, webhookId, triggeredAt, payload } =
     await authenticateShopifyWebhook(request);
   try {
@@ -21,3 +22,5 @@ export const action = async ({ request }: WebhookActionArgs) => {
   }
   return new Response();
 };
+
+export const action = answeredBusyForRetry(deliver);

@@ -9,12 +9,15 @@ import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { databaseUrlFrom, isPostgresUrl } from "../database-url";
 import { appliedMigrationNames, pingDatabase } from "../models/prisma-migrations.server";
+import { lockWaitingSince } from "../models/sqlite-connections.server";
 import { logFor } from "./log";
 
 const log = logFor("health");
 
 /** A check that has not answered within this long has failed (a database that hangs). */
 const CHECK_TIMEOUT_MS = 2_000;
+/** A write waiting this long for another process's SQLite lock makes the process not ready. */
+const LOCK_WAIT_NOT_READY_MS = 1_000;
 /** The live worker's loop has run within this many poll intervals ... */
 const LOOP_POLL_INTERVALS = 5;
 /** ... or this long, whichever is longer (a round that runs the maintenance takes longer). */
@@ -96,36 +99,56 @@ function noteChange(name: string, ok: boolean, cause?: unknown): void {
   }
 }
 
+/** SQLite: no write of this process has waited a second or more for another process's lock. */
+function lockCheck(now: number): CheckResult {
+  const waiting = lockWaitingSince();
+  if (waiting === null || now - waiting < LOCK_WAIT_NOT_READY_MS) return { ok: true };
+  const seconds = Math.round((now - waiting) / 100) / 10;
+  return {
+    ok: false,
+    detail: `writes have waited ${seconds} s for another process's lock on the SQLite file`,
+  };
+}
+
 /**
- * The database answers a trivial query; every committed migration is applied; and, where this
- * process runs the live worker, its loop has run within a few poll intervals.
+ * No write waits long for another process's SQLite lock; the database answers a trivial query;
+ * every committed migration is applied; and, where this process runs the live worker, its loop
+ * has run within a few poll intervals.
  */
 export async function checkReadiness(options: ReadinessOptions = {}): Promise<Readiness> {
   const noteTransition = options.log === false ? () => undefined : noteChange;
   const checks: Record<string, CheckResult> = {};
   let cause: unknown;
-  const database = await withinTimeout(pingDatabase()).then(
-    () => true,
-    (error: unknown) => ((cause = error), false),
-  );
-  checks.database = database ? { ok: true } : { ok: false, detail: "the database does not answer" };
-  noteTransition("database", database, cause);
-  if (database) {
-    checks.migrations = await checkMigrations().catch(
-      (error: unknown) => (
-        (cause = error),
-        {
-          ok: false,
-          detail: "the committed migrations could not be read",
-        }
-      ),
+  const now = options.now ?? Date.now;
+  checks.databaseLock = lockCheck(now());
+  noteTransition("databaseLock", checks.databaseLock.ok, checks.databaseLock.detail);
+  // While writes wait for the lock the database is not asked: its statements queue behind
+  // those writes' tries, and /readyz must answer at once.
+  if (checks.databaseLock.ok) {
+    const database = await withinTimeout(pingDatabase()).then(
+      () => true,
+      (error: unknown) => ((cause = error), false),
     );
-  } else {
-    checks.migrations = { ok: false, detail: "not checked: the database does not answer" };
+    checks.database = database
+      ? { ok: true }
+      : { ok: false, detail: "the database does not answer" };
+    noteTransition("database", database, cause);
+    if (database) {
+      checks.migrations = await checkMigrations().catch(
+        (error: unknown) => (
+          (cause = error),
+          {
+            ok: false,
+            detail: "the committed migrations could not be read",
+          }
+        ),
+      );
+      noteTransition("migrations", checks.migrations.ok, checks.migrations.detail);
+    } else {
+      checks.migrations = { ok: false, detail: "not checked: the database does not answer" };
+    }
   }
-  if (database) noteTransition("migrations", checks.migrations.ok, checks.migrations.detail);
   if (options.liveWorker) {
-    const now = options.now ?? Date.now;
     const limit = Math.max(LOOP_POLL_INTERVALS * (options.pollMs ?? 1_000), LOOP_MIN_MS);
     const age = now() - options.liveWorker.lastLoopAt();
     checks.liveWorker =

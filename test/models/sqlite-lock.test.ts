@@ -4,7 +4,8 @@
  * is gone every flow that writes in a transaction (app/uninstalled, app/scopes_update,
  * customers/redact, shop/redact, leaving a former workspace) and every delivery succeeds, and the
  * app holds no lock of its own. The lock is held by python3's sqlite3 module in a process of its
- * own; routes are called as the server calls them. SQLite only (PostgreSQL has no file lock).
+ * own; routes are called as the server calls them, and over HTTP where the process's answers
+ * to others are the subject. SQLite only (PostgreSQL has no file lock).
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { createInterface, type Interface } from "node:readline";
@@ -15,6 +16,7 @@ import { callAction } from "../../testkit/route-call";
 import { shopifyWebhookRequest } from "../../testkit/shopify-webhook";
 import { onPostgres } from "../../testkit/test-database";
 import prisma from "../../app/models/db.server";
+import { startAppServer } from "../../app/server/app-server";
 import { switchToWriteAheadLog } from "../../app/models/write-ahead-log.server";
 import { leaveFormerPlace } from "../../app/shop/switch-keys-or-workspace.server";
 import { action as appUninstalled } from "../../app/routes/webhooks.app.uninstalled";
@@ -181,10 +183,10 @@ describe.skipIf(onPostgres())("a SQLite write lock held by another process", () 
   it("wedges nothing after it: a write refused while it lasted, then every transaction succeeds", async () => {
     await seed();
     expect(await holder.order("lock")).toBe("locked");
-    // Refused after the busy timeout: this delivery's statement is what used to stay
-    // "in progress" on the app's connection and make the next COMMIT fail.
+    // Refused after the busy timeout, with a status Shopify retries: this delivery's statement
+    // is what used to stay "in progress" on the app's connection and make the next COMMIT fail.
     const product = { id: 7, title: "Lamp", updated_at: new Date().toISOString() };
-    expect(await deliver("products/update", SHOPS.moved, product)).toBe(500);
+    expect(await deliver("products/update", SHOPS.moved, product)).toBe(503);
     expect(await holder.order("release")).toBe("released");
 
     for (const [topic, shop, payload] of flows) {
@@ -193,6 +195,54 @@ describe.skipIf(onPostgres())("a SQLite write lock held by another process", () 
     await expectEveryFlowDone();
     expect(await deliver("products/update", SHOPS.moved, product)).toBe(200);
     expect(await holder.order("probe")).toBe("free");
+  }, 60_000);
+
+  it("while a delivery waits for it, the process stays responsive: /healthz answers at once, /readyz says not ready, and the delivery is answered 503 within Shopify's 5 s", async () => {
+    await seed();
+    const server = await startAppServer({ port: 0 });
+    let locked = false;
+    try {
+      expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+      expect(await holder.order("lock")).toBe("locked");
+      locked = true;
+      const product = { id: 8, title: "Desk", updated_at: new Date().toISOString() };
+      const sent = Date.now();
+      const delivery = fetch(
+        shopifyWebhookRequest({
+          topic: "products/update",
+          shop: SHOPS.moved,
+          body: JSON.stringify(product),
+          secret: TEST_API_SECRET,
+          url: `${server.url}/webhooks/products`,
+        }),
+      );
+      // Not ready while the write waits (a second on), and alive throughout.
+      const readiness = async () => {
+        const response = await fetch(`${server.url}/readyz`);
+        const { failing } = (await response.json()) as { failing: string[] };
+        return { status: response.status, failing };
+      };
+      await expect
+        .poll(readiness, { timeout: 2_900, interval: 100 })
+        .toEqual({ status: 503, failing: ["databaseLock"] });
+      const asked = Date.now();
+      const health = await fetch(`${server.url}/healthz`);
+      expect(health.status).toBe(200);
+      // SQLite's busy wait used to block the event loop: /healthz took 4.6 to 10.5 s.
+      expect(Date.now() - asked).toBeLessThan(1_000);
+      const answer = await delivery;
+      expect(answer.status).toBe(503);
+      expect(answer.headers.get("retry-after")).toBe("5");
+      expect(Date.now() - sent).toBeLessThan(5_000);
+
+      expect(await holder.order("release")).toBe("released");
+      locked = false;
+      expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+      expect(await deliver("products/update", SHOPS.moved, product)).toBe(200);
+    } finally {
+      if (locked) await holder.order("release");
+      await server.close();
+    }
   }, 60_000);
 
   it("deliveries made while it lasted succeed when Shopify sends them again after it", async () => {

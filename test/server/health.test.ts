@@ -103,7 +103,7 @@ describe("the app server", () => {
     expect(ready.body).toEqual({
       status: "ready",
       failing: [],
-      checks: { database: { ok: true }, migrations: { ok: true } },
+      checks: { databaseLock: { ok: true }, database: { ok: true }, migrations: { ok: true } },
     });
     expect(alive.text + ready.text).not.toContain(SHOP);
     expect(alive.text + ready.text).not.toContain("health-probe");
@@ -183,6 +183,7 @@ describe("npm run worker with WORKER_PORT", () => {
     expect((await get(`${base}/healthz`)).status).toBe(200);
     const ready = await waitForStatus(`${base}/readyz`, 200);
     expect(ready.checks).toEqual({
+      databaseLock: { ok: true },
       database: { ok: true },
       migrations: { ok: true },
       liveWorker: { ok: true },
