@@ -6,6 +6,7 @@
 import { describe, expect, it, vi } from "vitest";
 import type { Page } from "playwright-core";
 import { useDemoInBrowser } from "../../testkit/demo-browser";
+import { claimWorkspace } from "../../app/models/workspace-claims.server";
 
 // Each flow waits for real syncs on a shared, loaded machine; none depends on timing.
 vi.setConfig({ testTimeout: 240_000 });
@@ -113,6 +114,37 @@ describe("what to sync, in Settings", () => {
     for (const label of ["Products", "Online store pages", "Blog articles"]) {
       expect(await page.getByLabel(label).isChecked()).toBe(true);
     }
+    expect(index()).toEqual(before);
+  });
+});
+
+describe("the workspace, in Settings", () => {
+  it("refuses another store's workspace, however it is written, with one to use instead, and saves nothing", async () => {
+    // Another store connected to this app holds shop-other-example-com.
+    await claimWorkspace(
+      "other-store.myshopify.com",
+      "shop-other-example-com",
+      "shop.other.example.com",
+    );
+    const before = index();
+    const page = await session.browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    await page.goto(`${session.demo.adminUrl}/settings`);
+    await page.getByLabel("Use another workspace id").fill("Shop.Other.Example.com.");
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    const field = page.locator("#workspaceOverride");
+    await page
+      .getByText(
+        "The workspace shop-other-example-com belongs to another store connected to this app. Enter one of your own in “Use another workspace id”, such as demo-store-myshopify-com.",
+      )
+      .waitFor();
+    await page.getByText("The settings were not saved").waitFor();
+    expect(await field.getAttribute("aria-invalid")).toBe("true");
+    await session.shot(page, "settings-workspace-of-another-store");
+    await page.reload();
+    expect(await page.getByLabel("Use another workspace id").inputValue()).toBe("");
+    expect(await page.getByText(`Workspace id in use: ${session.demo.workspaceId}`).count()).toBe(
+      1,
+    );
     expect(index()).toEqual(before);
   });
 });
