@@ -61,12 +61,3 @@ export async function heldByOtherShops(
     WHERE "workspaceId" IN (${Prisma.join(ids)}) AND "shopDomain" <> ${shopDomain}`;
   return new Set(rows.map((row) => row.workspaceId));
 }
-
-/** The shop's claims, as the Inbox and Insights name storefronts. */
-export function claimsOf(shopDomain: string): Promise<WorkspaceClaim[]> {
-  return prisma.workspaceClaim.findMany({
-    where: { shopDomain },
-    select: { workspaceId: true, shopDomain: true, host: true },
-    orderBy: { claimedAt: "asc" },
-  });
-}
