@@ -95,6 +95,11 @@ export interface MailSettings {
    * keeps its email from the others this long (the SMTP timeouts are kept within it).
    */
   leaseMs: number;
+  /**
+   * MAIL_POLL_SECONDS: how often a sender looks at the outbox when nothing nudged it (an email
+   * that came due after a wait or a backoff, one owed by another process).
+   */
+  pollMs: number;
 }
 
 export interface BackgroundSettings {
@@ -440,6 +445,11 @@ function readMailSettings(
       `MAIL_LEASE_SECONDS must be a number of seconds from 4 to 3600, got "${leaseRaw}"`,
     );
   }
+  const pollRaw = env.MAIL_POLL_SECONDS?.trim() || "2";
+  const poll = Number(pollRaw);
+  if (!Number.isFinite(poll) || poll < 0.1 || poll > 60) {
+    problems.push(`MAIL_POLL_SECONDS must be a number of seconds from 0.1 to 60, got "${pollRaw}"`);
+  }
   return {
     smtpUrl,
     from,
@@ -447,6 +457,7 @@ function readMailSettings(
     handoffMailWaitMs: Math.round(wait * 1000),
     retryBaseMs: Math.round(retry * 1000),
     leaseMs: Math.round(lease * 1000),
+    pollMs: Math.round(poll * 1000),
   };
 }
 

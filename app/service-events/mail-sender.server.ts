@@ -24,8 +24,6 @@ import { logFor } from "../server/log";
 
 const log = logFor("mail");
 
-/** How often the outbox is looked at when nothing nudges the sender. */
-const POLL_MS = 2_000;
 // One at a time: a claim is not held while other emails are sent.
 const CLAIMED_AT_ONCE = 1;
 const MAX_RETRY_MS = 60 * 60_000;
@@ -81,7 +79,7 @@ export function startMailSender(now: () => Date = () => new Date()): MailSender 
         continue;
       }
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, POLL_MS);
+        const timer = setTimeout(resolve, mail.pollMs);
         wake = () => {
           clearTimeout(timer);
           resolve();

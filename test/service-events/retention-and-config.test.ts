@@ -200,6 +200,7 @@ describe("service events and mail configuration", () => {
       handoffMailWaitMs: 20_000,
       retryBaseMs: 30_000,
       leaseMs: 120_000,
+      pollMs: 2_000,
     });
     const problems = problemsOf({
       SMTP_URL: "http://inbox:s3cret-pw@mail",
@@ -207,8 +208,9 @@ describe("service events and mail configuration", () => {
       HANDOFF_MAIL_WAIT_SECONDS: "soon",
       MAIL_RETRY_SECONDS: "0",
       MAIL_LEASE_SECONDS: "1",
+      MAIL_POLL_SECONDS: "0",
     });
-    expect(problems).toHaveLength(6);
+    expect(problems).toHaveLength(7);
     expect(problems).toContain(
       'HANDOFF_MAIL_WAIT_SECONDS must be a number of seconds from 0 to 3600, got "soon"',
     );
@@ -217,6 +219,9 @@ describe("service events and mail configuration", () => {
     );
     expect(problems).toContain(
       'MAIL_LEASE_SECONDS must be a number of seconds from 4 to 3600, got "1"',
+    );
+    expect(problems).toContain(
+      'MAIL_POLL_SECONDS must be a number of seconds from 0.1 to 60, got "0"',
     );
     expect(problems.join("\n")).not.toContain("s3cret-pw");
   });
