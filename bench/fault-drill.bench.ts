@@ -3,7 +3,8 @@
  * store in the end):
  *   npm run build && npx tsx bench/fault-drill.bench.ts [--modes in-app,separate] [--products 40]
  *     [--webhooks 150] [--shoppers 20] [--seconds 40] [--kills 3] [--bursts 6] [--locks 2]
- *     [--lock-s 6] [--lease-ms 5000] [--converge-s 120]
+ *     [--lock-s 6] [--lease-ms 5000] [--converge-s 120] [--coalesce-ms 3000] [--poll-ms 1000]
+ *     [--handoff-wait-s 5] [--mail-poll-s 2]
  * A run takes about two minutes with the defaults; raise --webhooks, --seconds, --kills and
  * --bursts for a longer one. SQLite file by default; with TEST_POSTGRES_URL (a PostgreSQL server
  * URL, see testkit/postgres-setup.ts) each run gets a new PostgreSQL database instead.
@@ -18,12 +19,15 @@
  * drops connections (`POST /__emulator/faults`), and the app process (and the worker) is killed
  * with SIGKILL and started again. On SQLite another process (python3's sqlite3) also takes the
  * database's write lock, after the last kill (a restart would clear a wedge), and holds it for
- * --lock-s seconds (longer than the app's 5 s busy timeout, so writes fail while it lasts); when
- * it lets go, an app/scopes_update (a flow that writes in a transaction) is delivered, and it and
+ * --lock-s seconds (longer than the app's 3 s busy wait, BUSY_TIMEOUT_MS, so writes fail while it
+ * lasts); when it lets go, an app/scopes_update (a flow that writes in a transaction) is delivered, and it and
  * every later delivery must be answered: nothing may stay wedged. A delivery not answered 2xx is sent again, the same body and
  * webhook id, as Shopify retries. Reconciliation is off (RECONCILE_EVERY_HOURS=0): it would hide a
  * lost change. LIVE_LEASE_MS is 5 s instead of 60 s so that a killed worker's shops are free
- * again within the drill.
+ * again within the drill. --coalesce-ms, --poll-ms, --handoff-wait-s and --mail-poll-s set
+ * LIVE_COALESCE_MS, LIVE_POLL_MS, HANDOFF_MAIL_WAIT_SECONDS and MAIL_POLL_SECONDS (by default
+ * the app's own, but a 5 s handoff wait); a test sets them short, as the waits they make are not
+ * what it tests.
  *
  * Notification emails ride the same faults. The shop's service webhook is registered as Settings
  * does it (installShop saves the keys), and the mail server is a mail sink (dev/mail-sink) in this
@@ -36,7 +40,8 @@
  * request owes its merchant one email: owed ones never received are lost (exit 1); extra copies
  * of one Message-ID are duplicates, at most one per sender killed (or claim outlasted, logged)
  * while it sent (docs/service-events.md), more is a failure too. A request to talk to a person whose form came
- * after HANDOFF_MAIL_WAIT_SECONDS (5 s here) has an email of its own, by design: counted apart.
+ * after HANDOFF_MAIL_WAIT_SECONDS (--handoff-wait-s) has an email of its own, by design: counted
+ * apart.
  *
  * Printed per mode, once the stream has ended and the app is left alone (bursts not yet met by a
  * write still fire then): the outbox (rows
@@ -77,6 +82,7 @@ import { freePort } from "../testkit/free-port";
 import { mailStanding } from "../app/models/notification-mails.server";
 import { agreement, ScrapedFigures } from "../testkit/prometheus-text";
 import { npmCommand } from "../testkit/npm-command";
+import { startAppServer } from "../app/server/app-server";
 
 const { values } = parseArgs({
   options: {
@@ -91,6 +97,10 @@ const { values } = parseArgs({
     "lock-s": { type: "string", default: "6" },
     "lease-ms": { type: "string", default: "5000" },
     "converge-s": { type: "string", default: "120" },
+    "coalesce-ms": { type: "string", default: "3000" },
+    "poll-ms": { type: "string", default: "1000" },
+    "handoff-wait-s": { type: "string", default: "5" },
+    "mail-poll-s": { type: "string", default: "2" },
   },
 });
 const MODES = values.modes.split(",").map((mode) => {
@@ -110,6 +120,8 @@ const LOCK_SECONDS = Number(values["lock-s"]);
 const SHOP_SCOPES = ["read_products", "read_online_store_pages", "read_inventory"];
 const LEASE_MS = Number(values["lease-ms"]);
 const CONVERGE_MS = Number(values["converge-s"]) * 1000;
+const COALESCE_MS = Number(values["coalesce-ms"]);
+const POLL_MS = Number(values["poll-ms"]);
 /** Deliveries in flight at once, as Shopify sends several. */
 const LANES = 4;
 const RESEND_AFTER_MS = 500;
@@ -127,7 +139,7 @@ const MAIL_DOWN_AT = 0.35;
 const MAIL_UP_AT = 0.62;
 /** How often the service's retries of failed event deliveries are run while the app is up. */
 const SERVICE_RETRY_EVERY_MS = 3_000;
-const HANDOFF_WAIT_SECONDS = 5;
+const HANDOFF_WAIT_SECONDS = Number(values["handoff-wait-s"]);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -167,6 +179,7 @@ const services = await startLiveServices({
     MAIL_RETRY_SECONDS: "0.5",
     // A killed sender's claimed email is free again after 6 s (120 s by default).
     MAIL_LEASE_SECONDS: "6",
+    MAIL_POLL_SECONDS: values["mail-poll-s"],
   },
 });
 const { emulator, shopify, prisma, catalogue } = services;
@@ -207,6 +220,8 @@ function startProcess(role: Role, mode: Mode): Promise<ChildProcess> {
       RECONCILE_EVERY_HOURS: "0",
       LIVE_WORKER: mode,
       LIVE_LEASE_MS: String(LEASE_MS),
+      LIVE_COALESCE_MS: String(COALESCE_MS),
+      LIVE_POLL_MS: String(POLL_MS),
       METRICS_TOKEN,
       ...(role === "worker" ? { WORKER_PORT: String(workerPort) } : {}),
     },
@@ -518,11 +533,15 @@ async function drill(mode: Mode, round: number) {
       await askForAPerson(round, k);
     }
   };
-  /** The service's retries of failed event deliveries, run while the app can take them. */
   let streaming = true;
+  let endStream = () => {};
+  const streamEnded = new Promise<void>((resolve) => (endStream = resolve));
+  /** Waits `ms`, or until the stream ends: the loops that run beside it stop with it. */
+  const whileStreaming = (ms: number) => Promise.race([sleep(ms), streamEnded]);
+  /** The service's retries of failed event deliveries, run while the app can take them. */
   const serviceRetries = async () => {
     while (streaming) {
-      await sleep(SERVICE_RETRY_EVERY_MS);
+      await whileStreaming(SERVICE_RETRY_EVERY_MS);
       if (appListening && locksActive === 0) emulator.state.flushWebhookRetries();
     }
   };
@@ -615,16 +634,17 @@ async function drill(mode: Mode, round: number) {
   /** /metrics every few seconds, as Prometheus would: a failed scrape keeps the earlier one. */
   const scraping = (async () => {
     while (streaming) {
-      await sleep(SCRAPE_EVERY_MS);
+      await whileStreaming(SCRAPE_EVERY_MS);
       for (const role of ["app", "worker"] as const) if (lives[role]) await scrape(role);
     }
   })();
   await Promise.all([...Array.from({ length: LANES }, lane), shoppers(), chaos()]);
   await Promise.all(locksHeld);
   streaming = false;
+  endStream();
   await retrying;
   await scraping;
-  const streamEnded = performance.now();
+  const quietSince = performance.now();
 
   /** The service's deliveries still to succeed; those it gave up on (5 attempts) are lost to it. */
   const deliveriesOpen = () =>
@@ -632,7 +652,7 @@ async function drill(mode: Mode, round: number) {
       .length;
   let convergedMs = NaN;
   let lastRetries = 0;
-  while (performance.now() < streamEnded + CONVERGE_MS) {
+  while (performance.now() < quietSince + CONVERGE_MS) {
     if (performance.now() - lastRetries > 1000) {
       emulator.state.flushWebhookRetries();
       lastRetries = performance.now();
@@ -644,7 +664,7 @@ async function drill(mode: Mode, round: number) {
       (await mailsOwed()) === 0 &&
       countMail(round, 0).lost === 0
     ) {
-      convergedMs = performance.now() - streamEnded;
+      convergedMs = performance.now() - quietSince;
       break;
     }
     await sleep(100);
@@ -781,7 +801,14 @@ function burstsInjected(bursts: number): number {
 // ── The drill ─────────────────────────────────────────────────────────────────────────────────
 let failed = false;
 try {
-  await installShop(services);
+  // An app server in this process takes the first sync's bulk_operations/finish webhooks, which
+  // would otherwise find nobody at the app's URL and leave the sync to wait out their grace.
+  const installer = await startAppServer({ port });
+  try {
+    await installShop(services);
+  } finally {
+    await installer.close();
+  }
   // Saving the keys registered the shop's service webhook, as Settings does: its events reach the app.
   const hook = await prisma.serviceWebhook.findUnique({ where: { shopDomain: SHOP } });
   if (!hook?.webhookId || !hook.url?.startsWith(appUrl))
@@ -791,7 +818,7 @@ try {
     `Fault drill: ${PRODUCTS} products; per mode ${WEBHOOKS} products/update deliveries over ${SECONDS} s ` +
       `(${LANES} in flight), ${BURSTS} fault bursts on the service's writes (${BURST_KINDS.map((b) => b.label).join(", ")} in turn), ` +
       `${KILLS} kill -9, ${LOCKS} SQLite write locks of ${LOCK_SECONDS} s by another process; ` +
-      `${SHOPPERS} shoppers' contact requests through the service's chat, the mail server down from ${MAIL_DOWN_AT * 100} % of the stream until a send failed and ${MAIL_UP_AT * 100} % passed; Personal limits; ${onPostgres() ? "PostgreSQL" : "SQLite file"}; LIVE_LEASE_MS ${LEASE_MS}; logs in ${work}`,
+      `${SHOPPERS} shoppers' contact requests through the service's chat, the mail server down from ${MAIL_DOWN_AT * 100} % of the stream until a send failed and ${MAIL_UP_AT * 100} % passed; Personal limits; ${onPostgres() ? "PostgreSQL" : "SQLite file"}; LIVE_LEASE_MS ${LEASE_MS}, LIVE_COALESCE_MS ${COALESCE_MS}, LIVE_POLL_MS ${POLL_MS}, MAIL_POLL_SECONDS ${values["mail-poll-s"]}; logs in ${work}`,
   );
   for (const [round, mode] of MODES.entries()) {
     const r = await drill(mode, round + 1);

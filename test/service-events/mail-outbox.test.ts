@@ -56,7 +56,8 @@ const owed = () => env.prisma.notificationMail.count({ where: { state: "owed" } 
 
 describe("the mail outbox", () => {
   it("keeps a notification while the mail server is down, says so on the Dashboard, and sends it once when it is back", async () => {
-    const sender = senders.startMailSender();
+    let later = 0;
+    const sender = senders.startMailSender(() => new Date(Date.now() + later));
     try {
       await mail.close();
       const mailsOf = () => mail.messages().filter((m) => m.subject.endsWith("from Outage Olga"));
@@ -69,6 +70,10 @@ describe("the mail outbox", () => {
       await env.emulator.state.deliveriesSettled();
       // The service's deliveries were answered 200: the email is owed, whatever happens to it.
       expect(await owed()).toBeGreaterThanOrEqual(1);
+      // A minute on, the request to talk to a person has waited for its form (which came), and
+      // the sender, nudged instead of polling, tries the contact email again.
+      later = 60_000;
+      senders.nudgeMailSender();
       await waitFor(
         "the Dashboard to say mail is failing",
         async () =>
@@ -84,6 +89,9 @@ describe("the mail outbox", () => {
       expect(failed.lastError).not.toContain(mail.smtpUrl);
 
       mail = await startMailSink({ smtpPort });
+      // Another minute on, the failed sends' backoff is over.
+      later = 120_000;
+      senders.nudgeMailSender();
       await waitFor("the email once the mail server is back", () => mailsOf().length >= 1, 20_000);
       await waitFor("the outbox to empty", async () => (await owed()) === 0);
       expect(mailsOf()).toHaveLength(1);
@@ -95,13 +103,17 @@ describe("the mail outbox", () => {
   });
 
   it("mails a request to talk to a person after the wait when no contact form comes", async () => {
-    const sender = senders.startMailSender();
+    let later = 0;
+    const sender = senders.startMailSender(() => new Date(Date.now() + later));
     try {
       const status = await deliverEvent(env.prisma, SHOP_A, "handoff.requested", {
         thread_id: "web_handoff_alone",
         customer: { name: "Hana Alone" },
       });
       expect(status).toBe(200);
+      // A minute on, the wait for a contact form (HANDOFF_MAIL_WAIT_SECONDS) is over without one.
+      later = 60_000;
+      senders.nudgeMailSender();
       await waitFor(
         "the handoff request's email",
         () =>

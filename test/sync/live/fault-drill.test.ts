@@ -27,6 +27,21 @@ const TINY = [
   "4",
   "--seconds",
   "6",
+  // Held past the app's 3 s busy wait (BUSY_TIMEOUT_MS): writes fail while it lasts.
+  "--lock-s",
+  "4",
+  // The kills and the stream are what this tests, not the waits around them: a killed worker's
+  // shop lease, the coalescing window, the polls and the handoff request's wait, kept short.
+  "--lease-ms",
+  "1500",
+  "--coalesce-ms",
+  "200",
+  "--poll-ms",
+  "100",
+  "--handoff-wait-s",
+  "1",
+  "--mail-poll-s",
+  "0.2",
 ];
 
 it("the fault drill, tiny: no change and no notification email lost, the index equals the store, in both modes", async () => {
