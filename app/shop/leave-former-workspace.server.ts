@@ -6,7 +6,7 @@
  * storefront is pointed at it (at the end of that full sync, or by the live worker's maintenance);
  * only then are the shop's items removed from the old one, by the live worker's maintenance.
  * (A move saved in Settings leaves its former place at the start of the move's run instead:
- * `leaveFormerPlace` in switch-keys-or-workspace.server.ts.)
+ * sync/full/leave-former-place.server.ts.)
  */
 import type { Shop } from "@prisma/client";
 import { type AdminGraphql } from "../shopify/admin-graphql";
@@ -36,6 +36,7 @@ import {
 } from "../models/sync-runs.server";
 import { sendingTierOf } from "../sync/engine/pacer-registry.server";
 import { startShopSyncUnlessRunning } from "../sync/full/run-full-sync.server";
+import { afterFullSync } from "../sync/full/after-full-sync.server";
 import type { WorkerContext } from "../sync/live/worker-context";
 import { DOMAIN_CHANGE_TRIGGER } from "./follow-domain-change.server";
 import { pauseForServiceRefusal } from "./pause.server";
@@ -147,6 +148,13 @@ export async function followStorefront(shopDomain: string, admin?: AdminGraphql)
   else await recordStorefrontWorkspace(shopDomain, standing.to);
   return true;
 }
+
+// At the end of each full sync: a run that filled a workspace the storefront does not ask yet
+// (a domain change) points the storefront at it; after a refusal, leaveFormerWorkspaces retries.
+afterFullSync("follow-storefront", {
+  run: followStorefront,
+  failure: (shopDomain) => `the storefront of ${shopDomain} could not be pointed at its workspace`,
+});
 
 /** Why the storefront still asks the old workspace. */
 export type MoveWait =

@@ -5,37 +5,23 @@
  * the service reported is forgotten, the former key's event webhook is deleted and the receiving
  * address renewed, the storefront configuration names the new place, a pause for a key problem is
  * lifted, and a full sync starts ("move"; "install" on a first connection). That run first leaves
- * the former place with the former key (`leaveFormerPlace`) and then sends everything to the new
- * one. A save that changes none of these only rewrites the storefront configuration, lifts a pause
- * and brings the event webhook up to date.
+ * the former place with the former key (sync/full/leave-former-place.server.ts) and then sends
+ * everything to the new one. A save that changes none of these only rewrites the storefront
+ * configuration, lifts a pause and brings the event webhook up to date.
  */
 import type { Shop } from "@prisma/client";
 import type { AdminGraphql } from "../shopify/admin-graphql";
 import { writeStorefrontConfig } from "../shopify/storefront-config";
 import { config } from "../config.server";
-import { IndexServiceClient } from "../index-service/client";
-import { IndexServiceError } from "../index-service/errors";
-import { rateKeyId } from "../index-service/key-request-counts";
-import { RATE_LIMITS } from "../index-service/tiers";
-import { indexedCount } from "../models/ledger.server";
 import { forgetReportedQuota, recordReportedQuota } from "../models/quota-usage.server";
-import { openSecret } from "../secret-box.server";
-import {
-  forgetFormerPlace,
-  recordStorefrontWorkspace,
-  resumeShop,
-  workspaceOf,
-} from "../models/shops.server";
+import { recordStorefrontWorkspace, resumeShop, workspaceOf } from "../models/shops.server";
 import { RunInProgressError, type SyncTrigger } from "../models/sync-runs.server";
 import { ensureServiceWebhook, retireServiceWebhook } from "../service-events/registration.server";
-import { Pacer } from "../sync/engine/pacer";
-import { databaseGate } from "../sync/engine/pacer-registry.server";
 import {
   NothingChosenError,
   startShopSync,
   SyncPausedByMerchantError,
 } from "../sync/full/run-full-sync.server";
-import { removeWorkspaceItems } from "./remove-from-index.server";
 import { filledDomainWorkspaces } from "../sync/full/presence-workspaces.server";
 import type { ReportedQuota } from "./service-keys.server";
 
@@ -182,37 +168,4 @@ export async function pointStorefrontAt(
     shop.shopDomain,
   );
   await recordStorefrontWorkspace(shop.shopDomain, workspaceId);
-}
-
-/**
- * The move's run, first: it empties the former place with the former key (while that key still
- * works) and forgets it, so that everything is sent again into the new place. What could not be
- * removed (the old key no longer works, the service did not answer) stays there and is no longer
- * the app's: returns how many items that is.
- */
-export async function leaveFormerPlace(shop: Shop): Promise<number> {
-  if (!shop.formerWorkspaceId) return 0;
-  const scope = { shopDomain: shop.shopDomain, workspaceId: shop.formerWorkspaceId };
-  let left = await indexedCount(scope);
-  if (left > 0 && shop.formerSecretKeyCiphertext) {
-    const env = config();
-    const apiKey = openSecret(shop.formerSecretKeyCiphertext, env.decryptionKeys);
-    const client = new IndexServiceClient({
-      baseUrl: env.indexApiUrl,
-      apiKey,
-      workspaceId: scope.workspaceId,
-    });
-    // The former account's plan is not known any more: paced at the smallest plan's limits, in
-    // the key's windows shared with every process (another shop may still use that key).
-    const limits = RATE_LIMITS.personal;
-    const gate = databaseGate(rateKeyId(apiKey), limits);
-    const pacer = new Pacer({ limits, gate, maxServerRetries: 3 });
-    try {
-      left = await removeWorkspaceItems(scope, client, { send: (request) => pacer.send(request) });
-    } catch (error) {
-      if (!(error instanceof IndexServiceError)) throw error;
-    }
-  }
-  await forgetFormerPlace(scope);
-  return left;
 }

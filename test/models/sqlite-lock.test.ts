@@ -18,7 +18,7 @@ import { onPostgres } from "../../testkit/test-database";
 import prisma from "../../app/models/db.server";
 import { startAppServer } from "../../app/server/app-server";
 import { switchToWriteAheadLog } from "../../app/models/write-ahead-log.server";
-import { leaveFormerPlace } from "../../app/shop/switch-keys-or-workspace.server";
+import { leaveFormerPlace } from "../../app/sync/full/leave-former-place.server";
 import { action as appUninstalled } from "../../app/routes/webhooks.app.uninstalled";
 import { action as appScopesUpdate } from "../../app/routes/webhooks.app.scopes_update";
 import { action as customersRedact } from "../../app/routes/webhooks.customers.redact";

@@ -8,7 +8,8 @@
  *    with the products one of inventory items that fills the stock model (fillStockModel);
  * 4. reading, planning, sending, cleaning up (sendExport): the engine, engine/sync-export.server.ts,
  *    from the export's files, resuming at the run's phase;
- * 5. afterwards: a paused shop resumes, and the storefront is pointed at the run's workspace.
+ * 5. afterwards: a paused shop resumes, then the steps other features registered run
+ *    (after-full-sync.server.ts: the storefront is pointed at the run's workspace).
  * When the service or Shopify stops it, the run ends failed with the reason in words, the shop
  * paused first when the reason asks for it (stopRun).
  */
@@ -61,8 +62,8 @@ import {
   serviceKeyIdOf,
   ShopNotConnectedError,
 } from "../../shop/service-keys.server";
-import { leaveFormerPlace } from "../../shop/switch-keys-or-workspace.server";
-import { followStorefront } from "../../shop/leave-former-workspace.server";
+import { leaveFormerPlace } from "./leave-former-place.server";
+import { runAfterFullSync } from "./after-full-sync.server";
 import { detectTier } from "../engine/tier-detection";
 import { readMetaobjectEntries } from "./metaobject-entries.server";
 import { referenceNamesFor } from "../engine/reference-names.server";
@@ -384,7 +385,7 @@ async function carryRunToEnd(
       referenceNames,
     });
     if (shop.state === "paused") await resumeShop(shop.shopDomain);
-    await followStorefrontAfterRun(shop.shopDomain, admin);
+    await runAfterFullSync(shop.shopDomain, admin);
     // The shop's own run is done; then each storefront domain's workspace, in its language.
     await fillStorefrontDomains(shop, admin, types, {
       keyId,
@@ -604,21 +605,6 @@ function metaobjectsSource(admin: AdminGraphql, types: readonly string[]): BulkS
 function sourceOf(bulkExport: BulkExport | undefined): BulkSource {
   if (!bulkExport?.url) return async function* empty() {};
   return urlSource(bulkExport.url);
-}
-
-/**
- * 5. A run that filled a workspace the storefront does not ask yet (a domain change) points the
- * storefront at it. A refusal is retried by the live worker's maintenance; the run stays done.
- */
-async function followStorefrontAfterRun(shopDomain: string, admin: AdminGraphql): Promise<void> {
-  try {
-    await followStorefront(shopDomain, admin);
-  } catch (error) {
-    log.error(
-      { err: error },
-      `the storefront of ${shopDomain} could not be pointed at its workspace`,
-    );
-  }
 }
 
 /**
