@@ -57,8 +57,18 @@ export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/**
+ * An idle keep-alive connection is kept this long: far longer than a client keeps one (Node's
+ * fetch, 4 s), so the client always closes it first. With Node's default of 5 s the server closed
+ * connections the client was just reusing, and on a loaded machine a request now and then failed
+ * with ECONNRESET (real Shopify and the service keep theirs for a minute or more).
+ */
+const KEEP_ALIVE_MS = 65_000;
+
 /** Listens on `port` of `host` (0: a free port) and resolves to the port taken. */
 export async function listen(server: Server, port: number, host: string): Promise<number> {
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  server.headersTimeout = KEEP_ALIVE_MS + 1_000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => {
