@@ -60,7 +60,12 @@ export async function migrateOrExplain(url: string = databaseUrlFrom(process.env
  * migrates). Null when it does, else the line to print.
  */
 export async function readyOrExplain(url: string = databaseUrlFrom(process.env)) {
-  const readiness = await checkReadiness({ log: false });
+  // A first answer slower than the check's 2 s (a loaded machine, a pool still connecting) is
+  // asked again before the process gives up; a database that is down fails all three.
+  let readiness = await checkReadiness({ log: false });
+  for (let asked = 1; asked < 3 && readiness.failing.includes("database"); asked++) {
+    readiness = await checkReadiness({ log: false });
+  }
   if (readiness.ready) return null;
   if (readiness.failing.includes("database")) return unreachable(url);
   const detail = readiness.checks.migrations?.detail ?? "not migrated";

@@ -71,7 +71,10 @@ describe("the Inbox in the demo", () => {
     const threadIds = session.demo.emulator.state.threads().map((thread) => thread.threadId);
     expect(threadIds.length).toBeGreaterThan(0);
     for (const id of threadIds) expect(await entry.innerText()).not.toContain(id);
-    expect(await entry.innerText()).toMatch(/\n\d{1,2} \w{3} \d{4}, \d{2}:\d{2} UTC\n/);
+    // When, and on which storefront (the demo's primary domain).
+    expect(await entry.innerText()).toMatch(
+      /\n\d{1,2} \w{3} \d{4}, \d{2}:\d{2} UTC · on demo-store\.example\.com\n/,
+    );
     const reply = entry.getByRole("link", { name: /Reply by email/ });
     expect(await reply.getAttribute("href")).toMatch(/^mailto:ana@example\.com\?subject=/);
     await session.shot(admin, "inbox");
