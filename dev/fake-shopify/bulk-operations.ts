@@ -27,6 +27,8 @@ export interface BulkOperationRecord {
   query: string;
   groupObjects: boolean;
   status: BulkOperationStatus;
+  /** Every status it has had, in order (a poll may miss a short one). */
+  history: BulkOperationStatus[];
   errorCode: BulkErrorCode | null;
   createdAt: string;
   completedAt: string | null;
@@ -76,6 +78,11 @@ interface Files {
   result?: string;
   partial?: string;
   expired: boolean;
+}
+
+function moveTo(operation: BulkOperationRecord, status: BulkOperationStatus): void {
+  operation.status = status;
+  operation.history.push(status);
 }
 
 const ACTIVE: ReadonlySet<BulkOperationStatus> = new Set(["CREATED", "RUNNING", "CANCELING"]);
@@ -142,6 +149,7 @@ export class BulkOperations {
       query,
       groupObjects,
       status: "CREATED",
+      history: ["CREATED"],
       errorCode: null,
       createdAt: this.options.now(),
       completedAt: null,
@@ -189,7 +197,7 @@ export class BulkOperations {
         ],
       };
     }
-    operation.status = "CANCELING";
+    moveTo(operation, "CANCELING");
     return { operation, userErrors: [] };
   }
 
@@ -251,7 +259,7 @@ export class BulkOperations {
     if (!operation || !files) return undefined;
     files.expired = true;
     if (operation.status === "COMPLETED") {
-      operation.status = "EXPIRED";
+      moveTo(operation, "EXPIRED");
       operation.url = null;
     }
     operation.partialDataUrl = null;
@@ -306,7 +314,7 @@ export class BulkOperations {
     try {
       await sleep(Math.min(10, this.options.delayMs / 4), undefined, { signal });
       if (canceling(operation)) return await this.#end(operation, "CANCELED");
-      operation.status = "RUNNING";
+      moveTo(operation, "RUNNING");
       const files = this.#files.get(operation.number);
       if (!files) return;
       const partial = fault?.status === "FAILED";
@@ -361,7 +369,7 @@ export class BulkOperations {
   }
 
   async #end(operation: BulkOperationRecord, status: BulkOperationStatus): Promise<void> {
-    operation.status = status;
+    moveTo(operation, status);
     operation.completedAt = this.options.now();
     const fault = this.#webhookFaults.shift();
     if (fault && "drop" in fault) {

@@ -92,8 +92,13 @@ describe.each([
     });
     const id = started.bulkOperation!.id;
     const { seen, final } = await pollBulk(shop, id);
-    expect(seen).toContain("RUNNING");
     expect(seen[seen.length - 1]).toBe("COMPLETED");
+    // CREATED and RUNNING may each be shorter than a poll on a loaded machine: the record keeps them.
+    expect(shop.state.bulkOperations().find((operation) => operation.id === id)?.history).toEqual([
+      "CREATED",
+      "RUNNING",
+      "COMPLETED",
+    ]);
     expect(final).toMatchObject({ errorCode: null, partialDataUrl: null });
     expect(final.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/bulk-results\//);
 
