@@ -101,6 +101,11 @@ describe("notification emails after a mail outage", () => {
       expect(rita.attempts).toBe(1);
       expect(rita.notBefore.getTime()).toBeGreaterThan(Date.now() + 500_000);
       // Ben's and Olga's went; Rita's was refused and Olga's first try found no server.
+      // Counted once the sender has recorded the send, a moment after the sink took it.
+      await waitFor(
+        "the sends counted",
+        async () => (await mailsCounted("sent")) - sentBefore >= 2,
+      );
       expect((await mailsCounted("sent")) - sentBefore).toBe(2);
       expect((await mailsCounted("failed")) - failedBefore).toBe(2);
     } finally {
