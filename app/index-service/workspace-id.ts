@@ -32,3 +32,8 @@ export class InvalidDomainError extends Error {
     this.name = "InvalidDomainError";
   }
 }
+
+/** A workspace id as the app stores and compares it: trimmed, no trailing dot, lower case, dots as hyphens. */
+export function normalizedWorkspaceId(workspaceId: string): string {
+  return workspaceId.trim().replace(/\.$/, "").toLowerCase().replaceAll(".", "-");
+}

@@ -6,16 +6,12 @@
  */
 import { Prisma } from "@prisma/client";
 import prisma, { retryWhileBusy } from "./db.server";
+import { normalizedWorkspaceId } from "../index-service/workspace-id";
 
 export interface WorkspaceClaim {
   workspaceId: string;
   shopDomain: string;
   host: string;
-}
-
-/** The service's form of a workspace id as events name it: trimmed, lower case, dots as hyphens. */
-export function normalizedWorkspaceId(workspaceId: string): string {
-  return workspaceId.trim().replace(/\.$/, "").toLowerCase().replaceAll(".", "-");
 }
 
 /**

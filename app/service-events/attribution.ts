@@ -8,6 +8,8 @@
  * so it is the shop's when the shop has seen that thread. Pure.
  */
 
+import { normalizedWorkspaceId } from "../index-service/workspace-id";
+
 type Attribution =
   /** Names this shop's workspace, or is the shop's own test delivery. */
   | "this-shop"
@@ -20,7 +22,7 @@ type Attribution =
 export function namedWorkspaceOf(event: { data: Record<string, unknown> }): string | null {
   const named = event.data.workspace_id;
   if (typeof named !== "string" || named.trim() === "") return null;
-  return named.trim().replace(/\.$/, "").toLowerCase().replaceAll(".", "-");
+  return normalizedWorkspaceId(named);
 }
 
 export function attributionOf(
